@@ -1,0 +1,19 @@
+package io.canopy.metadata;
+
+/**
+ * Row lock taken by a read. The papers' model (000 s.4.1.2): reads run at read-committed isolation and take
+ * row locks explicitly; a transaction takes each lock once, at the strongest mode it will need.
+ */
+public enum LockMode {
+  /** No lock: sees the latest committed version. */
+  READ_COMMITTED,
+  /** Shared row lock, held to the end of the transaction. */
+  SHARED,
+  /** Exclusive row lock, held to the end of the transaction. */
+  EXCLUSIVE;
+
+  /** True when this mode is at least as strong as {@code other}. */
+  public boolean covers(LockMode other) {
+    return ordinal() >= other.ordinal();
+  }
+}

@@ -1,0 +1,15 @@
+package io.canopy.metadata.dal;
+
+import io.canopy.metadata.StoreException;
+import io.canopy.metadata.entity.InvalidatedBlock;
+import java.util.List;
+
+/** Replicas datanodes must delete, partitioned by datanode uuid. */
+public interface InvalidationTable {
+  /** Partition-scoped scan of one datanode's pending deletions, at most {@code limit}, locked exclusively. */
+  List<InvalidatedBlock> ofDatanode(String datanodeUuid, int limit) throws StoreException;
+
+  void insert(InvalidatedBlock block);
+
+  void delete(InvalidatedBlock block);
+}

@@ -1,0 +1,91 @@
+package io.canopy.metadata.entity;
+
+import java.util.Objects;
+
+/**
+ * One row per path component (DESIGN s.4). Files and directories share the row; file-only fields are zero for
+ * directories. {@code size} is the length of a file's complete blocks plus what the writer reported so far.
+ */
+public record Inode(
+    long id,
+    long partitionId,
+    long parentId,
+    String name,
+    boolean directory,
+    short permission,
+    String owner,
+    String group,
+    long modificationTime,
+    long accessTime,
+    long size,
+    short replication,
+    long preferredBlockSize,
+    byte storagePolicy,
+    boolean underConstruction,
+    String clientName,
+    String clientMachine,
+    String symlinkTarget,
+    long childrenCount) {
+
+  public Inode {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(owner, "owner");
+    Objects.requireNonNull(group, "group");
+    if (childrenCount < 0) {
+      throw new IllegalArgumentException("negative children count " + childrenCount + " for inode " + id);
+    }
+  }
+
+  public InodeKey key() {
+    return new InodeKey(partitionId, parentId, name);
+  }
+
+  public Inode withLocation(long newPartitionId, long newParentId, String newName) {
+    return new Inode(id, newPartitionId, newParentId, newName, directory, permission, owner, group,
+        modificationTime, accessTime, size, replication, preferredBlockSize, storagePolicy, underConstruction,
+        clientName, clientMachine, symlinkTarget, childrenCount);
+  }
+
+  public Inode withPermission(short newPermission) {
+    return new Inode(id, partitionId, parentId, name, directory, newPermission, owner, group, modificationTime,
+        accessTime, size, replication, preferredBlockSize, storagePolicy, underConstruction, clientName,
+        clientMachine, symlinkTarget, childrenCount);
+  }
+
+  public Inode withOwnership(String newOwner, String newGroup) {
+    return new Inode(id, partitionId, parentId, name, directory, permission, newOwner, newGroup, modificationTime,
+        accessTime, size, replication, preferredBlockSize, storagePolicy, underConstruction, clientName,
+        clientMachine, symlinkTarget, childrenCount);
+  }
+
+  public Inode withTimes(long newModificationTime, long newAccessTime) {
+    return new Inode(id, partitionId, parentId, name, directory, permission, owner, group, newModificationTime,
+        newAccessTime, size, replication, preferredBlockSize, storagePolicy, underConstruction, clientName,
+        clientMachine, symlinkTarget, childrenCount);
+  }
+
+  public Inode withReplication(short newReplication) {
+    return new Inode(id, partitionId, parentId, name, directory, permission, owner, group, modificationTime,
+        accessTime, size, newReplication, preferredBlockSize, storagePolicy, underConstruction, clientName,
+        clientMachine, symlinkTarget, childrenCount);
+  }
+
+  public Inode withSize(long newSize) {
+    return new Inode(id, partitionId, parentId, name, directory, permission, owner, group, modificationTime,
+        accessTime, newSize, replication, preferredBlockSize, storagePolicy, underConstruction, clientName,
+        clientMachine, symlinkTarget, childrenCount);
+  }
+
+  public Inode withChildrenCount(long newChildrenCount) {
+    return new Inode(id, partitionId, parentId, name, directory, permission, owner, group, modificationTime,
+        accessTime, size, replication, preferredBlockSize, storagePolicy, underConstruction, clientName,
+        clientMachine, symlinkTarget, newChildrenCount);
+  }
+
+  /** The file closed: no writer, no lease holder. */
+  public Inode closed(long newSize, long newModificationTime) {
+    return new Inode(id, partitionId, parentId, name, directory, permission, owner, group, newModificationTime,
+        accessTime, newSize, replication, preferredBlockSize, storagePolicy, false, null, null, symlinkTarget,
+        childrenCount);
+  }
+}

@@ -1,0 +1,176 @@
+package io.canopy.metadata.postgres;
+
+import io.canopy.metadata.LockMode;
+import io.canopy.metadata.StoreException;
+import io.canopy.metadata.dal.InodeTable;
+import io.canopy.metadata.entity.Inode;
+import io.canopy.metadata.entity.InodeKey;
+import io.canopy.metadata.spi.WriteBuffer;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+final class PgInodeTable implements InodeTable, BufferedTable {
+  private static final String COLUMNS = "i.partition_id, i.parent_id, i.name, i.id, i.is_dir, i.permission, "
+      + "i.owner_name, i.group_name, i.modification_time, i.access_time, i.size, i.replication, "
+      + "i.preferred_block_size, i.storage_policy, i.under_construction, i.client_name, i.client_machine, "
+      + "i.symlink_target, i.children_count";
+  private static final String INSERT = "INSERT INTO inodes (partition_id, parent_id, name, id, is_dir, permission, "
+      + "owner_name, group_name, modification_time, access_time, size, replication, preferred_block_size, "
+      + "storage_policy, under_construction, client_name, client_machine, symlink_target, children_count) "
+      + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+  private static final String UPDATE = "UPDATE inodes SET id = ?, is_dir = ?, permission = ?, owner_name = ?, "
+      + "group_name = ?, modification_time = ?, access_time = ?, size = ?, replication = ?, "
+      + "preferred_block_size = ?, storage_policy = ?, under_construction = ?, client_name = ?, "
+      + "client_machine = ?, symlink_target = ?, children_count = ? "
+      + "WHERE partition_id = ? AND parent_id = ? AND name = ?";
+
+  private final Jdbc jdbc;
+  private final WriteBuffer<InodeKey, Inode> writes = new WriteBuffer<>("inodes");
+
+  PgInodeTable(Jdbc jdbc) {
+    this.jdbc = jdbc;
+  }
+
+  @Override
+  public Optional<Inode> get(InodeKey key, LockMode lock) throws StoreException {
+    List<Inode> rows = jdbc.query("SELECT " + COLUMNS + " FROM inodes i WHERE i.partition_id = ? AND i.parent_id = ? "
+        + "AND i.name = ?" + Jdbc.lockClause(lock, "i"), s -> {
+          s.setLong(1, key.partitionId());
+          s.setLong(2, key.parentId());
+          s.setString(3, key.name());
+        }, PgInodeTable::map);
+    return rows.stream().findFirst();
+  }
+
+  @Override
+  public Map<InodeKey, Inode> getAll(List<InodeKey> keys, LockMode lock) throws StoreException {
+    Map<InodeKey, Inode> result = new LinkedHashMap<>();
+    if (keys.isEmpty()) {
+      return result;
+    }
+    Long[] partitions = new Long[keys.size()];
+    Long[] parents = new Long[keys.size()];
+    String[] names = new String[keys.size()];
+    for (int i = 0; i < keys.size(); i++) {
+      partitions[i] = keys.get(i).partitionId();
+      parents[i] = keys.get(i).parentId();
+      names[i] = keys.get(i).name();
+    }
+    // One statement for any batch size: join the key arrays against the primary key.
+    String sql = "SELECT " + COLUMNS + " FROM unnest(?::bigint[], ?::bigint[], ?::text[]) AS k(p, pa, n) "
+        + "JOIN inodes i ON i.partition_id = k.p AND i.parent_id = k.pa AND i.name = k.n COLLATE \"C\""
+        + Jdbc.lockClause(lock, "i");
+    for (Inode inode : jdbc.query(sql, s -> {
+      s.setArray(1, s.getConnection().createArrayOf("bigint", partitions));
+      s.setArray(2, s.getConnection().createArrayOf("bigint", parents));
+      s.setArray(3, s.getConnection().createArrayOf("text", names));
+    }, PgInodeTable::map)) {
+      result.put(inode.key(), inode);
+    }
+    return result;
+  }
+
+  @Override
+  public Optional<Inode> getById(long inodeId, LockMode lock) throws StoreException {
+    return jdbc.query("SELECT " + COLUMNS + " FROM inodes i WHERE i.id = ?" + Jdbc.lockClause(lock, "i"),
+        s -> s.setLong(1, inodeId), PgInodeTable::map).stream().findFirst();
+  }
+
+  @Override
+  public List<Inode> children(long partitionId, long parentId, String startAfter, int limit, LockMode lock)
+      throws StoreException {
+    if (limit <= 0) {
+      throw new IllegalArgumentException("listing limit must be positive, got " + limit);
+    }
+    String after = startAfter == null ? "" : startAfter;
+    return jdbc.query("SELECT " + COLUMNS + " FROM inodes i WHERE i.partition_id = ? AND i.parent_id = ? "
+        + "AND i.name > ? ORDER BY i.name LIMIT ?" + Jdbc.lockClause(lock, "i"), s -> {
+          s.setLong(1, partitionId);
+          s.setLong(2, parentId);
+          s.setString(3, after);
+          s.setInt(4, limit);
+        }, PgInodeTable::map);
+  }
+
+  @Override
+  public void insert(Inode inode) {
+    writes.insert(inode.key(), inode);
+  }
+
+  @Override
+  public void update(Inode inode) {
+    writes.update(inode.key(), inode);
+  }
+
+  @Override
+  public void delete(InodeKey key) {
+    writes.delete(key);
+  }
+
+  @Override
+  public void flush() throws StoreException {
+    jdbc.batch("DELETE FROM inodes WHERE partition_id = ? AND parent_id = ? AND name = ?", writes.deletes(),
+        (s, key) -> {
+          s.setLong(1, key.partitionId());
+          s.setLong(2, key.parentId());
+          s.setString(3, key.name());
+        });
+    jdbc.batch(INSERT, writes.inserts(), PgInodeTable::bindInsert);
+    jdbc.batch(UPDATE, writes.updates(), PgInodeTable::bindUpdate);
+    writes.clear();
+  }
+
+  @Override
+  public void clear() {
+    writes.clear();
+  }
+
+  private static void bindInsert(PreparedStatement s, Inode inode) throws SQLException {
+    s.setLong(1, inode.partitionId());
+    s.setLong(2, inode.parentId());
+    s.setString(3, inode.name());
+    s.setLong(4, inode.id());
+    s.setBoolean(5, inode.directory());
+    bindAttributes(s, 6, inode);
+  }
+
+  private static void bindUpdate(PreparedStatement s, Inode inode) throws SQLException {
+    s.setLong(1, inode.id());
+    s.setBoolean(2, inode.directory());
+    int next = bindAttributes(s, 3, inode);
+    s.setLong(next, inode.partitionId());
+    s.setLong(next + 1, inode.parentId());
+    s.setString(next + 2, inode.name());
+  }
+
+  /** Binds permission .. children_count from {@code first}; returns the next free index. */
+  private static int bindAttributes(PreparedStatement s, int first, Inode inode) throws SQLException {
+    int i = first;
+    s.setShort(i++, inode.permission());
+    s.setString(i++, inode.owner());
+    s.setString(i++, inode.group());
+    s.setLong(i++, inode.modificationTime());
+    s.setLong(i++, inode.accessTime());
+    s.setLong(i++, inode.size());
+    s.setShort(i++, inode.replication());
+    s.setLong(i++, inode.preferredBlockSize());
+    s.setShort(i++, inode.storagePolicy());
+    s.setBoolean(i++, inode.underConstruction());
+    s.setString(i++, inode.clientName());
+    s.setString(i++, inode.clientMachine());
+    s.setString(i++, inode.symlinkTarget());
+    s.setLong(i++, inode.childrenCount());
+    return i;
+  }
+
+  static Inode map(ResultSet r) throws SQLException {
+    return new Inode(r.getLong(4), r.getLong(1), r.getLong(2), r.getString(3), r.getBoolean(5), r.getShort(6),
+        r.getString(7), r.getString(8), r.getLong(9), r.getLong(10), r.getLong(11), r.getShort(12), r.getLong(13),
+        (byte) r.getShort(14), r.getBoolean(15), r.getString(16), r.getString(17), r.getString(18), r.getLong(19));
+  }
+}

@@ -1,0 +1,58 @@
+package io.canopy.metadata.postgres;
+
+import io.canopy.metadata.StoreException;
+import io.canopy.metadata.dal.InvalidationTable;
+import io.canopy.metadata.entity.InvalidatedBlock;
+import io.canopy.metadata.spi.WriteBuffer;
+import java.util.List;
+
+final class PgInvalidationTable implements InvalidationTable, BufferedTable {
+  private final Jdbc jdbc;
+  private final WriteBuffer<List<Object>, InvalidatedBlock> writes = new WriteBuffer<>("invalidated_blocks");
+
+  PgInvalidationTable(Jdbc jdbc) {
+    this.jdbc = jdbc;
+  }
+
+  @Override
+  public List<InvalidatedBlock> ofDatanode(String datanodeUuid, int limit) throws StoreException {
+    return jdbc.query("SELECT b.datanode_uuid, b.block_id, b.generation_stamp, b.num_bytes FROM invalidated_blocks b "
+        + "WHERE b.datanode_uuid = ? ORDER BY b.block_id LIMIT ? FOR UPDATE OF b", s -> {
+          s.setString(1, datanodeUuid);
+          s.setInt(2, limit);
+        }, r -> new InvalidatedBlock(r.getString(1), r.getLong(2), r.getLong(3), r.getLong(4)));
+  }
+
+  @Override
+  public void insert(InvalidatedBlock block) {
+    writes.insert(List.of(block.datanodeUuid(), block.blockId()), block);
+  }
+
+  @Override
+  public void delete(InvalidatedBlock block) {
+    writes.delete(List.of(block.datanodeUuid(), block.blockId()));
+  }
+
+  @Override
+  public void flush() throws StoreException {
+    jdbc.batch("DELETE FROM invalidated_blocks WHERE datanode_uuid = ? AND block_id = ?", writes.deletes(),
+        (s, key) -> {
+          s.setString(1, (String) key.get(0));
+          s.setLong(2, (Long) key.get(1));
+        });
+    // The same replica may be scheduled for deletion twice (file deleted, then a report of the stale replica).
+    jdbc.batch("INSERT INTO invalidated_blocks (datanode_uuid, block_id, generation_stamp, num_bytes) "
+        + "VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", writes.inserts(), (s, b) -> {
+          s.setString(1, b.datanodeUuid());
+          s.setLong(2, b.blockId());
+          s.setLong(3, b.generationStamp());
+          s.setLong(4, b.numBytes());
+        });
+    writes.clear();
+  }
+
+  @Override
+  public void clear() {
+    writes.clear();
+  }
+}

@@ -1,0 +1,58 @@
+package io.canopy.metadata.postgres;
+
+import io.canopy.metadata.LockMode;
+import io.canopy.metadata.StoreException;
+import io.canopy.metadata.dal.LeaseTable;
+import io.canopy.metadata.entity.Lease;
+import io.canopy.metadata.spi.WriteBuffer;
+import java.util.Optional;
+
+final class PgLeaseTable implements LeaseTable, BufferedTable {
+  private final Jdbc jdbc;
+  private final WriteBuffer<String, Lease> writes = new WriteBuffer<>("leases");
+
+  PgLeaseTable(Jdbc jdbc) {
+    this.jdbc = jdbc;
+  }
+
+  @Override
+  public Optional<Lease> get(String holder, LockMode lock) throws StoreException {
+    return jdbc.query("SELECT l.holder, l.last_renewed_ms FROM leases l WHERE l.holder = ?"
+        + Jdbc.lockClause(lock, "l"), s -> s.setString(1, holder),
+        r -> new Lease(r.getString(1), r.getLong(2))).stream().findFirst();
+  }
+
+  @Override
+  public void insert(Lease lease) {
+    writes.insert(lease.holder(), lease);
+  }
+
+  @Override
+  public void update(Lease lease) {
+    writes.update(lease.holder(), lease);
+  }
+
+  @Override
+  public void delete(String holder) {
+    writes.delete(holder);
+  }
+
+  @Override
+  public void flush() throws StoreException {
+    jdbc.batch("DELETE FROM leases WHERE holder = ?", writes.deletes(), (s, holder) -> s.setString(1, holder));
+    jdbc.batch("INSERT INTO leases (holder, last_renewed_ms) VALUES (?, ?)", writes.inserts(), (s, lease) -> {
+      s.setString(1, lease.holder());
+      s.setLong(2, lease.lastRenewedMs());
+    });
+    jdbc.batch("UPDATE leases SET last_renewed_ms = ? WHERE holder = ?", writes.updates(), (s, lease) -> {
+      s.setLong(1, lease.lastRenewedMs());
+      s.setString(2, lease.holder());
+    });
+    writes.clear();
+  }
+
+  @Override
+  public void clear() {
+    writes.clear();
+  }
+}

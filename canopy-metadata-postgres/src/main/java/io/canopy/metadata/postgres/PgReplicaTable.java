@@ -1,0 +1,81 @@
+package io.canopy.metadata.postgres;
+
+import io.canopy.metadata.StoreException;
+import io.canopy.metadata.dal.ReplicaTable;
+import io.canopy.metadata.entity.Replica;
+import io.canopy.metadata.entity.ReplicaKey;
+import io.canopy.metadata.spi.WriteBuffer;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Collection;
+import java.util.List;
+
+final class PgReplicaTable implements ReplicaTable, BufferedTable {
+  private static final String COLUMNS = "inode_id, block_id, storage_id";
+
+  private final Jdbc jdbc;
+  private final WriteBuffer<ReplicaKey, Replica> writes = new WriteBuffer<>("replicas");
+
+  PgReplicaTable(Jdbc jdbc) {
+    this.jdbc = jdbc;
+  }
+
+  @Override
+  public List<Replica> ofFile(long inodeId) throws StoreException {
+    return jdbc.query("SELECT " + COLUMNS + " FROM replicas WHERE inode_id = ?", s -> s.setLong(1, inodeId),
+        PgReplicaTable::map);
+  }
+
+  @Override
+  public List<Replica> ofFiles(Collection<Long> inodeIds) throws StoreException {
+    if (inodeIds.isEmpty()) {
+      return List.of();
+    }
+    Long[] ids = inodeIds.toArray(new Long[0]);
+    return jdbc.query("SELECT " + COLUMNS + " FROM replicas WHERE inode_id = ANY(?)",
+        s -> s.setArray(1, s.getConnection().createArrayOf("bigint", ids)), PgReplicaTable::map);
+  }
+
+  @Override
+  public List<Replica> onStorage(String storageId) throws StoreException {
+    return jdbc.query("SELECT " + COLUMNS + " FROM replicas WHERE storage_id = ?", s -> s.setString(1, storageId),
+        PgReplicaTable::map);
+  }
+
+  @Override
+  public void insert(Replica replica) {
+    writes.insert(replica.key(), replica);
+  }
+
+  @Override
+  public void delete(ReplicaKey key) {
+    writes.delete(key);
+  }
+
+  @Override
+  public void flush() throws StoreException {
+    jdbc.batch("DELETE FROM replicas WHERE inode_id = ? AND block_id = ? AND storage_id = ?", writes.deletes(),
+        (s, key) -> {
+          s.setLong(1, key.inodeId());
+          s.setLong(2, key.blockId());
+          s.setString(3, key.storageId());
+        });
+    // A datanode may report a replica twice (incremental, then full report): inserting it again is a no-op.
+    jdbc.batch("INSERT INTO replicas (" + COLUMNS + ") VALUES (?, ?, ?) ON CONFLICT DO NOTHING", writes.inserts(),
+        (s, r) -> {
+          s.setLong(1, r.inodeId());
+          s.setLong(2, r.blockId());
+          s.setString(3, r.storageId());
+        });
+    writes.clear();
+  }
+
+  @Override
+  public void clear() {
+    writes.clear();
+  }
+
+  private static Replica map(ResultSet r) throws SQLException {
+    return new Replica(r.getLong(1), r.getLong(2), r.getString(3));
+  }
+}

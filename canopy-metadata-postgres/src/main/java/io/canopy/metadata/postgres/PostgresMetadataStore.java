@@ -1,0 +1,237 @@
+package io.canopy.metadata.postgres;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.canopy.metadata.IdKind;
+import io.canopy.metadata.IdRange;
+import io.canopy.metadata.LockMode;
+import io.canopy.metadata.MetadataStore;
+import io.canopy.metadata.QueryResult;
+import io.canopy.metadata.StoreException;
+import io.canopy.metadata.dal.Transaction;
+import io.canopy.metadata.entity.Inode;
+import io.canopy.metadata.entity.NamespaceIdentity;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.flywaydb.core.Flyway;
+
+/** The PostgreSQL metadata store: a HikariCP pool, Flyway migrations, one connection per transaction. */
+final class PostgresMetadataStore implements MetadataStore {
+  /** Every file-system table, emptied by a forced format. Never the migration history. */
+  private static final List<String> NAMESPACE_TABLES = List.of("variables", "inodes", "blocks", "block_lookup",
+      "replicas", "uc_replicas", "leases", "lease_paths", "datanodes", "storages", "invalidated_blocks");
+  private static final int ADMIN_QUERY_TIMEOUT_SECONDS = 30;
+
+  private final HikariDataSource pool;
+  private final String description;
+
+  private PostgresMetadataStore(HikariDataSource pool, String description) {
+    this.pool = pool;
+    this.description = description;
+  }
+
+  static PostgresMetadataStore open(PostgresSettings settings) throws StoreException {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(settings.jdbcUrl());
+    config.setUsername(settings.user());
+    config.setPassword(settings.password());
+    config.setMaximumPoolSize(settings.poolSize());
+    config.setMinimumIdle(Math.min(4, settings.poolSize()));
+    config.setAutoCommit(false);
+    config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
+    config.setPoolName("canopy-metadata");
+    config.setConnectionInitSql("SET lock_timeout = " + settings.lockTimeoutMs() + "; SET synchronous_commit = "
+        + settings.synchronousCommit());
+    config.addDataSourceProperty("reWriteBatchedInserts", "true");
+    config.setInitializationFailTimeout(30_000);
+    HikariDataSource pool;
+    try {
+      pool = new HikariDataSource(config);
+    } catch (RuntimeException e) {
+      throw new StoreException("Cannot connect to the metadata database at " + redact(settings.jdbcUrl()) + ": "
+          + e.getMessage(), e);
+    }
+    try {
+      Flyway.configure().dataSource(pool).locations("classpath:db/canopy").load().migrate();
+    } catch (RuntimeException e) {
+      pool.close();
+      throw new StoreException("Schema migration of " + redact(settings.jdbcUrl()) + " failed: " + e.getMessage(), e);
+    }
+    return new PostgresMetadataStore(pool, "postgres " + redact(settings.jdbcUrl()));
+  }
+
+  private static String redact(String jdbcUrl) {
+    return jdbcUrl.replaceAll("password=[^&]*", "password=***");
+  }
+
+  @Override
+  public Transaction begin(long partitionHint) throws StoreException {
+    try {
+      return new PostgresTransaction(pool.getConnection());
+    } catch (SQLException e) {
+      throw SqlErrors.classify("begin", e, false);
+    }
+  }
+
+  @Override
+  public IdRange allocateIds(IdKind kind, int count) throws StoreException {
+    if (count <= 0) {
+      throw new IllegalArgumentException("id allocation count must be positive, got " + count);
+    }
+    try (Connection connection = pool.getConnection();
+        PreparedStatement statement = connection.prepareStatement(
+            "UPDATE variables SET long_value = long_value + ? WHERE name = ? RETURNING long_value")) {
+      statement.setLong(1, count);
+      statement.setString(2, idVariable(kind));
+      try (ResultSet row = statement.executeQuery()) {
+        if (!row.next()) {
+          connection.rollback();
+          throw new StoreException("The namespace is not formatted: no id sequence " + idVariable(kind));
+        }
+        long next = row.getLong(1);
+        connection.commit();
+        return new IdRange(next - count, count);
+      }
+    } catch (SQLException e) {
+      throw SqlErrors.classify("id allocation", e, true);
+    }
+  }
+
+  private static String idVariable(IdKind kind) {
+    return "next_id." + kind.name().toLowerCase();
+  }
+
+  @Override
+  public NamespaceIdentity identity() throws StoreException {
+    try (Connection connection = pool.getConnection();
+        Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery("SELECT name, long_value, text_value FROM variables "
+            + "WHERE name IN ('namespace_id', 'cluster_id', 'block_pool_id', 'creation_time')")) {
+      Long namespaceId = null;
+      Long creationTime = null;
+      String clusterId = null;
+      String blockPoolId = null;
+      while (rows.next()) {
+        switch (rows.getString(1)) {
+          case "namespace_id" -> namespaceId = rows.getLong(2);
+          case "creation_time" -> creationTime = rows.getLong(2);
+          case "cluster_id" -> clusterId = rows.getString(3);
+          case "block_pool_id" -> blockPoolId = rows.getString(3);
+          default -> throw new IllegalStateException("unexpected variable " + rows.getString(1));
+        }
+      }
+      connection.rollback();
+      if (namespaceId == null || creationTime == null || clusterId == null || blockPoolId == null) {
+        return null;
+      }
+      return new NamespaceIdentity(namespaceId.intValue(), clusterId, blockPoolId, creationTime);
+    } catch (SQLException e) {
+      throw SqlErrors.classify("reading the namespace identity", e, false);
+    }
+  }
+
+  @Override
+  public void format(NamespaceIdentity identity, Inode root, boolean force) throws StoreException {
+    try (Connection connection = pool.getConnection()) {
+      try (Statement statement = connection.createStatement()) {
+        // Serializes concurrent formats and keeps namenodes from seeing a half-formatted namespace.
+        statement.execute("LOCK TABLE variables IN ACCESS EXCLUSIVE MODE");
+        try (ResultSet rows = statement.executeQuery("SELECT count(*) FROM variables")) {
+          rows.next();
+          if (rows.getLong(1) > 0 && !force) {
+            connection.rollback();
+            throw new StoreException("The metadata store already holds a namespace; format with force to erase it");
+          }
+        }
+        statement.execute("TRUNCATE " + String.join(", ", NAMESPACE_TABLES));
+      }
+      try (PreparedStatement insert = connection.prepareStatement(
+          "INSERT INTO variables (name, long_value, text_value) VALUES (?, ?, ?)")) {
+        addVariable(insert, "namespace_id", (long) identity.namespaceId(), null);
+        addVariable(insert, "creation_time", identity.creationTime(), null);
+        addVariable(insert, "cluster_id", null, identity.clusterId());
+        addVariable(insert, "block_pool_id", null, identity.blockPoolId());
+        for (IdKind kind : IdKind.values()) {
+          addVariable(insert, idVariable(kind), kind.firstValue(), null);
+        }
+        insert.executeBatch();
+      }
+      connection.commit();
+    } catch (SQLException e) {
+      throw SqlErrors.classify("format", e, true);
+    }
+    try (Transaction transaction = begin(NO_PARTITION_HINT)) {
+      if (transaction.inodes().get(root.key(), LockMode.EXCLUSIVE).isPresent()) {
+        throw new IllegalStateException("root inode survived the format");
+      }
+      transaction.inodes().insert(root);
+      transaction.commit();
+    }
+  }
+
+  private static void addVariable(PreparedStatement insert, String name, Long longValue, String textValue)
+      throws SQLException {
+    insert.setString(1, name);
+    if (longValue == null) {
+      insert.setNull(2, java.sql.Types.BIGINT);
+    } else {
+      insert.setLong(2, longValue);
+    }
+    insert.setString(3, textValue);
+    insert.addBatch();
+  }
+
+  @Override
+  public QueryResult adminQuery(String query, int maxRows) throws StoreException {
+    try (Connection connection = pool.getConnection()) {
+      connection.setReadOnly(true);
+      try (Statement statement = connection.createStatement()) {
+        statement.execute("SET TRANSACTION READ ONLY");
+        statement.setMaxRows(maxRows + 1);
+        statement.setQueryTimeout(ADMIN_QUERY_TIMEOUT_SECONDS);
+        try (ResultSet rows = statement.executeQuery(query)) {
+          ResultSetMetaData meta = rows.getMetaData();
+          List<String> columns = new ArrayList<>();
+          for (int c = 1; c <= meta.getColumnCount(); c++) {
+            columns.add(meta.getColumnLabel(c));
+          }
+          List<List<String>> result = new ArrayList<>();
+          boolean truncated = false;
+          while (rows.next()) {
+            if (result.size() == maxRows) {
+              truncated = true;
+              break;
+            }
+            List<String> row = new ArrayList<>();
+            for (int c = 1; c <= columns.size(); c++) {
+              row.add(rows.getString(c));
+            }
+            result.add(row);
+          }
+          return new QueryResult(columns, result, truncated);
+        }
+      } finally {
+        connection.rollback();
+        connection.setReadOnly(false);
+      }
+    } catch (SQLException e) {
+      throw new StoreException("Query failed: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public String describe() {
+    return description;
+  }
+
+  @Override
+  public void close() {
+    pool.close();
+  }
+}

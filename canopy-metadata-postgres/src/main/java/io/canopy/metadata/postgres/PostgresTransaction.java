@@ -1,0 +1,159 @@
+package io.canopy.metadata.postgres;
+
+import io.canopy.metadata.StoreException;
+import io.canopy.metadata.dal.BlockLookupTable;
+import io.canopy.metadata.dal.BlockTable;
+import io.canopy.metadata.dal.DatanodeTable;
+import io.canopy.metadata.dal.InodeTable;
+import io.canopy.metadata.dal.InvalidationTable;
+import io.canopy.metadata.dal.LeasePathTable;
+import io.canopy.metadata.dal.LeaseTable;
+import io.canopy.metadata.dal.ReplicaTable;
+import io.canopy.metadata.dal.StorageTable;
+import io.canopy.metadata.dal.Transaction;
+import io.canopy.metadata.dal.UcReplicaTable;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+
+final class PostgresTransaction implements Transaction {
+  private final Connection connection;
+  private final Jdbc jdbc;
+  private final PgInodeTable inodes;
+  private final PgBlockTable blocks;
+  private final PgBlockLookupTable blockLookup;
+  private final PgReplicaTable replicas;
+  private final PgUcReplicaTable ucReplicas;
+  private final PgLeaseTable leases;
+  private final PgLeasePathTable leasePaths;
+  private final PgDatanodeTable datanodes;
+  private final PgStorageTable storages;
+  private final PgInvalidationTable invalidations;
+  /** Flush order: fixed, so concurrent commits touch tables in the same order. */
+  private final List<BufferedTable> flushOrder;
+  private boolean finished;
+
+  PostgresTransaction(Connection connection) {
+    this.connection = connection;
+    this.jdbc = new Jdbc(connection);
+    this.inodes = new PgInodeTable(jdbc);
+    this.blocks = new PgBlockTable(jdbc);
+    this.blockLookup = new PgBlockLookupTable(jdbc);
+    this.replicas = new PgReplicaTable(jdbc);
+    this.ucReplicas = new PgUcReplicaTable(jdbc);
+    this.leases = new PgLeaseTable(jdbc);
+    this.leasePaths = new PgLeasePathTable(jdbc);
+    this.datanodes = new PgDatanodeTable(jdbc);
+    this.storages = new PgStorageTable(jdbc);
+    this.invalidations = new PgInvalidationTable(jdbc);
+    this.flushOrder = List.of(inodes, blocks, blockLookup, replicas, ucReplicas, leases, leasePaths, datanodes,
+        storages, invalidations);
+  }
+
+  @Override
+  public InodeTable inodes() {
+    return inodes;
+  }
+
+  @Override
+  public BlockTable blocks() {
+    return blocks;
+  }
+
+  @Override
+  public BlockLookupTable blockLookup() {
+    return blockLookup;
+  }
+
+  @Override
+  public ReplicaTable replicas() {
+    return replicas;
+  }
+
+  @Override
+  public UcReplicaTable ucReplicas() {
+    return ucReplicas;
+  }
+
+  @Override
+  public LeaseTable leases() {
+    return leases;
+  }
+
+  @Override
+  public LeasePathTable leasePaths() {
+    return leasePaths;
+  }
+
+  @Override
+  public DatanodeTable datanodes() {
+    return datanodes;
+  }
+
+  @Override
+  public StorageTable storages() {
+    return storages;
+  }
+
+  @Override
+  public InvalidationTable invalidations() {
+    return invalidations;
+  }
+
+  @Override
+  public void commit() throws StoreException {
+    if (finished) {
+      throw new IllegalStateException("transaction already finished");
+    }
+    try {
+      for (BufferedTable table : flushOrder) {
+        table.flush();
+      }
+    } catch (StoreException e) {
+      rollback();
+      throw e;
+    }
+    try {
+      jdbc.countRoundTrip();
+      connection.commit();
+      finished = true;
+      release();
+    } catch (SQLException e) {
+      rollback();
+      throw SqlErrors.classify("commit", e, true);
+    }
+  }
+
+  @Override
+  public void rollback() {
+    if (finished) {
+      return;
+    }
+    finished = true;
+    flushOrder.forEach(BufferedTable::clear);
+    try {
+      connection.rollback();
+    } catch (SQLException ignored) {
+      // the connection is broken; the pool discards it on close
+    }
+    release();
+  }
+
+  private void release() {
+    try {
+      connection.close();
+    } catch (SQLException ignored) {
+      // returning a broken connection to the pool evicts it
+    }
+  }
+
+  @Override
+  public int roundTrips() {
+    return jdbc.roundTrips();
+  }
+
+  @Override
+  public void close() {
+    rollback();
+  }
+}
