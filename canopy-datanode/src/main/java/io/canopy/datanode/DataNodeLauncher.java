@@ -1,0 +1,63 @@
+package io.canopy.datanode;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+
+/**
+ * Configures and starts a stock Apache {@link DataNode} for a Canopy cluster: every listener on loopback with a
+ * free port, its own data directory, and the Canopy namenode as its file system.
+ */
+public final class DataNodeLauncher {
+  /** How often datanodes heartbeat; tests shorten it with -D. HDFS's default. */
+  public static final String HEARTBEAT_INTERVAL_SECONDS_DEFAULT = "3";
+
+  private DataNodeLauncher() {
+  }
+
+  /**
+   * A datanode configuration derived from {@code base} (which carries {@code fs.defaultFS} and any -D overrides)
+   * storing blocks under {@code dataDirectory}. Keys already set in {@code base} win, except the data directory.
+   */
+  public static Configuration configure(Configuration base, Path dataDirectory) {
+    Configuration conf = new Configuration(base);
+    conf.set("dfs.datanode.data.dir", dataDirectory.toAbsolutePath().toUri().toString());
+    setIfUnset(conf, "dfs.datanode.address", "127.0.0.1:0");
+    setIfUnset(conf, "dfs.datanode.http.address", "127.0.0.1:0");
+    setIfUnset(conf, "dfs.datanode.https.address", "127.0.0.1:0");
+    setIfUnset(conf, "dfs.datanode.ipc.address", "127.0.0.1:0");
+    setIfUnset(conf, "dfs.datanode.hostname", "127.0.0.1");
+    setIfUnset(conf, "dfs.heartbeat.interval", HEARTBEAT_INTERVAL_SECONDS_DEFAULT);
+    // Report received blocks at once so complete() rarely has to wait.
+    setIfUnset(conf, "dfs.blockreport.incremental.intervalMsec", "0");
+    // Several datanodes share one machine: let them use it however full the disk is.
+    setIfUnset(conf, "dfs.datanode.du.reserved", "0");
+    return conf;
+  }
+
+  /** Sets {@code key} unless a site file or the caller chose a value (Hadoop's *-default.xml values do not count). */
+  private static void setIfUnset(Configuration conf, String key, String value) {
+    String[] sources = conf.getPropertySources(key);
+    boolean chosen = false;
+    if (sources != null) {
+      for (String source : sources) {
+        chosen |= !source.endsWith("-default.xml");
+      }
+    }
+    if (!chosen) {
+      conf.set(key, value);
+    }
+  }
+
+  /** Starts a datanode in this JVM; it registers with the namenode in the background. */
+  public static DataNode start(Configuration base, Path dataDirectory) throws IOException {
+    Files.createDirectories(dataDirectory);
+    DataNode dataNode = DataNode.createDataNode(new String[0], configure(base, dataDirectory));
+    if (dataNode == null) {
+      throw new IOException("The datanode with data directory " + dataDirectory + " did not start; see its log");
+    }
+    return dataNode;
+  }
+}

@@ -1,0 +1,119 @@
+package io.canopy.namenode;
+
+import io.canopy.metadata.MetadataStore;
+import io.canopy.metadata.MetadataStoreProvider;
+import io.canopy.metadata.entity.NamespaceIdentity;
+import io.canopy.namenode.blocks.BlockLocator;
+import io.canopy.namenode.blocks.BlockPlacement;
+import io.canopy.namenode.blocks.BlockServices;
+import io.canopy.namenode.blocks.DatanodeRegistry;
+import io.canopy.namenode.datanode.DatanodeProtocolServer;
+import io.canopy.namenode.fs.IdGenerator;
+import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.rpc.ClientProtocolServer;
+import io.canopy.namenode.rpc.NamenodeProtocolServer;
+import io.canopy.namenode.rpc.RpcServerFactory;
+import io.canopy.namenode.tx.InodeHintCache;
+import io.canopy.namenode.tx.TransactionRunner;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.Random;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.ipc.RPC;
+import org.apache.hadoop.net.NetUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A stateless namenode: every request becomes a transaction on the metadata store; what it keeps in memory (inode
+ * hints, the datanode view, id ranges) is a cache or a reservation, never the only copy of anything.
+ */
+public final class NameNode implements AutoCloseable {
+  /** The namespace has not been formatted: nothing to serve. */
+  public static final class NotFormattedException extends IOException {
+    NotFormattedException(String store) {
+      super("The metadata store " + store + " holds no namespace: format it first (canopy format)");
+    }
+  }
+
+  private static final Logger LOG = LoggerFactory.getLogger(NameNode.class);
+
+  private final MetadataStore store;
+  private final RPC.Server server;
+  private final TransactionRunner runner;
+
+  private NameNode(MetadataStore store, RPC.Server server, TransactionRunner runner) {
+    this.store = store;
+    this.server = server;
+    this.runner = runner;
+  }
+
+  /** Opens the store named by {@code conf}, then serves on {@code canopy.namenode.rpc-address}. */
+  public static NameNode start(Configuration conf) throws IOException {
+    MetadataStore store = MetadataStoreProvider.open(
+        conf.get(NameNodeConfig.METADATA_ENGINE, NameNodeConfig.METADATA_ENGINE_DEFAULT),
+        NameNodeConfig.metadataSettings(conf));
+    try {
+      return start(conf, store);
+    } catch (IOException | RuntimeException e) {
+      store.close();
+      throw e;
+    }
+  }
+
+  /** Serves on an already opened store, which this namenode then owns and closes. */
+  public static NameNode start(Configuration conf, MetadataStore store) throws IOException {
+    NamespaceIdentity identity = store.identity();
+    if (identity == null) {
+      throw new NotFormattedException(store.describe());
+    }
+    long seed = conf.getLong(NameNodeConfig.RANDOM_SEED, System.nanoTime());
+    Random random = new Random(seed);
+    IdGenerator ids = new IdGenerator(store, conf.getInt(NameNodeConfig.ID_BATCH_SIZE,
+        NameNodeConfig.ID_BATCH_SIZE_DEFAULT));
+    NamespaceServices services = new NamespaceServices(conf, ids, System::currentTimeMillis, identity);
+    TransactionRunner runner = new TransactionRunner(store,
+        new InodeHintCache(conf.getLong(NameNodeConfig.HINT_CACHE_SIZE, NameNodeConfig.HINT_CACHE_SIZE_DEFAULT)),
+        conf.getInt(NameNodeConfig.TRANSACTION_MAX_ATTEMPTS, NameNodeConfig.TRANSACTION_MAX_ATTEMPTS_DEFAULT),
+        new Random(random.nextLong()), Thread::sleep);
+    DatanodeRegistry registry = new DatanodeRegistry(store, conf, System::currentTimeMillis);
+    registry.reload();
+    BlockServices blocks = new BlockServices(registry, new BlockPlacement(registry, new Random(random.nextLong())),
+        new BlockLocator(registry, identity.blockPoolId()));
+    DatanodeProtocolServer datanodes = new DatanodeProtocolServer(services, runner, registry,
+        new Random(random.nextLong()));
+    InetSocketAddress address = NetUtils.createSocketAddr(
+        conf.get(NameNodeConfig.RPC_ADDRESS, NameNodeConfig.RPC_ADDRESS_DEFAULT));
+    RPC.Server server = RpcServerFactory.build(conf, address,
+        conf.getInt(NameNodeConfig.HANDLER_COUNT, NameNodeConfig.HANDLER_COUNT_DEFAULT),
+        new ClientProtocolServer(conf, services, blocks, runner), datanodes, new NamenodeProtocolServer(datanodes));
+    server.start();
+    LOG.info("Namenode serving namespace {} (cluster {}, block pool {}) on {} with metadata in {}, seed {}",
+        identity.namespaceId(), identity.clusterId(), identity.blockPoolId(), server.getListenerAddress(),
+        store.describe(), seed);
+    return new NameNode(store, server, runner);
+  }
+
+  public InetSocketAddress address() {
+    return server.getListenerAddress();
+  }
+
+  /** {@code hdfs://host:port} of this namenode, for clients. */
+  public String uri() {
+    return "hdfs://" + address().getAddress().getHostAddress() + ":" + address().getPort();
+  }
+
+  public TransactionRunner runner() {
+    return runner;
+  }
+
+  public void join() throws InterruptedException {
+    server.join();
+  }
+
+  @Override
+  public void close() {
+    server.stop();
+    store.close();
+  }
+}

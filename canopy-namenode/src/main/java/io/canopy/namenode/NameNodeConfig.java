@@ -1,0 +1,47 @@
+package io.canopy.namenode;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * Every {@code canopy.namenode.*} and {@code canopy.metadata.*} key the namenode reads, with its default. HDFS keys
+ * ({@code dfs.*}) keep their HDFS names and defaults and are read where they are used.
+ */
+public final class NameNodeConfig {
+  /** host:port the namenode's RPC server (client, datanode and namenode protocols) listens on. */
+  public static final String RPC_ADDRESS = "canopy.namenode.rpc-address";
+  public static final String RPC_ADDRESS_DEFAULT = "127.0.0.1:8020";
+  /** RPC handler threads; each runs one operation (and holds one database connection) at a time. */
+  public static final String HANDLER_COUNT = "canopy.namenode.handler.count";
+  public static final int HANDLER_COUNT_DEFAULT = 32;
+  /** Metadata engine, found with ServiceLoader. */
+  public static final String METADATA_ENGINE = "canopy.metadata.engine";
+  public static final String METADATA_ENGINE_DEFAULT = "postgres";
+  /** Prefix of the keys handed to the metadata engine (JDBC URL, pool size, ...). */
+  public static final String METADATA_PREFIX = "canopy.metadata.";
+  /** Ids fetched from the database per allocation round trip. */
+  public static final String ID_BATCH_SIZE = "canopy.namenode.id-batch-size";
+  public static final int ID_BATCH_SIZE_DEFAULT = 1000;
+  /** Attempts of one operation when the database reports a transient error (deadlock, lock timeout...). */
+  public static final String TRANSACTION_MAX_ATTEMPTS = "canopy.namenode.transaction.max-attempts";
+  public static final int TRANSACTION_MAX_ATTEMPTS_DEFAULT = 10;
+
+  /** Entries of the inode hints cache (name + parent id to inode id), least recently used evicted. */
+  public static final String HINT_CACHE_SIZE = "canopy.namenode.hint-cache.size";
+  public static final long HINT_CACHE_SIZE_DEFAULT = 1_000_000L;
+  /** Seed of the namenode's randomness (placement, backoff jitter); unset: a new seed per start, logged. */
+  public static final String RANDOM_SEED = "canopy.namenode.random-seed";
+
+  private NameNodeConfig() {
+  }
+
+  /** The {@code canopy.metadata.*} keys of {@code conf}, for the metadata engine. */
+  public static Map<String, String> metadataSettings(Configuration conf) {
+    Map<String, String> settings = new HashMap<>();
+    for (Map.Entry<String, String> entry : conf.getPropsWithPrefix(METADATA_PREFIX).entrySet()) {
+      settings.put(METADATA_PREFIX + entry.getKey(), entry.getValue());
+    }
+    return settings;
+  }
+}

@@ -1,0 +1,108 @@
+package io.canopy.namenode.blocks;
+
+import io.canopy.metadata.StoreException;
+import io.canopy.metadata.entity.Block;
+import io.canopy.metadata.entity.BlockState;
+import io.canopy.metadata.entity.Inode;
+import io.canopy.metadata.entity.Replica;
+import io.canopy.metadata.entity.UcReplica;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
+
+/** Builds the located blocks clients read and write with, from block and replica rows. */
+public final class BlockLocator {
+  private final DatanodeRegistry registry;
+  private final String blockPoolId;
+
+  public BlockLocator(DatanodeRegistry registry, String blockPoolId) {
+    this.registry = registry;
+    this.blockPoolId = blockPoolId;
+  }
+
+  public ExtendedBlock extended(Block block) {
+    return new ExtendedBlock(blockPoolId, block.blockId(), block.numBytes(), block.generationStamp());
+  }
+
+  /** A block at {@code offset} located on the given storages, skipping dead or unknown datanodes. */
+  public LocatedBlock located(Block block, long offset, Collection<String> storageIds) throws StoreException {
+    List<DatanodeInfo> nodes = new ArrayList<>();
+    List<String> storages = new ArrayList<>();
+    List<StorageType> types = new ArrayList<>();
+    for (String storageId : storageIds) {
+      DatanodeRegistry.Node node = registry.nodeOfStorage(storageId);
+      if (node == null || !registry.isLive(node.record())) {
+        continue;
+      }
+      nodes.add(DatanodeRegistry.info(node.record()));
+      storages.add(storageId);
+      types.add(node.storages().stream().filter(s -> s.storageId().equals(storageId)).findFirst()
+          .map(DatanodeRegistry::storageType).orElse(StorageType.DEFAULT));
+    }
+    return new LocatedBlock(extended(block), nodes.toArray(new DatanodeInfo[0]), storages.toArray(new String[0]),
+        types.toArray(new StorageType[0]), offset, false, null);
+  }
+
+  /** Located blocks of a file covering [offset, offset + length), like HDFS's getBlockLocations. */
+  public LocatedBlocks locate(Inode file, List<Block> blocks, List<Replica> replicas, List<UcReplica> ucReplicas,
+      long offset, long length) throws StoreException {
+    Map<Long, List<String>> finalized = new HashMap<>();
+    replicas.forEach(r -> finalized.computeIfAbsent(r.blockId(), b -> new ArrayList<>()).add(r.storageId()));
+    Map<Long, List<String>> pipeline = new HashMap<>();
+    ucReplicas.forEach(r -> pipeline.computeIfAbsent(r.blockId(), b -> new ArrayList<>()).add(r.storageId()));
+
+    Block last = blocks.isEmpty() ? null : blocks.get(blocks.size() - 1);
+    boolean lastComplete = last == null || last.state() == BlockState.COMPLETE;
+    long completeLength = 0;
+    for (Block block : blocks) {
+      if (block != last || lastComplete || !file.underConstruction()) {
+        completeLength += block.numBytes();
+      }
+    }
+    long fileLength = file.underConstruction() ? completeLength : file.size();
+    List<LocatedBlock> result = new ArrayList<>();
+    long blockStart = 0;
+    long end = offset + Math.max(length, 1);
+    LocatedBlock lastLocated = null;
+    for (Block block : blocks) {
+      long blockEnd = blockStart + block.numBytes();
+      LocatedBlock located = null;
+      boolean overlaps = blockStart < end && (blockEnd > offset || block.numBytes() == 0 && blockStart == offset);
+      if (overlaps || block == last) {
+        located = located(block, blockStart, locationsOf(block, finalized, pipeline));
+      }
+      if (overlaps && (block != last || lastComplete || !file.underConstruction())) {
+        result.add(located);
+      }
+      if (block == last) {
+        lastLocated = located;
+      }
+      blockStart = blockEnd;
+    }
+    return new LocatedBlocks(fileLength, file.underConstruction(), result, lastLocated, lastComplete, null, null);
+  }
+
+  private static List<String> locationsOf(Block block, Map<Long, List<String>> finalized,
+      Map<Long, List<String>> pipeline) {
+    if (block.state() == BlockState.COMPLETE || block.state() == BlockState.COMMITTED) {
+      List<String> done = finalized.getOrDefault(block.blockId(), List.of());
+      if (!done.isEmpty() || block.state() == BlockState.COMPLETE) {
+        return done;
+      }
+    }
+    List<String> locations = new ArrayList<>(pipeline.getOrDefault(block.blockId(), List.of()));
+    for (String storage : finalized.getOrDefault(block.blockId(), List.of())) {
+      if (!locations.contains(storage)) {
+        locations.add(storage);
+      }
+    }
+    return locations;
+  }
+}

@@ -1,0 +1,147 @@
+package io.canopy.namenode.blocks;
+
+import io.canopy.metadata.MetadataStore;
+import io.canopy.metadata.StoreException;
+import io.canopy.metadata.dal.Transaction;
+import io.canopy.metadata.entity.DatanodeRecord;
+import io.canopy.metadata.entity.StorageRecord;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo.DatanodeInfoBuilder;
+
+/**
+ * This namenode's cache of the datanodes and storages tables. The database is authoritative (any namenode may have
+ * received a heartbeat); the cache is reloaded when older than the refresh interval or when a storage is unknown.
+ */
+public final class DatanodeRegistry {
+  /** A datanode and its storages. */
+  public record Node(DatanodeRecord record, List<StorageRecord> storages) {
+  }
+
+  private record View(Map<String, Node> byUuid, Map<String, String> uuidByStorage, long loadedAtMs) {
+  }
+
+  private final MetadataStore store;
+  private final LongSupplier clockMs;
+  private final long deadIntervalMs;
+  private final long refreshIntervalMs;
+  private volatile View view = new View(Map.of(), Map.of(), Long.MIN_VALUE);
+
+  public DatanodeRegistry(MetadataStore store, Configuration conf, LongSupplier clockMs) {
+    this.store = store;
+    this.clockMs = clockMs;
+    long heartbeatMs = conf.getTimeDuration("dfs.heartbeat.interval", 3, java.util.concurrent.TimeUnit.SECONDS,
+        java.util.concurrent.TimeUnit.MILLISECONDS);
+    long recheckMs = conf.getLong("dfs.namenode.heartbeat.recheck-interval", 5 * 60 * 1000);
+    // HDFS's rule: dead after twice the recheck interval plus ten heartbeats.
+    this.deadIntervalMs = 2 * recheckMs + 10 * heartbeatMs;
+    this.refreshIntervalMs = Math.max(100, heartbeatMs);
+  }
+
+  public synchronized void reload() throws StoreException {
+    Map<String, Node> byUuid = new HashMap<>();
+    Map<String, String> uuidByStorage = new HashMap<>();
+    try (Transaction transaction = store.begin(MetadataStore.NO_PARTITION_HINT)) {
+      Map<String, List<StorageRecord>> storages = new HashMap<>();
+      for (StorageRecord storage : transaction.storages().all()) {
+        storages.computeIfAbsent(storage.datanodeUuid(), u -> new ArrayList<>()).add(storage);
+        uuidByStorage.put(storage.storageId(), storage.datanodeUuid());
+      }
+      for (DatanodeRecord record : transaction.datanodes().all()) {
+        byUuid.put(record.uuid(), new Node(record, List.copyOf(storages.getOrDefault(record.uuid(), List.of()))));
+      }
+    }
+    view = new View(Map.copyOf(byUuid), Map.copyOf(uuidByStorage), clockMs.getAsLong());
+  }
+
+  private View fresh() throws StoreException {
+    View current = view;
+    if (clockMs.getAsLong() - current.loadedAtMs >= refreshIntervalMs) {
+      reload();
+      current = view;
+    }
+    return current;
+  }
+
+  /** Records what this namenode just committed, so its own view does not wait for the next reload. */
+  public synchronized void updated(DatanodeRecord record, List<StorageRecord> storages) {
+    View current = view;
+    Map<String, Node> byUuid = new HashMap<>(current.byUuid);
+    Map<String, String> uuidByStorage = new HashMap<>(current.uuidByStorage);
+    byUuid.put(record.uuid(), new Node(record, List.copyOf(storages)));
+    storages.forEach(s -> uuidByStorage.put(s.storageId(), record.uuid()));
+    view = new View(Map.copyOf(byUuid), Map.copyOf(uuidByStorage), current.loadedAtMs);
+  }
+
+  public boolean isLive(DatanodeRecord record) {
+    return clockMs.getAsLong() - record.lastHeartbeatMs() < deadIntervalMs;
+  }
+
+  public List<Node> all() throws StoreException {
+    List<Node> nodes = new ArrayList<>(fresh().byUuid.values());
+    nodes.sort((a, b) -> a.record().uuid().compareTo(b.record().uuid()));
+    return nodes;
+  }
+
+  public List<Node> live() throws StoreException {
+    List<Node> live = new ArrayList<>();
+    for (Node node : all()) {
+      if (isLive(node.record())) {
+        live.add(node);
+      }
+    }
+    return live;
+  }
+
+  /** The node holding a storage, or null when no datanode ever reported it. */
+  public Node nodeOfStorage(String storageId) throws StoreException {
+    View current = fresh();
+    String uuid = current.uuidByStorage.get(storageId);
+    if (uuid == null) {
+      reload();
+      current = view;
+      uuid = current.uuidByStorage.get(storageId);
+    }
+    return uuid == null ? null : current.byUuid.get(uuid);
+  }
+
+  public Node node(String uuid) throws StoreException {
+    Node node = fresh().byUuid.get(uuid);
+    if (node == null) {
+      reload();
+      node = view.byUuid.get(uuid);
+    }
+    return node;
+  }
+
+  public static StorageType storageType(StorageRecord storage) {
+    return StorageType.parseStorageType(storage.storageType());
+  }
+
+  public static DatanodeInfo info(DatanodeRecord d) {
+    return new DatanodeInfoBuilder()
+        .setIpAddr(d.ipAddress())
+        .setHostName(d.hostName())
+        .setDatanodeUuid(d.uuid())
+        .setXferPort(d.transferPort())
+        .setInfoPort(d.infoPort())
+        .setInfoSecurePort(d.infoSecurePort())
+        .setIpcPort(d.ipcPort())
+        .setCapacity(d.capacity())
+        .setDfsUsed(d.dfsUsed())
+        .setRemaining(d.remaining())
+        .setBlockPoolUsed(d.blockPoolUsed())
+        .setNonDfsUsed(d.nonDfsUsed())
+        .setLastUpdate(d.lastHeartbeatMs())
+        .setXceiverCount(d.transceiverCount())
+        .setNetworkLocation(d.networkLocation())
+        .setSoftwareVersion(d.softwareVersion())
+        .build();
+  }
+}

@@ -1,0 +1,145 @@
+package io.canopy.namenode.datanode;
+
+import io.canopy.metadata.LockMode;
+import io.canopy.metadata.dal.Transaction;
+import io.canopy.metadata.entity.Block;
+import io.canopy.metadata.entity.BlockState;
+import io.canopy.metadata.entity.Inode;
+import io.canopy.metadata.entity.InvalidatedBlock;
+import io.canopy.metadata.entity.Replica;
+import io.canopy.metadata.entity.ReplicaKey;
+import io.canopy.metadata.entity.UcReplica;
+import io.canopy.metadata.entity.UcReplicaState;
+import io.canopy.namenode.tx.LockRequest;
+import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.TransactionContext;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Applies what one datanode storage reported about the replicas of one file, under the file's exclusive lock:
+ * records finalized replicas (completing committed blocks that reach minimum replication), tracks replicas being
+ * written, forgets deleted or missing ones, and schedules deletion of replicas that are stale or whose block is
+ * gone. Reporting the same thing twice changes nothing.
+ */
+public final class ApplyReplicaReportsOp implements Operation<Void> {
+  private final long inodeId;
+  private final String datanodeUuid;
+  private final String storageId;
+  private final List<ReportedReplica> reports;
+  private final int minReplication;
+
+  public ApplyReplicaReportsOp(long inodeId, String datanodeUuid, String storageId, List<ReportedReplica> reports,
+      int minReplication) {
+    this.inodeId = inodeId;
+    this.datanodeUuid = datanodeUuid;
+    this.storageId = storageId;
+    this.reports = reports;
+    this.minReplication = minReplication;
+  }
+
+  @Override
+  public String name() {
+    return "applyReplicaReports";
+  }
+
+  @Override
+  public LockRequest locks() {
+    return LockRequest.inode(inodeId, LockMode.EXCLUSIVE);
+  }
+
+  @Override
+  public Void execute(TransactionContext context) throws IOException {
+    Inode file = context.inodeLockedById();
+    if (file == null) { // the file went away since the block lookup: every replica of it is garbage
+      for (ReportedReplica report : reports) {
+        if (report.kind() == ReportedReplica.Kind.FINALIZED) {
+          invalidate(context.cluster(), report);
+        }
+      }
+      return null;
+    }
+    Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
+    Map<Long, Block> blocks = new HashMap<>();
+    transaction.blocks().ofFile(inodeId).forEach(b -> blocks.put(b.blockId(), b));
+    Map<Long, Integer> counts = new HashMap<>();
+    Set<Long> recordedHere = new HashSet<>();
+    for (Replica replica : transaction.replicas().ofFile(inodeId)) {
+      counts.merge(replica.blockId(), 1, Integer::sum);
+      if (replica.storageId().equals(storageId)) {
+        recordedHere.add(replica.blockId());
+      }
+    }
+    Map<Long, UcReplica> pipelineHere = new HashMap<>();
+    for (UcReplica replica : transaction.ucReplicas().ofFile(inodeId)) {
+      if (replica.storageId().equals(storageId)) {
+        pipelineHere.put(replica.blockId(), replica);
+      }
+    }
+    for (ReportedReplica report : reports) {
+      Block block = blocks.get(report.blockId());
+      ReplicaKey key = new ReplicaKey(inodeId, report.blockId(), storageId);
+      switch (report.kind()) {
+        case FINALIZED -> finalized(transaction, report, block, key, counts, recordedHere, pipelineHere, blocks);
+        case RECEIVING -> {
+          if (block != null && block.state() == BlockState.UNDER_CONSTRUCTION) {
+            writePipeline(transaction, pipelineHere, key, UcReplicaState.RECEIVING, report.generationStamp());
+          }
+        }
+        case DELETED, ABSENT -> {
+          if (recordedHere.remove(report.blockId())) {
+            transaction.replicas().delete(key);
+          }
+          if (pipelineHere.remove(report.blockId()) != null) {
+            transaction.ucReplicas().delete(key);
+          }
+        }
+        default -> throw new IllegalStateException("unknown report kind " + report.kind());
+      }
+    }
+    return null;
+  }
+
+  private void finalized(Transaction transaction, ReportedReplica report, Block block, ReplicaKey key,
+      Map<Long, Integer> counts, Set<Long> recordedHere, Map<Long, UcReplica> pipelineHere, Map<Long, Block> blocks) {
+    boolean stale = block == null || report.generationStamp() < block.generationStamp()
+        || block.state() != BlockState.UNDER_CONSTRUCTION && report.numBytes() != block.numBytes();
+    if (stale) {
+      if (recordedHere.remove(report.blockId())) {
+        transaction.replicas().delete(key);
+      }
+      invalidate(transaction, report);
+      return;
+    }
+    if (recordedHere.add(report.blockId())) {
+      transaction.replicas().insert(new Replica(inodeId, report.blockId(), storageId));
+      counts.merge(report.blockId(), 1, Integer::sum);
+    }
+    if (block.state() == BlockState.UNDER_CONSTRUCTION) {
+      writePipeline(transaction, pipelineHere, key, UcReplicaState.FINALIZED, report.generationStamp());
+    } else if (block.state() == BlockState.COMMITTED && counts.get(report.blockId()) >= minReplication) {
+      Block complete = block.with(block.numBytes(), block.generationStamp(), BlockState.COMPLETE);
+      transaction.blocks().update(complete);
+      blocks.put(complete.blockId(), complete);
+    }
+  }
+
+  private void writePipeline(Transaction transaction, Map<Long, UcReplica> pipelineHere, ReplicaKey key,
+      UcReplicaState state, long generationStamp) {
+    UcReplica replica = new UcReplica(inodeId, key.blockId(), storageId, state, generationStamp);
+    if (pipelineHere.put(key.blockId(), replica) == null) {
+      transaction.ucReplicas().insert(replica);
+    } else {
+      transaction.ucReplicas().update(replica);
+    }
+  }
+
+  private void invalidate(Transaction transaction, ReportedReplica report) {
+    transaction.invalidations().insert(new InvalidatedBlock(datanodeUuid, report.blockId(),
+        report.generationStamp(), report.numBytes()));
+  }
+}

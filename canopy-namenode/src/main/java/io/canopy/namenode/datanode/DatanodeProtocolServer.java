@@ -1,0 +1,172 @@
+package io.canopy.namenode.datanode;
+
+import io.canopy.metadata.entity.DatanodeRecord;
+import io.canopy.metadata.entity.InvalidatedBlock;
+import io.canopy.namenode.blocks.DatanodeRegistry;
+import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.tx.TransactionRunner;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
+import org.apache.hadoop.hdfs.protocol.Block;
+import org.apache.hadoop.hdfs.protocol.DatanodeID;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.server.protocol.BlockCommand;
+import org.apache.hadoop.hdfs.server.protocol.BlockReportContext;
+import org.apache.hadoop.hdfs.server.protocol.DatanodeCommand;
+import org.apache.hadoop.hdfs.server.protocol.DatanodeProtocol;
+import org.apache.hadoop.hdfs.server.protocol.DatanodeRegistration;
+import org.apache.hadoop.hdfs.server.protocol.HeartbeatResponse;
+import org.apache.hadoop.hdfs.server.protocol.NNHAStatusHeartbeat;
+import org.apache.hadoop.hdfs.server.protocol.NamespaceInfo;
+import org.apache.hadoop.hdfs.server.protocol.ReceivedDeletedBlockInfo;
+import org.apache.hadoop.hdfs.server.protocol.RegisterCommand;
+import org.apache.hadoop.hdfs.server.protocol.SlowDiskReports;
+import org.apache.hadoop.hdfs.server.protocol.SlowPeerReports;
+import org.apache.hadoop.hdfs.server.protocol.StorageBlockReport;
+import org.apache.hadoop.hdfs.server.protocol.StorageReceivedDeletedBlocks;
+import org.apache.hadoop.hdfs.server.protocol.StorageReport;
+import org.apache.hadoop.hdfs.server.protocol.VolumeFailureSummary;
+import org.apache.hadoop.ipc.Server;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The namenode side of Apache DataNodes' {@link DatanodeProtocol}: registration, heartbeats (carrying replica
+ * deletions back), full and incremental block reports. Everything a datanode tells is stored in the database, so
+ * any namenode sees it.
+ */
+public final class DatanodeProtocolServer implements DatanodeProtocol {
+  private static final Logger LOG = LoggerFactory.getLogger(DatanodeProtocolServer.class);
+  /** Replica deletions sent per heartbeat (HDFS's dfs.block.invalidate.limit default). */
+  private static final int MAX_DELETIONS_PER_HEARTBEAT = 1000;
+
+  private final NamespaceServices services;
+  private final TransactionRunner runner;
+  private final DatanodeRegistry registry;
+  private final ReplicaReportProcessor reports;
+  private final Random random;
+
+  public DatanodeProtocolServer(NamespaceServices services, TransactionRunner runner, DatanodeRegistry registry,
+      Random random) {
+    this.services = services;
+    this.runner = runner;
+    this.registry = registry;
+    this.reports = new ReplicaReportProcessor(runner, services.limits().minReplication());
+    this.random = random;
+  }
+
+  @Override
+  public NamespaceInfo versionRequest() {
+    return new NamespaceInfo(services.identity().namespaceId(), services.identity().clusterId(),
+        services.blockPoolId(), services.identity().creationTime(), HAServiceState.ACTIVE);
+  }
+
+  @Override
+  public DatanodeRegistration registerDatanode(DatanodeRegistration registration) throws IOException {
+    String remoteIp = Server.getRemoteAddress();
+    if (remoteIp != null) {
+      registration.setIpAddr(remoteIp); // what clients must connect to, as HDFS does
+    }
+    long now = services.now();
+    DatanodeRecord record = new DatanodeRecord(registration.getDatanodeUuid(), registration.getHostName(),
+        registration.getIpAddr(), registration.getXferPort(), registration.getInfoPort(),
+        registration.getInfoSecurePort(), registration.getIpcPort(), "/default-rack",
+        registration.getSoftwareVersion(), now, 0, 0, 0, 0, 0, 0, now);
+    runner.run(new RegisterDatanodeOp(record));
+    registry.updated(record, List.of());
+    LOG.info("Registered datanode {} at {}:{}", record.uuid(), record.ipAddress(), record.transferPort());
+    return registration;
+  }
+
+  @Override
+  public HeartbeatResponse sendHeartbeat(DatanodeRegistration registration, StorageReport[] storageReports,
+      long cacheCapacity, long cacheUsed, int xmitsInProgress, int xceiverCount, int failedVolumes,
+      VolumeFailureSummary volumeFailureSummary, boolean requestFullBlockReportLease, SlowPeerReports slowPeers,
+      SlowDiskReports slowDisks) throws IOException {
+    HeartbeatOp.Result result = runner.run(new HeartbeatOp(registration.getDatanodeUuid(), storageReports,
+        xceiverCount, services.now(), MAX_DELETIONS_PER_HEARTBEAT));
+    NNHAStatusHeartbeat status = new NNHAStatusHeartbeat(HAServiceState.ACTIVE, 0);
+    if (result == null) {
+      return new HeartbeatResponse(new DatanodeCommand[] {RegisterCommand.REGISTER}, status, null, 0);
+    }
+    registry.updated(result.record(), result.storages());
+    List<DatanodeCommand> commands = new ArrayList<>();
+    if (!result.deletions().isEmpty()) {
+      List<Block> blocks = new ArrayList<>();
+      for (InvalidatedBlock deletion : result.deletions()) {
+        blocks.add(new Block(deletion.blockId(), deletion.numBytes(), deletion.generationStamp()));
+      }
+      commands.add(new BlockCommand(DatanodeProtocol.DNA_INVALIDATE, services.blockPoolId(),
+          blocks.toArray(new Block[0])));
+    }
+    // A non-zero lease lets the datanode send its full block report; reports are idempotent, so any id works.
+    long reportLease = requestFullBlockReportLease ? 1 + random.nextInt(Integer.MAX_VALUE) : 0;
+    return new HeartbeatResponse(commands.toArray(new DatanodeCommand[0]), status, null, reportLease);
+  }
+
+  @Override
+  public DatanodeCommand blockReport(DatanodeRegistration registration, String poolId,
+      StorageBlockReport[] storageReports, BlockReportContext context) throws IOException {
+    checkPool(poolId);
+    for (StorageBlockReport report : storageReports) {
+      reports.applyFull(registration.getDatanodeUuid(), report.getStorage().getStorageID(), report.getBlocks());
+    }
+    return null;
+  }
+
+  @Override
+  public DatanodeCommand cacheReport(DatanodeRegistration registration, String poolId, List<Long> blockIds) {
+    return null; // centralized caching is not supported: nothing to tell
+  }
+
+  @Override
+  public void blockReceivedAndDeleted(DatanodeRegistration registration, String poolId,
+      StorageReceivedDeletedBlocks[] receivedAndDeleted) throws IOException {
+    checkPool(poolId);
+    for (StorageReceivedDeletedBlocks storage : receivedAndDeleted) {
+      List<ReportedReplica> changes = new ArrayList<>();
+      for (ReceivedDeletedBlockInfo info : storage.getBlocks()) {
+        Block block = info.getBlock();
+        ReportedReplica.Kind kind = switch (info.getStatus()) {
+          case RECEIVED_BLOCK -> ReportedReplica.Kind.FINALIZED;
+          case RECEIVING_BLOCK -> ReportedReplica.Kind.RECEIVING;
+          case DELETED_BLOCK -> ReportedReplica.Kind.DELETED;
+        };
+        changes.add(new ReportedReplica(block.getBlockId(), block.getGenerationStamp(), block.getNumBytes(), kind));
+      }
+      reports.apply(registration.getDatanodeUuid(), storage.getStorage().getStorageID(), changes);
+    }
+  }
+
+  @Override
+  public void errorReport(DatanodeRegistration registration, int errorCode, String message) {
+    LOG.warn("Datanode {} reports error {}: {}", registration.getDatanodeUuid(), errorCode, message);
+  }
+
+  @Override
+  public void reportBadBlocks(LocatedBlock[] blocks) {
+    for (LocatedBlock block : blocks) {
+      LOG.warn("Client or datanode reports bad block {} on {}", block.getBlock(),
+          java.util.Arrays.toString(block.getLocations()));
+    }
+  }
+
+  @Override
+  public void commitBlockSynchronization(ExtendedBlock block, long newGenerationStamp, long newLength,
+      boolean closeFile, boolean deleteBlock, DatanodeID[] newTargets, String[] newTargetStorages)
+      throws IOException {
+    throw new IOException("commitBlockSynchronization for " + block + " is not supported yet: Canopy does not "
+        + "issue block recovery commands");
+  }
+
+  private void checkPool(String poolId) throws IOException {
+    if (!services.blockPoolId().equals(poolId)) {
+      throw new IOException("Block pool " + poolId + " is not this namespace's (" + services.blockPoolId()
+          + "): the datanode belongs to another cluster or the namespace was formatted again");
+    }
+  }
+}

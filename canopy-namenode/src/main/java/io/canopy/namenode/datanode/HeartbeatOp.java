@@ -1,0 +1,90 @@
+package io.canopy.namenode.datanode;
+
+import io.canopy.metadata.LockMode;
+import io.canopy.metadata.dal.Transaction;
+import io.canopy.metadata.entity.DatanodeRecord;
+import io.canopy.metadata.entity.InvalidatedBlock;
+import io.canopy.metadata.entity.StorageRecord;
+import io.canopy.namenode.tx.LockRequest;
+import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.TransactionContext;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.hadoop.hdfs.server.protocol.StorageReport;
+
+/**
+ * sendHeartbeat: stores the datanode's figures and storages, and takes (removes) up to a bounded number of
+ * replica deletions queued for it. Null when the datanode is unknown: it must register again.
+ */
+public final class HeartbeatOp implements Operation<HeartbeatOp.Result> {
+  /** The stored datanode, its storages, and the replicas it must delete. */
+  public record Result(DatanodeRecord record, List<StorageRecord> storages, List<InvalidatedBlock> deletions) {
+  }
+
+  private final String uuid;
+  private final StorageReport[] reports;
+  private final int transceiverCount;
+  private final long nowMs;
+  private final int maxDeletions;
+
+  public HeartbeatOp(String uuid, StorageReport[] reports, int transceiverCount, long nowMs, int maxDeletions) {
+    this.uuid = uuid;
+    this.reports = reports;
+    this.transceiverCount = transceiverCount;
+    this.nowMs = nowMs;
+    this.maxDeletions = maxDeletions;
+  }
+
+  @Override
+  public String name() {
+    return "sendHeartbeat";
+  }
+
+  @Override
+  public LockRequest locks() {
+    return LockRequest.none();
+  }
+
+  @Override
+  public Result execute(TransactionContext context) throws IOException {
+    Transaction transaction = context.cluster();
+    Optional<DatanodeRecord> existing = transaction.datanodes().get(uuid, LockMode.EXCLUSIVE);
+    if (existing.isEmpty()) {
+      return null;
+    }
+    Map<String, StorageRecord> known = new HashMap<>();
+    transaction.storages().ofDatanode(uuid).forEach(s -> known.put(s.storageId(), s));
+    List<StorageRecord> storages = new ArrayList<>();
+    long capacity = 0;
+    long dfsUsed = 0;
+    long remaining = 0;
+    long blockPoolUsed = 0;
+    long nonDfsUsed = 0;
+    for (StorageReport report : reports) {
+      StorageRecord storage = new StorageRecord(uuid, report.getStorage().getStorageID(),
+          report.getStorage().getStorageType().name(), report.isFailed(), report.getCapacity(),
+          report.getDfsUsed(), report.getRemaining(), report.getBlockPoolUsed());
+      if (known.remove(storage.storageId()) == null) {
+        transaction.storages().insert(storage);
+      } else {
+        transaction.storages().update(storage);
+      }
+      storages.add(storage);
+      capacity += report.getCapacity();
+      dfsUsed += report.getDfsUsed();
+      remaining += report.getRemaining();
+      blockPoolUsed += report.getBlockPoolUsed();
+      nonDfsUsed += report.getNonDfsUsed();
+    }
+    DatanodeRecord record = existing.get().withHeartbeat(nowMs, capacity, dfsUsed, remaining, blockPoolUsed,
+        nonDfsUsed, transceiverCount);
+    transaction.datanodes().update(record);
+    List<InvalidatedBlock> deletions = transaction.invalidations().ofDatanode(uuid, maxDeletions);
+    deletions.forEach(transaction.invalidations()::delete);
+    return new Result(record, storages, deletions);
+  }
+}

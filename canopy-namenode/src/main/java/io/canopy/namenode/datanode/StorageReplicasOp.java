@@ -1,0 +1,32 @@
+package io.canopy.namenode.datanode;
+
+import io.canopy.metadata.entity.Replica;
+import io.canopy.namenode.tx.LockRequest;
+import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.TransactionContext;
+import java.io.IOException;
+import java.util.List;
+
+/** The replicas recorded on one storage, to reconcile a full block report against. */
+public final class StorageReplicasOp implements Operation<List<Replica>> {
+  private final String storageId;
+
+  public StorageReplicasOp(String storageId) {
+    this.storageId = storageId;
+  }
+
+  @Override
+  public String name() {
+    return "storageReplicas";
+  }
+
+  @Override
+  public LockRequest locks() {
+    return LockRequest.none();
+  }
+
+  @Override
+  public List<Replica> execute(TransactionContext context) throws IOException {
+    return context.cluster().replicas().onStorage(storageId);
+  }
+}

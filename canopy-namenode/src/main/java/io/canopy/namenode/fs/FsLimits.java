@@ -1,0 +1,70 @@
+package io.canopy.namenode.fs;
+
+import java.nio.charset.StandardCharsets;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.protocol.FSLimitException.MaxDirectoryItemsExceededException;
+import org.apache.hadoop.hdfs.protocol.FSLimitException.PathComponentTooLongException;
+
+/** HDFS's namespace limits, read from the same keys with the same defaults. */
+public final class FsLimits {
+  private final int maxComponentLength;
+  private final int maxDirectoryItems;
+  private final short minReplication;
+  private final short maxReplication;
+  private final long minBlockSize;
+  private final int listingLimit;
+
+  public FsLimits(Configuration conf) {
+    this.maxComponentLength = conf.getInt("dfs.namenode.fs-limits.max-component-length", 255);
+    this.maxDirectoryItems = conf.getInt("dfs.namenode.fs-limits.max-directory-items", 1024 * 1024);
+    this.minReplication = (short) conf.getInt("dfs.namenode.replication.min", 1);
+    this.maxReplication = (short) conf.getInt("dfs.replication.max", 512);
+    this.minBlockSize = conf.getLongBytes("dfs.namenode.fs-limits.min-block-size", 1024 * 1024);
+    this.listingLimit = Math.max(1, conf.getInt("dfs.ls.limit", 1000));
+    if (minReplication < 1 || minReplication > maxReplication) {
+      throw new IllegalArgumentException("dfs.namenode.replication.min=" + minReplication
+          + " must be within [1, dfs.replication.max=" + maxReplication + "]");
+    }
+  }
+
+  /** Checks a new name's length in bytes (0 disables the check, as in HDFS). */
+  public void checkComponentLength(FsPath parent, String name) throws PathComponentTooLongException {
+    int length = name.getBytes(StandardCharsets.UTF_8).length;
+    if (maxComponentLength > 0 && length > maxComponentLength) {
+      throw new PathComponentTooLongException(maxComponentLength, length, parent.toString(), name);
+    }
+  }
+
+  public void checkDirectoryItems(FsPath directory, long currentItems) throws MaxDirectoryItemsExceededException {
+    if (maxDirectoryItems > 0 && currentItems >= maxDirectoryItems) {
+      throw new MaxDirectoryItemsExceededException(directory.toString(), maxDirectoryItems, currentItems + 1);
+    }
+  }
+
+  /** HDFS's message and exception class for a replication factor out of range. */
+  public void checkReplication(FsPath path, int replication) throws java.io.IOException {
+    if (replication < minReplication) {
+      throw new java.io.IOException("Requested replication factor of " + replication
+          + " is less than the required minimum of " + minReplication + " for " + path);
+    }
+    if (replication > maxReplication) {
+      throw new java.io.IOException("Requested replication factor of " + replication
+          + " exceeds maximum of " + maxReplication + " for " + path);
+    }
+  }
+
+  public void checkBlockSize(FsPath path, long blockSize) throws java.io.IOException {
+    if (blockSize < minBlockSize) {
+      throw new java.io.IOException("Specified block size is less than configured minimum value "
+          + "(dfs.namenode.fs-limits.min-block-size): " + blockSize + " < " + minBlockSize + " for " + path);
+    }
+  }
+
+  public short minReplication() {
+    return minReplication;
+  }
+
+  public int listingLimit() {
+    return listingLimit;
+  }
+}

@@ -1,0 +1,113 @@
+package io.canopy.namenode.fs;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.apache.hadoop.fs.InvalidPathException;
+
+/**
+ * A validated absolute path split into components. Validation follows HDFS: absolute, no "." or ".." or ":" in a
+ * component, no empty component except a trailing slash. The root has no components.
+ */
+public final class FsPath implements Comparable<FsPath> {
+  public static final FsPath ROOT = new FsPath("/", List.of());
+
+  private final String text;
+  private final List<String> components;
+
+  private FsPath(String text, List<String> components) {
+    this.text = text;
+    this.components = components;
+  }
+
+  /** Parses {@code src}; throws HDFS's {@link InvalidPathException} naming the path when it is not valid. */
+  public static FsPath parse(String src) {
+    if (src == null || src.isEmpty() || src.charAt(0) != '/') {
+      throw new InvalidPathException(String.valueOf(src), "Path must be absolute");
+    }
+    String[] pieces = src.substring(1).split("/", -1);
+    List<String> parts = new ArrayList<>(pieces.length);
+    for (int i = 0; i < pieces.length; i++) {
+      String part = pieces[i];
+      if (part.isEmpty()) {
+        if (i != pieces.length - 1) { // only a trailing slash may leave an empty component
+          throw new InvalidPathException(src, "Empty path component");
+        }
+      } else if (part.equals(".") || part.equals("..")) {
+        throw new InvalidPathException(src, "Path component '" + part + "' is not allowed");
+      } else if (part.indexOf(':') >= 0) {
+        throw new InvalidPathException(src, "Path component '" + part + "' contains ':'");
+      } else {
+        parts.add(part);
+      }
+    }
+    if (parts.isEmpty()) {
+      return ROOT;
+    }
+    return new FsPath("/" + String.join("/", parts), Collections.unmodifiableList(parts));
+  }
+
+  public List<String> components() {
+    return components;
+  }
+
+  public int depth() {
+    return components.size();
+  }
+
+  public boolean isRoot() {
+    return components.isEmpty();
+  }
+
+  public String name() {
+    return isRoot() ? "" : components.get(components.size() - 1);
+  }
+
+  public FsPath parent() {
+    if (isRoot()) {
+      throw new IllegalStateException("the root has no parent");
+    }
+    List<String> parentParts = components.subList(0, components.size() - 1);
+    return parentParts.isEmpty() ? ROOT : new FsPath("/" + String.join("/", parentParts), parentParts);
+  }
+
+  public FsPath child(String name) {
+    List<String> parts = new ArrayList<>(components);
+    parts.add(name);
+    return new FsPath(isRoot() ? "/" + name : text + "/" + name, Collections.unmodifiableList(parts));
+  }
+
+  /** True when {@code other} is this path or lies under it. */
+  public boolean isAncestorOrSelf(FsPath other) {
+    return other.components.size() >= components.size()
+        && other.components.subList(0, components.size()).equals(components);
+  }
+
+  /** Global lock order: component by component from the root, an ancestor before its descendants. */
+  @Override
+  public int compareTo(FsPath other) {
+    int common = Math.min(components.size(), other.components.size());
+    for (int i = 0; i < common; i++) {
+      int order = NameOrder.compare(components.get(i), other.components.get(i));
+      if (order != 0) {
+        return order;
+      }
+    }
+    return Integer.compare(components.size(), other.components.size());
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof FsPath path && path.components.equals(components);
+  }
+
+  @Override
+  public int hashCode() {
+    return components.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return text;
+  }
+}

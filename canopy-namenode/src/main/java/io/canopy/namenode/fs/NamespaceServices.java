@@ -1,0 +1,47 @@
+package io.canopy.namenode.fs;
+
+import io.canopy.metadata.entity.NamespaceIdentity;
+import java.util.function.LongSupplier;
+import org.apache.hadoop.conf.Configuration;
+
+/** What namespace operations share: limits, defaults, ids, the clock and the namespace identity. */
+public final class NamespaceServices {
+  private final FsLimits limits;
+  private final IdGenerator ids;
+  private final LongSupplier clockMs;
+  private final NamespaceIdentity identity;
+  private final String superGroup;
+
+  public NamespaceServices(Configuration conf, IdGenerator ids, LongSupplier clockMs, NamespaceIdentity identity) {
+    this.limits = new FsLimits(conf);
+    this.ids = ids;
+    this.clockMs = clockMs;
+    this.identity = identity;
+    this.superGroup = conf.get("dfs.permissions.superusergroup", "supergroup");
+  }
+
+  public FsLimits limits() {
+    return limits;
+  }
+
+  public IdGenerator ids() {
+    return ids;
+  }
+
+  /** Wall-clock milliseconds (modification times, lease renewals). */
+  public long now() {
+    return clockMs.getAsLong();
+  }
+
+  public String blockPoolId() {
+    return identity.blockPoolId();
+  }
+
+  public NamespaceIdentity identity() {
+    return identity;
+  }
+
+  public String superGroup() {
+    return superGroup;
+  }
+}

@@ -1,0 +1,125 @@
+package io.canopy.namenode.ops;
+
+import io.canopy.metadata.IdKind;
+import io.canopy.metadata.LockMode;
+import io.canopy.metadata.dal.Transaction;
+import io.canopy.metadata.entity.Block;
+import io.canopy.metadata.entity.BlockState;
+import io.canopy.metadata.entity.Inode;
+import io.canopy.metadata.entity.UcReplica;
+import io.canopy.metadata.entity.UcReplicaState;
+import io.canopy.namenode.blocks.BlockPlacement;
+import io.canopy.namenode.blocks.BlockServices;
+import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.tx.LockRequest;
+import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.TransactionContext;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.server.namenode.NotReplicatedYetException;
+
+/**
+ * addBlock: commits the writer's previous block and allocates the next one on chosen datanodes. A retried call
+ * (same previous block, new block still empty) gets the block it was already given.
+ */
+public final class AddBlockOp implements Operation<LocatedBlock> {
+  /** What the client asked for. */
+  public record Request(FsPath path, long fileId, String holder, ExtendedBlock previous, DatanodeInfo[] excluded,
+      String clientAddress) {
+  }
+
+  private final NamespaceServices services;
+  private final BlockServices blocks;
+  private final Request request;
+
+  public AddBlockOp(NamespaceServices services, BlockServices blocks, Request request) {
+    this.services = services;
+    this.blocks = blocks;
+    this.request = request;
+  }
+
+  @Override
+  public String name() {
+    return "addBlock";
+  }
+
+  @Override
+  public LockRequest locks() {
+    return OpenFile.lock(request.path, request.fileId, LockMode.EXCLUSIVE);
+  }
+
+  @Override
+  public LocatedBlock execute(TransactionContext context) throws IOException {
+    String path = request.path.toString();
+    Inode file = OpenFile.find(context, request.path, request.fileId, request.holder);
+    Leases.check(file, request.holder, path);
+    Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
+    List<Block> fileBlocks = new ArrayList<>(transaction.blocks().ofFile(file.id()));
+    LocatedBlock retried = retriedAllocation(transaction, fileBlocks);
+    if (retried != null) {
+      return retried;
+    }
+    if (request.previous == null && !fileBlocks.isEmpty()) {
+      throw new IOException("Cannot add a block to " + path + ": the client names no previous block but the file "
+          + "has " + fileBlocks.size());
+    }
+    int minReplication = services.limits().minReplication();
+    if (request.previous != null) {
+      Map<Long, Integer> counts = BlockCommit.replicaCounts(transaction, file);
+      BlockCommit.commitLast(transaction, path, fileBlocks, request.previous, counts, minReplication);
+    }
+    if (fileBlocks.size() >= 2 && fileBlocks.get(fileBlocks.size() - 2).state() != BlockState.COMPLETE) {
+      throw new NotReplicatedYetException("Not replicated yet: " + path);
+    }
+    Set<String> excluded = new HashSet<>();
+    if (request.excluded != null) {
+      for (DatanodeInfo node : request.excluded) {
+        excluded.add(node.getDatanodeUuid());
+      }
+    }
+    List<BlockPlacement.Target> targets = blocks.placement().choose(path, file.replication(), minReplication,
+        excluded, request.clientAddress);
+    long offset = OpenFile.length(fileBlocks);
+    Block block = new Block(file.id(), services.ids().next(IdKind.BLOCK), fileBlocks.size(), 0,
+        services.ids().next(IdKind.GENERATION_STAMP), BlockState.UNDER_CONSTRUCTION);
+    transaction.blocks().insert(block);
+    transaction.blockLookup().insert(block.blockId(), file.id());
+    List<String> storages = new ArrayList<>();
+    for (BlockPlacement.Target target : targets) {
+      transaction.ucReplicas().insert(new UcReplica(file.id(), block.blockId(), target.storage().storageId(),
+          UcReplicaState.EXPECTED, block.generationStamp()));
+      storages.add(target.storage().storageId());
+    }
+    context.updateInode(file.withSize(offset));
+    return blocks.locator().located(block, offset, storages);
+  }
+
+  /** The block handed out by an earlier attempt of this same call, or null. */
+  private LocatedBlock retriedAllocation(Transaction transaction, List<Block> fileBlocks) throws IOException {
+    if (fileBlocks.isEmpty()) {
+      return null;
+    }
+    Block last = fileBlocks.get(fileBlocks.size() - 1);
+    Block penultimate = fileBlocks.size() >= 2 ? fileBlocks.get(fileBlocks.size() - 2) : null;
+    boolean samePrevious = request.previous == null ? penultimate == null
+        : penultimate != null && penultimate.blockId() == request.previous.getBlockId();
+    if (!samePrevious || last.state() != BlockState.UNDER_CONSTRUCTION || last.numBytes() != 0) {
+      return null;
+    }
+    List<String> storages = new ArrayList<>();
+    for (UcReplica replica : transaction.ucReplicas().ofFile(last.inodeId())) {
+      if (replica.blockId() == last.blockId()) {
+        storages.add(replica.storageId());
+      }
+    }
+    return blocks.locator().located(last, OpenFile.length(fileBlocks) - last.numBytes(), storages);
+  }
+}

@@ -1,0 +1,54 @@
+package io.canopy.namenode.ops;
+
+import io.canopy.metadata.StoreException;
+import io.canopy.metadata.dal.Transaction;
+import io.canopy.metadata.entity.Block;
+import io.canopy.metadata.entity.BlockState;
+import io.canopy.metadata.entity.Inode;
+import io.canopy.metadata.entity.Replica;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+
+/** Commits a writer's view of a block (final length, stamp) and completes it once enough replicas confirmed it. */
+final class BlockCommit {
+  private BlockCommit() {
+  }
+
+  /** Finalized replicas per block id of a file. */
+  static Map<Long, Integer> replicaCounts(Transaction transaction, Inode file) throws StoreException {
+    Map<Long, Integer> counts = new HashMap<>();
+    for (Replica replica : transaction.replicas().ofFile(file.id())) {
+      counts.merge(replica.blockId(), 1, Integer::sum);
+    }
+    return counts;
+  }
+
+  /**
+   * Applies the client's {@code reported} block to the file's last block and returns the new row (COMPLETE when at
+   * least {@code minReplication} replicas confirmed it, else COMMITTED). Throws when the client names another block.
+   */
+  static Block commitLast(Transaction transaction, String path, List<Block> blocks, ExtendedBlock reported,
+      Map<Long, Integer> replicaCounts, int minReplication) throws IOException {
+    Block last = blocks.isEmpty() ? null : blocks.get(blocks.size() - 1);
+    if (last == null || last.blockId() != reported.getBlockId()) {
+      throw new IOException("Block " + reported + " is not the last block of " + path + " (last is "
+          + (last == null ? "none" : last.blockId()) + ")");
+    }
+    if (reported.getGenerationStamp() < last.generationStamp()) {
+      throw new IOException("Block " + reported + " of " + path + " has an older generation stamp than "
+          + last.generationStamp());
+    }
+    if (last.state() == BlockState.COMPLETE) {
+      return last;
+    }
+    BlockState state = replicaCounts.getOrDefault(last.blockId(), 0) >= minReplication ? BlockState.COMPLETE
+        : BlockState.COMMITTED;
+    Block committed = last.with(reported.getNumBytes(), reported.getGenerationStamp(), state);
+    transaction.blocks().update(committed);
+    blocks.set(blocks.size() - 1, committed);
+    return committed;
+  }
+}

@@ -1,0 +1,83 @@
+package io.canopy.namenode.ops;
+
+import io.canopy.metadata.LockMode;
+import io.canopy.metadata.dal.Transaction;
+import io.canopy.metadata.entity.Block;
+import io.canopy.metadata.entity.BlockState;
+import io.canopy.metadata.entity.Inode;
+import io.canopy.metadata.entity.UcReplica;
+import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.tx.LockRequest;
+import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.TransactionContext;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+
+/**
+ * complete: commits the last block and closes the file once every block has reached minimum replication; answers
+ * false (the client retries) while datanodes have not confirmed enough replicas yet. Repeating a successful
+ * complete answers true.
+ */
+public final class CompleteOp implements Operation<Boolean> {
+  private final NamespaceServices services;
+  private final FsPath path;
+  private final long fileId;
+  private final String holder;
+  private final ExtendedBlock last;
+
+  public CompleteOp(NamespaceServices services, FsPath path, long fileId, String holder, ExtendedBlock last) {
+    this.services = services;
+    this.path = path;
+    this.fileId = fileId;
+    this.holder = holder;
+    this.last = last;
+  }
+
+  @Override
+  public String name() {
+    return "complete";
+  }
+
+  @Override
+  public LockRequest locks() {
+    return OpenFile.lock(path, fileId, LockMode.EXCLUSIVE);
+  }
+
+  @Override
+  public Boolean execute(TransactionContext context) throws IOException {
+    Inode file = OpenFile.find(context, path, fileId, holder);
+    Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
+    List<Block> blocks = new ArrayList<>(transaction.blocks().ofFile(file.id()));
+    if (!file.underConstruction() && !file.directory() && isRepeat(blocks)) {
+      return true;
+    }
+    Leases.check(file, holder, path.toString());
+    int minReplication = services.limits().minReplication();
+    Map<Long, Integer> counts = BlockCommit.replicaCounts(transaction, file);
+    if (last != null) {
+      BlockCommit.commitLast(transaction, path.toString(), blocks, last, counts, minReplication);
+    }
+    for (Block block : blocks) {
+      if (block.state() != BlockState.COMPLETE) {
+        context.updateInode(file.withSize(OpenFile.length(blocks)));
+        return false;
+      }
+    }
+    for (UcReplica replica : transaction.ucReplicas().ofFile(file.id())) {
+      transaction.ucReplicas().delete(replica.key());
+    }
+    Inode closed = file.closed(OpenFile.length(blocks), services.now());
+    context.updateInode(closed);
+    Leases.remove(context, file, holder);
+    return true;
+  }
+
+  private boolean isRepeat(List<Block> blocks) {
+    Block lastBlock = blocks.isEmpty() ? null : blocks.get(blocks.size() - 1);
+    return last == null ? lastBlock == null : lastBlock != null && lastBlock.blockId() == last.getBlockId();
+  }
+}

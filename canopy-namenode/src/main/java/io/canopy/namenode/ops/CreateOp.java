@@ -1,0 +1,110 @@
+package io.canopy.namenode.ops;
+
+import io.canopy.metadata.IdKind;
+import io.canopy.metadata.entity.Inode;
+import io.canopy.namenode.blocks.DatanodeRegistry;
+import io.canopy.namenode.fs.FileStatusFactory;
+import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.fs.InodePartitioning;
+import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.tx.LockRequest;
+import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.PathLock;
+import io.canopy.namenode.tx.ResolvedPath;
+import io.canopy.namenode.tx.TransactionContext;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+
+/**
+ * create: a new file under construction, leased to its writer, under exclusive locks on the parent (or the
+ * deepest existing ancestor, when parents are created) and on the target.
+ */
+public final class CreateOp implements Operation<HdfsFileStatus> {
+  /** What the client asked for. */
+  public record Request(FsPath path, FsPermission permission, String holder, String clientMachine, boolean create,
+      boolean overwrite, boolean createParent, short replication, long blockSize, String user) {
+  }
+
+  private final NamespaceServices services;
+  private final DatanodeRegistry registry;
+  private final Request request;
+
+  public CreateOp(NamespaceServices services, DatanodeRegistry registry, Request request) {
+    this.services = services;
+    this.registry = registry;
+    this.request = request;
+  }
+
+  @Override
+  public String name() {
+    return "create";
+  }
+
+  @Override
+  public LockRequest locks() {
+    return LockRequest.of(PathLock.writeTargetAndParent(request.path));
+  }
+
+  @Override
+  public HdfsFileStatus execute(TransactionContext context) throws IOException {
+    FsPath path = request.path;
+    ResolvedPath resolved = context.path(path);
+    PathChecks.checkTraverse(resolved);
+    if (path.isRoot()) {
+      throw new FileAlreadyExistsException(path + " already exists as a directory");
+    }
+    services.limits().checkReplication(path, request.replication);
+    services.limits().checkBlockSize(path, request.blockSize);
+    Inode existing = resolved.target();
+    Inode parent;
+    if (existing != null) {
+      checkReplaceable(existing);
+      InodeRemover.removeSubtree(context, registry, existing);
+      parent = resolved.parent().withChildrenCount(resolved.parent().childrenCount() - 1);
+    } else {
+      if (!request.create) {
+        throw new FileNotFoundException("Can't overwrite non-existent " + path);
+      }
+      parent = resolved.parent();
+      if (parent == null) {
+        if (!request.createParent) {
+          throw new FileNotFoundException("Parent directory doesn't exist: " + path.parent());
+        }
+        parent = DirectoryMaker.createMissing(context, services, resolved, path.depth(),
+            DirectoryMaker.withImplicitOwnerWriteExecute(request.permission), request.user);
+      }
+    }
+    long now = services.now();
+    Inode file = new Inode(services.ids().next(IdKind.INODE), InodePartitioning.partitionOf(parent.id(),
+        path.name()), parent.id(), path.name(), false, request.permission.toShort(), request.user, parent.group(),
+        now, now, 0, request.replication, request.blockSize, (byte) 0, true, request.holder, request.clientMachine,
+        null, 0);
+    DirectoryMaker.attach(context, services, parent, path.parent(), file);
+    Leases.add(context, file, request.holder, now);
+    return FileStatusFactory.status(file);
+  }
+
+  private void checkReplaceable(Inode existing) throws IOException {
+    FsPath path = request.path;
+    if (existing.directory()) {
+      throw new FileAlreadyExistsException(path + " already exists as a directory");
+    }
+    if (request.overwrite) {
+      return;
+    }
+    if (existing.underConstruction() && request.holder.equals(existing.clientName())) {
+      throw new AlreadyBeingCreatedException("failed to create file " + path + " for " + request.holder
+          + " for client " + request.clientMachine + " because current leaseholder is trying to recreate file.");
+    }
+    if (existing.underConstruction()) {
+      throw new AlreadyBeingCreatedException("Failed to CREATE_FILE " + path + " for " + request.holder + " on "
+          + request.clientMachine + " because this file lease is currently owned by " + existing.clientName()
+          + " on " + existing.clientMachine());
+    }
+    throw new FileAlreadyExistsException(path + " for client " + request.clientMachine + " already exists");
+  }
+}

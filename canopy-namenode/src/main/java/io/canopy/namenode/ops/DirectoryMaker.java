@@ -1,0 +1,67 @@
+package io.canopy.namenode.ops;
+
+import io.canopy.metadata.IdKind;
+import io.canopy.metadata.StoreException;
+import io.canopy.metadata.entity.Inode;
+import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.fs.InodePartitioning;
+import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.tx.ResolvedPath;
+import io.canopy.namenode.tx.TransactionContext;
+import java.io.IOException;
+import org.apache.hadoop.fs.permission.FsAction;
+import org.apache.hadoop.fs.permission.FsPermission;
+
+/** Adds children to directories, creating missing ancestors the way HDFS's mkdirs -p does. */
+final class DirectoryMaker {
+  private DirectoryMaker() {
+  }
+
+  /** HDFS gives implicitly created parents the requested permission plus write and execute for the owner. */
+  static FsPermission withImplicitOwnerWriteExecute(FsPermission permission) {
+    return new FsPermission(permission.getUserAction().or(FsAction.WRITE_EXECUTE), permission.getGroupAction(),
+        permission.getOtherAction());
+  }
+
+  /**
+   * Creates every missing directory of {@code path} above depth {@code untilDepth}, under the exclusively locked
+   * deepest existing inode. Returns the deepest directory afterwards (the parent of depth {@code untilDepth}).
+   */
+  static Inode createMissing(TransactionContext context, NamespaceServices services, ResolvedPath path,
+      int untilDepth, FsPermission permission, String owner) throws IOException {
+    Inode parent = path.deepestExisting();
+    FsPath parentPath = path.deepestExistingPath();
+    for (int depth = path.existingCount(); depth < untilDepth; depth++) {
+      String name = path.path().components().get(depth - 1);
+      Inode child = newDirectory(services, parent, name, permission, owner);
+      attach(context, services, parent, parentPath, child);
+      parent = child;
+      parentPath = parentPath.child(name);
+    }
+    return parent;
+  }
+
+  /** A new directory row under {@code parent}, taking the parent's group as HDFS does. */
+  static Inode newDirectory(NamespaceServices services, Inode parent, String name, FsPermission permission,
+      String owner) throws StoreException {
+    long now = services.now();
+    return new Inode(services.ids().next(IdKind.INODE), InodePartitioning.partitionOf(parent.id(), name),
+        parent.id(), name, true, permission.toShort(), owner, parent.group(), now, 0, 0, (short) 0, 0, (byte) 0,
+        false, null, null, null, 0);
+  }
+
+  /**
+   * Adds {@code child} under the exclusively locked {@code parent} after HDFS's limit checks, and updates the
+   * parent's children count and modification time. Returns the parent's new row.
+   */
+  static Inode attach(TransactionContext context, NamespaceServices services, Inode parent, FsPath parentPath,
+      Inode child) throws IOException {
+    services.limits().checkComponentLength(parentPath, child.name());
+    services.limits().checkDirectoryItems(parentPath, parent.childrenCount());
+    context.insertInode(parent, child);
+    Inode updated = parent.withChildrenCount(parent.childrenCount() + 1)
+        .withTimes(child.modificationTime(), parent.accessTime());
+    context.updateInode(updated);
+    return updated;
+  }
+}

@@ -1,0 +1,54 @@
+package io.canopy.namenode.ops;
+
+import io.canopy.metadata.LockMode;
+import io.canopy.metadata.dal.Transaction;
+import io.canopy.metadata.entity.Inode;
+import io.canopy.metadata.entity.UcReplica;
+import io.canopy.namenode.blocks.BlockLocator;
+import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.tx.LockRequest;
+import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.PathLock;
+import io.canopy.namenode.tx.TransactionContext;
+import java.io.IOException;
+import java.util.List;
+
+/** getBlockLocations: the located blocks of a byte range of a file, read under a shared lock on the file. */
+public final class GetBlockLocationsOp implements Operation<org.apache.hadoop.hdfs.protocol.LocatedBlocks> {
+  private final BlockLocator locator;
+  private final FsPath path;
+  private final long offset;
+  private final long length;
+
+  public GetBlockLocationsOp(BlockLocator locator, FsPath path, long offset, long length) {
+    if (offset < 0) {
+      throw new IllegalArgumentException("Negative offset is not supported. File: " + path);
+    }
+    if (length < 0) {
+      throw new IllegalArgumentException("Negative length is not supported. File: " + path);
+    }
+    this.locator = locator;
+    this.path = path;
+    this.offset = offset;
+    this.length = length;
+  }
+
+  @Override
+  public String name() {
+    return "getBlockLocations";
+  }
+
+  @Override
+  public LockRequest locks() {
+    return LockRequest.of(PathLock.read(path));
+  }
+
+  @Override
+  public org.apache.hadoop.hdfs.protocol.LocatedBlocks execute(TransactionContext context) throws IOException {
+    Inode file = PathChecks.requireFile(context.path(path));
+    Transaction transaction = context.fileData(file, LockMode.SHARED);
+    List<UcReplica> pipeline = file.underConstruction() ? transaction.ucReplicas().ofFile(file.id()) : List.of();
+    return locator.locate(file, transaction.blocks().ofFile(file.id()), transaction.replicas().ofFile(file.id()),
+        pipeline, offset, length);
+  }
+}

@@ -1,0 +1,106 @@
+package io.canopy.namenode.ops;
+
+import io.canopy.metadata.LockMode;
+import io.canopy.metadata.dal.Transaction;
+import io.canopy.metadata.entity.Block;
+import io.canopy.metadata.entity.Inode;
+import io.canopy.metadata.entity.Replica;
+import io.canopy.metadata.entity.UcReplica;
+import io.canopy.namenode.blocks.BlockLocator;
+import io.canopy.namenode.fs.FileStatusFactory;
+import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.tx.LockRequest;
+import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.PathLock;
+import io.canopy.namenode.tx.ResolvedPath;
+import io.canopy.namenode.tx.TransactionContext;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.hdfs.protocol.DirectoryListing;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+
+/**
+ * getListing: one batch of a directory's children after {@code startAfter}, in byte order of name, under a shared
+ * lock on the directory; with block locations of the files when asked.
+ */
+public final class GetListingOp implements Operation<DirectoryListing> {
+  private final FsPath path;
+  private final String startAfter;
+  private final boolean needLocation;
+  private final int limit;
+  private final BlockLocator locator;
+
+  public GetListingOp(FsPath path, String startAfter, boolean needLocation, int limit, BlockLocator locator) {
+    this.path = path;
+    this.startAfter = startAfter;
+    this.needLocation = needLocation;
+    this.limit = limit;
+    this.locator = locator;
+  }
+
+  @Override
+  public String name() {
+    return "getListing";
+  }
+
+  @Override
+  public LockRequest locks() {
+    return LockRequest.of(PathLock.read(path));
+  }
+
+  @Override
+  public DirectoryListing execute(TransactionContext context) throws IOException {
+    ResolvedPath resolved = context.path(path);
+    PathChecks.checkTraverse(resolved);
+    Inode target = resolved.target();
+    if (target == null) {
+      return null;
+    }
+    if (!target.directory()) {
+      return new DirectoryListing(new HdfsFileStatus[] {FileStatusFactory.status(target)}, 0);
+    }
+    List<Inode> children = context.children(target, startAfter, limit + 1, LockMode.READ_COMMITTED);
+    boolean more = children.size() > limit;
+    if (more) {
+      children = children.subList(0, limit);
+    }
+    Map<Long, FileBlocks> blocks = needLocation ? blocksOf(context, children) : Map.of();
+    HdfsFileStatus[] statuses = new HdfsFileStatus[children.size()];
+    for (int i = 0; i < statuses.length; i++) {
+      Inode child = children.get(i);
+      FileBlocks fileBlocks = blocks.get(child.id());
+      statuses[i] = FileStatusFactory.listed(child, fileBlocks == null ? null
+          : locator.locate(child, fileBlocks.blocks, fileBlocks.replicas, fileBlocks.ucReplicas, 0, child.size()));
+    }
+    return new DirectoryListing(statuses, more ? 1 : 0);
+  }
+
+  private static final class FileBlocks {
+    final List<Block> blocks = new ArrayList<>();
+    final List<Replica> replicas = new ArrayList<>();
+    final List<UcReplica> ucReplicas = new ArrayList<>();
+  }
+
+  /** Blocks and replicas of every file in the batch: three round trips whatever the batch size. */
+  private static Map<Long, FileBlocks> blocksOf(TransactionContext context, List<Inode> children)
+      throws IOException {
+    Map<Long, FileBlocks> result = new HashMap<>();
+    Transaction transaction = null;
+    for (Inode child : children) {
+      if (!child.directory()) {
+        transaction = context.fileData(child, LockMode.READ_COMMITTED);
+        result.put(child.id(), new FileBlocks());
+      }
+    }
+    if (transaction == null) {
+      return result;
+    }
+    transaction.blocks().ofFiles(result.keySet()).forEach(b -> result.get(b.inodeId()).blocks.add(b));
+    transaction.replicas().ofFiles(result.keySet()).forEach(r -> result.get(r.inodeId()).replicas.add(r));
+    transaction.ucReplicas().ofFiles(result.keySet()).forEach(r -> result.get(r.inodeId()).ucReplicas.add(r));
+    return result;
+  }
+}

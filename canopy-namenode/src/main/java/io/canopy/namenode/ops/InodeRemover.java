@@ -1,0 +1,115 @@
+package io.canopy.namenode.ops;
+
+import io.canopy.metadata.LockMode;
+import io.canopy.metadata.StoreException;
+import io.canopy.metadata.dal.Transaction;
+import io.canopy.metadata.entity.Block;
+import io.canopy.metadata.entity.Inode;
+import io.canopy.metadata.entity.InvalidatedBlock;
+import io.canopy.metadata.entity.Replica;
+import io.canopy.metadata.entity.UcReplica;
+import io.canopy.namenode.blocks.DatanodeRegistry;
+import io.canopy.namenode.tx.TransactionContext;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Removes an exclusively locked inode and everything under it: descendants are locked exclusively top-down
+ * (consistent with the global lock order), their blocks are scheduled for deletion on the datanodes holding them,
+ * and their rows go in the same transaction.
+ */
+final class InodeRemover {
+  /** Children read per round trip while collecting a subtree. */
+  private static final int SCAN_BATCH = 1000;
+
+  private InodeRemover() {
+  }
+
+  /** Removes {@code root} and its subtree; returns the number of inodes removed. */
+  static long removeSubtree(TransactionContext context, DatanodeRegistry registry, Inode root)
+      throws StoreException {
+    List<Inode> all = new ArrayList<>();
+    all.add(root);
+    Deque<Inode> directories = new ArrayDeque<>();
+    if (root.directory()) {
+      directories.add(root);
+    }
+    while (!directories.isEmpty()) {
+      Inode directory = directories.poll();
+      String after = null;
+      while (true) {
+        List<Inode> children = context.children(directory, after, SCAN_BATCH, LockMode.EXCLUSIVE);
+        for (Inode child : children) {
+          all.add(child);
+          if (child.directory()) {
+            directories.add(child);
+          }
+        }
+        if (children.size() < SCAN_BATCH) {
+          break;
+        }
+        after = children.get(children.size() - 1).name();
+      }
+    }
+    List<Inode> files = new ArrayList<>();
+    for (Inode inode : all) {
+      if (!inode.directory()) {
+        files.add(inode);
+      }
+    }
+    removeFileData(context, registry, files);
+    for (Inode inode : all) {
+      context.deleteInode(inode);
+    }
+    return all.size();
+  }
+
+  /** Removes the blocks, replicas and leases of exclusively locked files and schedules their replicas' deletion. */
+  static void removeFileData(TransactionContext context, DatanodeRegistry registry, List<Inode> files)
+      throws StoreException {
+    if (files.isEmpty()) {
+      return;
+    }
+    Map<Long, Inode> byId = new HashMap<>();
+    Transaction transaction = null;
+    for (Inode file : files) {
+      transaction = context.fileData(file, LockMode.EXCLUSIVE);
+      byId.put(file.id(), file);
+    }
+    Map<Long, Block> blocks = new HashMap<>();
+    for (Block block : transaction.blocks().ofFiles(byId.keySet())) {
+      blocks.put(block.blockId(), block);
+      transaction.blocks().delete(block.key());
+      transaction.blockLookup().delete(block.blockId());
+    }
+    Set<String> scheduled = new HashSet<>();
+    for (Replica replica : transaction.replicas().ofFiles(byId.keySet())) {
+      invalidate(transaction, registry, replica.storageId(), blocks.get(replica.blockId()), scheduled);
+      transaction.replicas().delete(replica.key());
+    }
+    for (UcReplica replica : transaction.ucReplicas().ofFiles(byId.keySet())) {
+      invalidate(transaction, registry, replica.storageId(), blocks.get(replica.blockId()), scheduled);
+      transaction.ucReplicas().delete(replica.key());
+    }
+    for (Inode file : files) {
+      if (file.underConstruction() && file.clientName() != null) {
+        Leases.remove(context, file, file.clientName());
+      }
+    }
+  }
+
+  private static void invalidate(Transaction transaction, DatanodeRegistry registry, String storageId, Block block,
+      Set<String> scheduled) throws StoreException {
+    DatanodeRegistry.Node node = registry.nodeOfStorage(storageId);
+    if (node != null && block != null && scheduled.add(node.record().uuid() + "/" + block.blockId())) {
+      transaction.invalidations().insert(new InvalidatedBlock(node.record().uuid(), block.blockId(),
+          block.generationStamp(), block.numBytes()));
+    }
+  }
+}

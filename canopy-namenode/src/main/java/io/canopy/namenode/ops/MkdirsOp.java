@@ -1,0 +1,63 @@
+package io.canopy.namenode.ops;
+
+import io.canopy.metadata.entity.Inode;
+import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.tx.LockRequest;
+import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.PathLock;
+import io.canopy.namenode.tx.ResolvedPath;
+import io.canopy.namenode.tx.TransactionContext;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.permission.FsPermission;
+
+/** mkdirs: creates a directory (and, with createParent, its missing ancestors) under an exclusive parent lock. */
+public final class MkdirsOp implements Operation<Boolean> {
+  private final NamespaceServices services;
+  private final FsPath path;
+  private final FsPermission permission;
+  private final boolean createParent;
+  private final String user;
+
+  public MkdirsOp(NamespaceServices services, FsPath path, FsPermission permission, boolean createParent,
+      String user) {
+    this.services = services;
+    this.path = path;
+    this.permission = permission;
+    this.createParent = createParent;
+    this.user = user;
+  }
+
+  @Override
+  public String name() {
+    return "mkdirs";
+  }
+
+  @Override
+  public LockRequest locks() {
+    return LockRequest.of(PathLock.writeTargetAndParent(path));
+  }
+
+  @Override
+  public Boolean execute(TransactionContext context) throws IOException {
+    ResolvedPath resolved = context.path(path);
+    PathChecks.checkTraverse(resolved);
+    Inode target = resolved.target();
+    if (target != null) {
+      if (!target.directory()) {
+        throw new FileAlreadyExistsException("Path is not a directory: " + path);
+      }
+      return true;
+    }
+    if (resolved.parent() == null && !createParent) {
+      throw new FileNotFoundException("Parent directory doesn't exist: " + path.parent());
+    }
+    Inode parent = DirectoryMaker.createMissing(context, services, resolved, path.depth(),
+        DirectoryMaker.withImplicitOwnerWriteExecute(permission), user);
+    DirectoryMaker.attach(context, services, parent, path.parent(),
+        DirectoryMaker.newDirectory(services, parent, path.name(), permission, user));
+    return true;
+  }
+}

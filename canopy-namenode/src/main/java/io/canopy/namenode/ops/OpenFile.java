@@ -1,0 +1,49 @@
+package io.canopy.namenode.ops;
+
+import io.canopy.metadata.LockMode;
+import io.canopy.metadata.entity.Block;
+import io.canopy.metadata.entity.Inode;
+import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.tx.LockRequest;
+import io.canopy.namenode.tx.PathLock;
+import io.canopy.namenode.tx.TransactionContext;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * Finds the file a writer works on. Writers name it by inode id (HDFS's fileId) as well as by path; the id wins,
+ * so renaming an open file does not break its writer, and it costs one unique-key read instead of a path.
+ */
+final class OpenFile {
+  private OpenFile() {
+  }
+
+  static LockRequest lock(FsPath path, long fileId, LockMode mode) {
+    if (fileId > 0) {
+      return LockRequest.inode(fileId, mode);
+    }
+    return LockRequest.of(mode == LockMode.EXCLUSIVE ? PathLock.write(path) : PathLock.read(path));
+  }
+
+  static Inode find(TransactionContext context, FsPath path, long fileId, String holder) throws IOException {
+    Inode file = fileId > 0 ? context.inodeLockedById() : context.path(path).target();
+    if (fileId <= 0) {
+      PathChecks.checkTraverse(context.path(path));
+    }
+    if (file == null) {
+      throw new FileNotFoundException("File does not exist: " + path + " (inode " + fileId + ") Holder " + holder
+          + " does not have any open files.");
+    }
+    return file;
+  }
+
+  /** Sum of the lengths of a file's blocks. */
+  static long length(List<Block> blocks) {
+    long length = 0;
+    for (Block block : blocks) {
+      length += block.numBytes();
+    }
+    return length;
+  }
+}

@@ -1,0 +1,96 @@
+package io.canopy.namenode.ops;
+
+import io.canopy.metadata.entity.Inode;
+import io.canopy.namenode.blocks.DatanodeRegistry;
+import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.tx.LockRequest;
+import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.PathLock;
+import io.canopy.namenode.tx.ResolvedPath;
+import io.canopy.namenode.tx.TransactionContext;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.ParentNotDirectoryException;
+
+/**
+ * rename2 (POSIX rename with options): moves src to exactly dst, replacing an existing dst only with OVERWRITE
+ * (files replace files, empty directories replace... directories). Errors are HDFS's exceptions and messages.
+ * Locks: source, destination and both parents exclusively, taken in the global path order.
+ */
+public final class Rename2Op implements Operation<Void> {
+  private final NamespaceServices services;
+  private final DatanodeRegistry registry;
+  private final FsPath source;
+  private final FsPath destination;
+  private final boolean overwrite;
+
+  public Rename2Op(NamespaceServices services, DatanodeRegistry registry, FsPath source, FsPath destination,
+      boolean overwrite) {
+    this.services = services;
+    this.registry = registry;
+    this.source = source;
+    this.destination = destination;
+    this.overwrite = overwrite;
+  }
+
+  @Override
+  public String name() {
+    return "rename2";
+  }
+
+  @Override
+  public LockRequest locks() {
+    return LockRequest.of(PathLock.writeTargetAndParent(source), PathLock.writeTargetAndParent(destination));
+  }
+
+  @Override
+  public Void execute(TransactionContext context) throws IOException {
+    ResolvedPath src = context.path(source);
+    ResolvedPath dst = context.path(destination);
+    PathChecks.checkTraverse(src);
+    PathChecks.checkTraverse(dst);
+    Inode sourceInode = src.target();
+    if (sourceInode == null) {
+      throw new FileNotFoundException("rename source " + source + " is not found.");
+    }
+    if (source.isRoot()) {
+      throw new IOException("rename source cannot be the root");
+    }
+    if (source.equals(destination)) {
+      throw new FileAlreadyExistsException("The source " + source + " and destination " + destination
+          + " are the same");
+    }
+    if (RenameSupport.isUnder(sourceInode, source, destination, dst)) {
+      throw new IOException("Rename destination " + destination + " is a directory or file under source "
+          + source);
+    }
+    if (destination.isRoot()) {
+      throw new IOException("rename destination cannot be the root");
+    }
+    Inode existing = dst.target();
+    if (existing != null) {
+      if (existing.directory() != sourceInode.directory()) {
+        throw new IOException("Source " + source + " and destination " + destination
+            + " must both be directories");
+      }
+      if (!overwrite) {
+        throw new FileAlreadyExistsException("rename destination " + destination + " already exists");
+      }
+      if (existing.directory() && existing.childrenCount() > 0) {
+        throw new IOException("rename destination directory is not empty: " + destination);
+      }
+    }
+    Inode destinationParent = dst.parent();
+    if (destinationParent == null) {
+      throw new FileNotFoundException("rename destination parent " + destination + " not found.");
+    }
+    if (!destinationParent.directory()) {
+      throw new ParentNotDirectoryException("rename destination parent " + destination + " is a file.");
+    }
+    RenameSupport.move(context, services, registry, sourceInode, src.parent(), destinationParent, destination,
+        existing);
+    return null;
+  }
+}

@@ -1,0 +1,61 @@
+package io.canopy.namenode.ops;
+
+import io.canopy.metadata.entity.Inode;
+import io.canopy.namenode.blocks.DatanodeRegistry;
+import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.tx.ResolvedPath;
+import io.canopy.namenode.tx.TransactionContext;
+import java.io.IOException;
+
+/** The move shared by rename and rename2, after each has applied its own validation rules. */
+final class RenameSupport {
+  private RenameSupport() {
+  }
+
+  /** True when {@code destination}'s existing ancestors include {@code source} (a move into its own subtree). */
+  static boolean isUnder(Inode source, FsPath sourcePath, FsPath destinationPath, ResolvedPath destination) {
+    if (sourcePath.isAncestorOrSelf(destinationPath) && !sourcePath.equals(destinationPath)) {
+      return true;
+    }
+    for (int depth = 0; depth < destination.existingCount(); depth++) {
+      Inode ancestor = destination.at(depth);
+      if (ancestor.id() == source.id() && depth < destinationPath.depth()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Moves the exclusively locked {@code source} to {@code destination} (under {@code destinationParent}), replacing
+   * {@code existing} (already validated) when not null. Updates both parents' counts and times.
+   */
+  static void move(TransactionContext context, NamespaceServices services, DatanodeRegistry registry,
+      Inode source, Inode sourceParent, Inode destinationParent, FsPath destination, Inode existing)
+      throws IOException {
+    String name = destination.name();
+    services.limits().checkComponentLength(destination.parent(), name);
+    long now = services.now();
+    boolean sameParent = sourceParent.id() == destinationParent.id();
+    long destinationChildren = destinationParent.childrenCount();
+    if (existing != null) {
+      InodeRemover.removeSubtree(context, registry, existing);
+      destinationChildren--;
+    }
+    if (!sameParent) {
+      services.limits().checkDirectoryItems(destination.parent(), destinationChildren);
+    }
+    Inode target = sameParent ? sourceParent : destinationParent;
+    context.moveInode(source, target, name);
+    if (sameParent) {
+      context.updateInode(sourceParent.withChildrenCount(destinationChildren).withTimes(now,
+          sourceParent.accessTime()));
+    } else {
+      context.updateInode(sourceParent.withChildrenCount(sourceParent.childrenCount() - 1).withTimes(now,
+          sourceParent.accessTime()));
+      context.updateInode(destinationParent.withChildrenCount(destinationChildren + 1).withTimes(now,
+          destinationParent.accessTime()));
+    }
+  }
+}

@@ -1,0 +1,43 @@
+package io.canopy.namenode.ops;
+
+import io.canopy.metadata.entity.Inode;
+import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.tx.LockRequest;
+import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.PathLock;
+import io.canopy.namenode.tx.TransactionContext;
+import java.io.IOException;
+
+/** setOwner: changes an inode's owner and/or group (null keeps the current one). */
+public final class SetOwnerOp implements Operation<Void> {
+  private final FsPath path;
+  private final String owner;
+  private final String group;
+
+  public SetOwnerOp(FsPath path, String owner, String group) {
+    if (owner == null && group == null) {
+      throw new IllegalArgumentException("setOwner of " + path + ": owner and group cannot both be null");
+    }
+    this.path = path;
+    this.owner = owner;
+    this.group = group;
+  }
+
+  @Override
+  public String name() {
+    return "setOwner";
+  }
+
+  @Override
+  public LockRequest locks() {
+    return LockRequest.of(PathLock.write(path));
+  }
+
+  @Override
+  public Void execute(TransactionContext context) throws IOException {
+    Inode target = PathChecks.requireTarget(context.path(path));
+    context.updateInode(target.withOwnership(owner == null ? target.owner() : owner,
+        group == null ? target.group() : group));
+    return null;
+  }
+}

@@ -1,0 +1,20 @@
+package io.canopy.namenode.tx;
+
+import java.io.IOException;
+
+/**
+ * One file-system operation: the locks it needs, resolved and taken before its body runs, and a body that works
+ * only through the {@link TransactionContext}. The body may run more than once (transient failures re-run the
+ * whole operation), so it must not have effects outside the transaction; post-commit effects go through
+ * {@link TransactionContext#afterCommit}.
+ *
+ * @param <T> result returned to the caller
+ */
+public interface Operation<T> {
+  /** Name used in metrics and logs, e.g. {@code create}. */
+  String name();
+
+  LockRequest locks();
+
+  T execute(TransactionContext context) throws IOException;
+}
