@@ -20,6 +20,8 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import org.flywaydb.core.Flyway;
+import org.postgresql.core.BaseConnection;
+import org.postgresql.core.Parser;
 
 /** The PostgreSQL metadata store: a HikariCP pool, Flyway migrations, one connection per transaction. */
 final class PostgresMetadataStore implements MetadataStore {
@@ -190,10 +192,16 @@ final class PostgresMetadataStore implements MetadataStore {
   @Override
   public QueryResult adminQuery(String query, int maxRows) throws StoreException {
     try (Connection connection = pool.getConnection()) {
+      // The driver sends "a; b" as two statements: a COMMIT first would end the read-only transaction and let
+      // the rest write, so only one statement is accepted.
+      boolean standardStrings = connection.unwrap(BaseConnection.class).getStandardConformingStrings();
+      if (Parser.parseJdbcSql(query, standardStrings, false, true, false, false).size() != 1) {
+        throw new StoreException("An administrative query must be exactly one statement");
+      }
       connection.setReadOnly(true);
       try (Statement statement = connection.createStatement()) {
         statement.execute("SET TRANSACTION READ ONLY");
-        statement.setMaxRows(maxRows + 1);
+        statement.setMaxRows((int) Math.min(Integer.MAX_VALUE, maxRows + 1L));
         statement.setQueryTimeout(ADMIN_QUERY_TIMEOUT_SECONDS);
         try (ResultSet rows = statement.executeQuery(query)) {
           ResultSetMetaData meta = rows.getMetaData();

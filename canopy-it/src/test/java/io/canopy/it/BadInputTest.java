@@ -1,0 +1,271 @@
+package io.canopy.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import org.apache.hadoop.crypto.CryptoProtocolVersion;
+import org.apache.hadoop.fs.CreateFlag;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.Options;
+import org.apache.hadoop.fs.ParentNotDirectoryException;
+import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.ClientProtocol;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.FSLimitException.PathComponentTooLongException;
+import org.apache.hadoop.io.EnumSetWritable;
+import org.apache.hadoop.ipc.RemoteException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every bad input of issue 2: HDFS's exception class, a message naming the path or the limit, and no change to
+ * the namespace. Raw ClientProtocol calls send what the stock client would refuse to send.
+ */
+@Timeout(300)
+class BadInputTest {
+  private static final FsPermission DIR = new FsPermission((short) 0755);
+
+  @TempDir
+  static Path directory;
+  static MiniCanopyCluster cluster;
+  static DistributedFileSystem fs;
+  static ClientProtocol namenode;
+  private List<String> before;
+
+  @BeforeAll
+  static void startCluster() throws IOException {
+    cluster = MiniCanopyCluster.start(directory, MiniCanopyCluster.testConfiguration(), 1, 1);
+    fs = cluster.fileSystem();
+    namenode = fs.getClient().getNamenode();
+    fs.mkdirs(new org.apache.hadoop.fs.Path("/dir/sub"));
+    fs.mkdirs(new org.apache.hadoop.fs.Path("/full/child"));
+    try (FSDataOutputStream out = fs.create(new org.apache.hadoop.fs.Path("/dir/file"))) {
+      out.write(new byte[] {1, 2, 3});
+    }
+  }
+
+  @AfterAll
+  static void stopCluster() throws IOException {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @BeforeEach
+  void snapshot() throws IOException {
+    before = namespace();
+  }
+
+  @AfterEach
+  void namespaceUnchangedAndNamenodeAlive() throws IOException {
+    assertEquals(before, namespace(), "a rejected call changed the namespace");
+    assertNotNull(namenode.getFileInfo("/"), "the namenode must still answer");
+  }
+
+  /** Every path with its type, length, permission and owner: what a failed call must not change. */
+  private static List<String> namespace() throws IOException {
+    List<String> entries = new ArrayList<>();
+    collect(new org.apache.hadoop.fs.Path("/"), entries);
+    return entries;
+  }
+
+  private static void collect(org.apache.hadoop.fs.Path dir, List<String> entries) throws IOException {
+    for (FileStatus status : fs.listStatus(dir)) {
+      entries.add(status.getPath().toUri().getPath() + (status.isDirectory() ? "/" : "") + " " + status.getLen()
+          + " " + status.getPermission() + " " + status.getOwner() + " " + status.getReplication());
+      if (status.isDirectory()) {
+        collect(status.getPath(), entries);
+      }
+    }
+  }
+
+  /** A call refused by the namenode with {@code exceptionClass} and a message containing {@code text}. */
+  private static void assertRemote(Class<?> exceptionClass, String text, Executable call) {
+    RemoteException error = assertThrows(RemoteException.class, call);
+    assertEquals(exceptionClass.getName(), error.getClassName(), error.getMessage());
+    assertTrue(error.getMessage().contains(text), "message '" + error.getMessage() + "' lacks '" + text + "'");
+  }
+
+  private static <T extends Throwable> void assertClient(Class<T> exceptionClass, String text, Executable call) {
+    T error = assertThrows(exceptionClass, call);
+    assertTrue(String.valueOf(error.getMessage()).contains(text),
+        "message '" + error.getMessage() + "' lacks '" + text + "'");
+  }
+
+  private static EnumSetWritable<CreateFlag> createFlags() {
+    return new EnumSetWritable<>(EnumSet.of(CreateFlag.CREATE));
+  }
+
+  @Test
+  void relativePath() {
+    assertRemote(org.apache.hadoop.fs.InvalidPathException.class, "relative/x",
+        () -> namenode.mkdirs("relative/x", DIR, true));
+  }
+
+  @Test
+  void dotAndDotDotComponents() {
+    assertRemote(org.apache.hadoop.fs.InvalidPathException.class, "/dir/./x",
+        () -> namenode.mkdirs("/dir/./x", DIR, true));
+    assertRemote(org.apache.hadoop.fs.InvalidPathException.class, "/dir/../x",
+        () -> namenode.mkdirs("/dir/../x", DIR, true));
+  }
+
+  @Test
+  void emptyComponent() {
+    assertRemote(org.apache.hadoop.fs.InvalidPathException.class, "/dir//x",
+        () -> namenode.mkdirs("/dir//x", DIR, true));
+  }
+
+  @Test
+  void colonInComponent() {
+    assertRemote(org.apache.hadoop.fs.InvalidPathException.class, "/dir/a:b",
+        () -> namenode.create("/dir/a:b", DIR, "client", createFlags(), true, (short) 1, 1024, CryptoProtocolVersion.supported(), null, null));
+  }
+
+  @Test
+  void nameOverTheComponentLimit() {
+    String name = "n".repeat(256);
+    // DFSClient does not unwrap this class (neither against HDFS): it arrives as a RemoteException naming it
+    assertRemote(PathComponentTooLongException.class, "in directory /dir is exceeded: limit=255 length=256",
+        () -> fs.mkdirs(new org.apache.hadoop.fs.Path("/dir/" + name)));
+    // 86 three-byte characters are 258 bytes: the limit counts bytes, not characters
+    assertRemote(PathComponentTooLongException.class, "limit=255 length=258",
+        () -> fs.mkdirs(new org.apache.hadoop.fs.Path("/dir/" + "€".repeat(86))));
+  }
+
+  @Test
+  void createWithoutParentAndWithoutCreateParent() {
+    assertClient(FileNotFoundException.class, "/dir/missing",
+        () -> fs.createNonRecursive(new org.apache.hadoop.fs.Path("/dir/missing/f"), false, 4096, (short) 1, 1024,
+            null).close());
+  }
+
+  @Test
+  void mkdirUnderAFile() {
+    assertClient(ParentNotDirectoryException.class, "/dir/file",
+        () -> fs.mkdirs(new org.apache.hadoop.fs.Path("/dir/file/sub")));
+  }
+
+  @Test
+  void createUnderAFile() {
+    assertClient(ParentNotDirectoryException.class, "/dir/file",
+        () -> fs.create(new org.apache.hadoop.fs.Path("/dir/file/f")).close());
+  }
+
+  @Test
+  void createOverExistingFileWithoutOverwrite() {
+    assertClient(FileAlreadyExistsException.class, "/dir/file",
+        () -> fs.create(new org.apache.hadoop.fs.Path("/dir/file"), false).close());
+  }
+
+  @Test
+  void createOverADirectory() {
+    assertClient(FileAlreadyExistsException.class, "/dir/sub",
+        () -> fs.create(new org.apache.hadoop.fs.Path("/dir/sub"), true).close());
+  }
+
+  @Test
+  void nonRecursiveDeleteOfNonEmptyDirectory() {
+    assertClient(PathIsNotEmptyDirectoryException.class, "/full",
+        () -> fs.delete(new org.apache.hadoop.fs.Path("/full"), false));
+  }
+
+  @Test
+  void renameOfRoot() throws IOException {
+    assertFalse(fs.rename(new org.apache.hadoop.fs.Path("/"), new org.apache.hadoop.fs.Path("/dir/root")));
+    assertRemote(IOException.class, "rename source cannot be the root",
+        () -> namenode.rename2("/", "/dir/root"));
+  }
+
+  @Test
+  void renameIntoItsOwnSubtree() throws IOException {
+    assertFalse(fs.rename(new org.apache.hadoop.fs.Path("/dir"), new org.apache.hadoop.fs.Path("/dir/sub/dir")));
+    assertRemote(IOException.class, "is a directory or file under source /dir",
+        () -> namenode.rename2("/dir", "/dir/sub/dir"));
+  }
+
+  @Test
+  void renameOntoExistingNonEmptyDirectory() {
+    assertRemote(IOException.class, "rename destination directory is not empty: /full",
+        () -> namenode.rename2("/dir/sub", "/full", Options.Rename.OVERWRITE));
+    assertRemote(FileAlreadyExistsException.class, "rename destination /full already exists",
+        () -> namenode.rename2("/dir/sub", "/full"));
+  }
+
+  @Test
+  void operationsOnMissingPaths() throws IOException {
+    org.apache.hadoop.fs.Path missing = new org.apache.hadoop.fs.Path("/nothing/here");
+    assertClient(FileNotFoundException.class, "/nothing/here", () -> fs.getFileStatus(missing));
+    assertClient(FileNotFoundException.class, "/nothing/here", () -> fs.open(missing).close());
+    assertClient(FileNotFoundException.class, "/nothing/here", () -> fs.listStatus(missing));
+    assertClient(FileNotFoundException.class, "/nothing/here", () -> fs.getContentSummary(missing));
+    assertClient(FileNotFoundException.class, "/nothing/here",
+        () -> fs.setPermission(missing, new FsPermission((short) 0700)));
+    assertClient(FileNotFoundException.class, "/nothing/here", () -> fs.setOwner(missing, "a", "b"));
+    assertClient(FileNotFoundException.class, "/nothing/here", () -> fs.setTimes(missing, 1, 1));
+    assertFalse(fs.delete(missing, true));
+    assertFalse(fs.setReplication(missing, (short) 2));
+    assertFalse(fs.rename(missing, new org.apache.hadoop.fs.Path("/dir/x")));
+    assertRemote(FileNotFoundException.class, "rename source /nothing/here is not found",
+        () -> namenode.rename2("/nothing/here", "/dir/x"));
+  }
+
+  @Test
+  void blockLocationsWithNegativeOffsetOrLength() {
+    assertRemote(IllegalArgumentException.class, "Negative offset is not supported. File: /dir/file",
+        () -> namenode.getBlockLocations("/dir/file", -1, 10));
+    assertRemote(IllegalArgumentException.class, "Negative length is not supported. File: /dir/file",
+        () -> namenode.getBlockLocations("/dir/file", 0, -5));
+  }
+
+  @Test
+  void blockLocationsOfADirectory() {
+    assertRemote(FileNotFoundException.class, "Path is not a file: /dir",
+        () -> namenode.getBlockLocations("/dir", 0, 10));
+  }
+
+  @Test
+  void replicationOutsideItsRange() {
+    assertClient(IOException.class, "less than the required minimum of 1",
+        () -> fs.setReplication(new org.apache.hadoop.fs.Path("/dir/file"), (short) 0));
+    assertClient(IOException.class, "exceeds maximum of 512",
+        () -> fs.setReplication(new org.apache.hadoop.fs.Path("/dir/file"), (short) 513));
+    assertRemote(IOException.class, "exceeds maximum of 512 for /dir/new",
+        () -> namenode.create("/dir/new", DIR, "client", createFlags(), true, (short) 600, 1024, CryptoProtocolVersion.supported(), null, null));
+  }
+
+  @Test
+  void writerCallsFromAClientThatHoldsNoLease() {
+    assertRemote(org.apache.hadoop.hdfs.server.namenode.LeaseExpiredException.class, "/dir/file",
+        () -> namenode.addBlock("/dir/file", "stranger", null, null, 0, null, null));
+    assertRemote(org.apache.hadoop.hdfs.server.namenode.LeaseExpiredException.class, "/dir/file",
+        () -> namenode.complete("/dir/file", "stranger", new ExtendedBlock("pool", 99, 0, 1), 0));
+    assertRemote(IOException.class, "does not belong to any file",
+        () -> namenode.updateBlockForPipeline(new ExtendedBlock("pool", 123456789L, 0, 1), "stranger"));
+  }
+
+  @Test
+  void unsupportedCallsSayso() {
+    assertRemote(UnsupportedOperationException.class, "not supported",
+        () -> namenode.createSnapshot("/dir", "s1"));
+  }
+}

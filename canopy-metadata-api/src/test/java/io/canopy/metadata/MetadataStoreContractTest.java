@@ -1,0 +1,1070 @@
+package io.canopy.metadata;
+
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.canopy.metadata.dal.Transaction;
+import io.canopy.metadata.entity.Block;
+import io.canopy.metadata.entity.BlockKey;
+import io.canopy.metadata.entity.BlockState;
+import io.canopy.metadata.entity.DatanodeRecord;
+import io.canopy.metadata.entity.Inode;
+import io.canopy.metadata.entity.InodeKey;
+import io.canopy.metadata.entity.InvalidatedBlock;
+import io.canopy.metadata.entity.Lease;
+import io.canopy.metadata.entity.LeasePath;
+import io.canopy.metadata.entity.NamespaceIdentity;
+import io.canopy.metadata.entity.Replica;
+import io.canopy.metadata.entity.StorageRecord;
+import io.canopy.metadata.entity.UcReplica;
+import io.canopy.metadata.entity.UcReplicaState;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contract every {@link MetadataStore} engine honours (DESIGN: one abstract suite per SPI, one thin subclass
+ * per engine). Each test gets a store over a fresh, empty namespace, formatted with {@link #IDENTITY} and
+ * {@link #ROOT}; nothing is faked, every assertion runs against the real engine.
+ */
+public abstract class MetadataStoreContractTest {
+  protected static final long ROOT_ID = 16385L;
+  protected static final NamespaceIdentity IDENTITY =
+      new NamespaceIdentity(42, "CID-contract", "BP-42-127.0.0.1-1700000000000", 1_700_000_000_000L);
+  protected static final NamespaceIdentity OTHER_IDENTITY =
+      new NamespaceIdentity(7, "CID-other", "BP-7-127.0.0.1-1800000000000", 1_800_000_000_000L);
+  protected static final Inode ROOT = new Inode(ROOT_ID, 0L, 0L, "", true, (short) 0755, "hdfs", "supergroup",
+      1_000L, 0L, 0L, (short) 0, 0L, (byte) 0, false, null, null, null, 0L);
+
+  /** How long a blocked reader must stay blocked before the lock holder lets go. */
+  private static final long HOLD_MS = 400;
+  /** Upper bound on anything a test waits for; generous so slow machines do not flake. */
+  private static final long WAIT_SECONDS = 30;
+
+  protected MetadataStore store;
+  private ExecutorService threads;
+
+  /**
+   * A store over an empty namespace (no identity, no rows) that no other test uses. Called once per test, and
+   * once more by the test of formatting a fresh store; the suite closes every store it gets.
+   */
+  protected abstract MetadataStore newStore() throws Exception;
+
+  /** An administrative query returning the columns {@code id, name} of every inode, ordered by id. */
+  protected String adminQueryInodeIdsAndNames() {
+    return "SELECT id, name FROM inodes ORDER BY id";
+  }
+
+  /** An administrative statement that would delete every inode if it were allowed to write. */
+  protected String adminQueryDeletingInodes() {
+    return "DELETE FROM inodes";
+  }
+
+  /**
+   * A statement list that ends the read-only transaction the store runs operator queries in, then deletes every
+   * inode: it must be refused as a whole.
+   */
+  protected String adminQueryCommittingThenDeletingInodes() {
+    return "COMMIT; DELETE FROM inodes";
+  }
+
+  @BeforeEach
+  void openFormattedStore() throws Exception {
+    threads = Executors.newCachedThreadPool();
+    store = newStore();
+    store.format(IDENTITY, ROOT, false);
+  }
+
+  @AfterEach
+  void closeStore() {
+    threads.shutdownNow();
+    if (store != null) {
+      store.close();
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // format and identity
+
+  @Test
+  void freshStoreHasNoIdentityUntilFormatted() throws Exception {
+    try (MetadataStore fresh = newStore()) {
+      assertNull(fresh.identity());
+      fresh.format(OTHER_IDENTITY, ROOT, false);
+      assertEquals(OTHER_IDENTITY, fresh.identity());
+      try (Transaction tx = fresh.begin(MetadataStore.NO_PARTITION_HINT)) {
+        assertEquals(Optional.of(ROOT), tx.inodes().get(ROOT.key(), LockMode.READ_COMMITTED));
+        assertEquals(Optional.of(ROOT), tx.inodes().getById(ROOT_ID, LockMode.READ_COMMITTED));
+      }
+    }
+  }
+
+  @Test
+  void formatCreatesIdentityAndRoot() throws Exception {
+    assertEquals(IDENTITY, store.identity());
+    assertEquals(Optional.of(ROOT), inode(ROOT.key()));
+    assertEquals(List.of(), children(ROOT_ID, null, 100));
+  }
+
+  @Test
+  void formatWithoutForceOnExistingNamespaceThrowsAndChangesNothing() throws Exception {
+    populateEveryTable();
+    IdRange before = store.allocateIds(IdKind.INODE, 10);
+
+    assertThrows(StoreException.class, () -> store.format(OTHER_IDENTITY, ROOT, false));
+
+    assertEquals(IDENTITY, store.identity());
+    assertEquals(Optional.of(file(20_001, ROOT_ID, "f")), inode(new InodeKey(ROOT_ID, ROOT_ID, "f")));
+    assertEveryTablePopulated();
+    IdRange after = store.allocateIds(IdKind.INODE, 1);
+    assertTrue(after.first() >= before.endExclusive(), "id sequence was reset: " + before + " then " + after);
+  }
+
+  @Test
+  void formatWithForceEmptiesEveryTable() throws Exception {
+    populateEveryTable();
+    store.allocateIds(IdKind.INODE, 10);
+    store.allocateIds(IdKind.BLOCK, 10);
+
+    store.format(OTHER_IDENTITY, ROOT, true);
+
+    assertEquals(OTHER_IDENTITY, store.identity());
+    assertEquals(Optional.of(ROOT), inode(ROOT.key()));
+    try (Transaction tx = begin()) {
+      assertEquals(List.of(), tx.inodes().children(ROOT_ID, ROOT_ID, null, 100, LockMode.READ_COMMITTED));
+      assertEquals(Optional.empty(), tx.inodes().getById(20_001, LockMode.READ_COMMITTED));
+      assertEquals(List.of(), tx.blocks().ofFiles(List.of(20_001L, 20_002L)));
+      assertEquals(Map.of(), tx.blockLookup().inodesOf(List.of(1_001L, 1_002L)));
+      assertEquals(List.of(), tx.replicas().onStorage("DS-1"));
+      assertEquals(List.of(), tx.ucReplicas().ofFile(20_002));
+      assertEquals(Optional.empty(), tx.leases().get("client-1", LockMode.READ_COMMITTED));
+      assertEquals(List.of(), tx.leasePaths().ofHolder("client-1"));
+      assertEquals(List.of(), tx.datanodes().all());
+      assertEquals(List.of(), tx.storages().all());
+      assertEquals(List.of(), tx.invalidations().ofDatanode("dn-1", 100));
+    }
+    for (IdKind kind : IdKind.values()) {
+      assertEquals(kind.firstValue(), store.allocateIds(kind, 1).first(), kind + " sequence not reset");
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // id allocation
+
+  @Test
+  void firstAllocationAfterFormatStartsAtFirstValue() throws Exception {
+    for (IdKind kind : IdKind.values()) {
+      IdRange range = store.allocateIds(kind, 5);
+      assertEquals(kind.firstValue(), range.first(), kind.name());
+      assertEquals(5, range.count());
+    }
+  }
+
+  @Test
+  void allocatedRangesAreDisjointAndIncreasingPerKind() throws Exception {
+    IdRange inodes1 = store.allocateIds(IdKind.INODE, 10);
+    IdRange blocks1 = store.allocateIds(IdKind.BLOCK, 3);
+    IdRange inodes2 = store.allocateIds(IdKind.INODE, 1);
+    IdRange blocks2 = store.allocateIds(IdKind.BLOCK, 100);
+    IdRange inodes3 = store.allocateIds(IdKind.INODE, 7);
+
+    assertEquals(IdKind.BLOCK.firstValue(), blocks1.first(), "other kinds' allocations must not move BLOCK");
+    assertEquals(List.of(10, 3, 1, 100, 7),
+        List.of(inodes1.count(), blocks1.count(), inodes2.count(), blocks2.count(), inodes3.count()));
+    assertTrue(inodes2.first() >= inodes1.endExclusive(), inodes1 + " then " + inodes2);
+    assertTrue(inodes3.first() >= inodes2.endExclusive(), inodes2 + " then " + inodes3);
+    assertTrue(blocks2.first() >= blocks1.endExclusive(), blocks1 + " then " + blocks2);
+  }
+
+  @Test
+  void concurrentAllocationsYieldDisjointRanges() throws Exception {
+    int threadCount = 4;
+    int perThread = 20;
+    CyclicBarrier start = new CyclicBarrier(threadCount);
+    List<Future<List<IdRange>>> futures = new ArrayList<>();
+    for (int t = 0; t < threadCount; t++) {
+      futures.add(threads.submit(() -> {
+        start.await(WAIT_SECONDS, SECONDS);
+        List<IdRange> mine = new ArrayList<>();
+        for (int i = 0; i < perThread; i++) {
+          mine.add(store.allocateIds(IdKind.BLOCK, 7));
+        }
+        return mine;
+      }));
+    }
+    List<IdRange> all = new ArrayList<>();
+    for (Future<List<IdRange>> future : futures) {
+      List<IdRange> mine = future.get(WAIT_SECONDS, SECONDS);
+      for (int i = 1; i < mine.size(); i++) {
+        assertTrue(mine.get(i).first() >= mine.get(i - 1).endExclusive(), "not increasing within a thread");
+      }
+      all.addAll(mine);
+    }
+    all.sort(Comparator.comparingLong(IdRange::first));
+    assertEquals(threadCount * perThread, all.size());
+    assertEquals(IdKind.BLOCK.firstValue(), all.get(0).first());
+    for (int i = 1; i < all.size(); i++) {
+      assertTrue(all.get(i).first() >= all.get(i - 1).endExclusive(),
+          "overlapping ranges " + all.get(i - 1) + " and " + all.get(i));
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // inodes
+
+  @Test
+  void insertedInodeReadsBackWithEveryField() throws Exception {
+    Inode open = new Inode(20_001, ROOT_ID, ROOT_ID, "open", false, (short) 0640, "alice", "staff", 123_456L,
+        98_765L, 4_242L, (short) 3, 134_217_728L, (byte) 7, true, "DFSClient_1", "10.0.0.9", null, 0L);
+    Inode link = new Inode(20_002, ROOT_ID, ROOT_ID, "link", false, (short) 0777, "bob", "wheel", 5L, 6L, 0L,
+        (short) 0, 0L, (byte) 0, false, null, null, "/target/of/link", 0L);
+    Inode dir = new Inode(20_003, ROOT_ID, ROOT_ID, "dir", true, (short) 01755, "carol", "users", 7L, 8L, 0L,
+        (short) 0, 0L, (byte) 12, false, null, null, null, 12L);
+    insertCommitted(open, link, dir);
+
+    assertEquals(Optional.of(open), inode(open.key()));
+    assertEquals(Optional.of(link), inode(link.key()));
+    assertEquals(Optional.of(dir), inode(dir.key()));
+  }
+
+  @Test
+  void getOfMissingKeyIsEmpty() throws Exception {
+    insertCommitted(file(20_001, ROOT_ID, "f"));
+    assertEquals(Optional.empty(), inode(new InodeKey(ROOT_ID, ROOT_ID, "g")));
+    assertEquals(Optional.empty(), inode(new InodeKey(ROOT_ID, 20_001, "f")));
+    assertEquals(Optional.empty(), inode(new InodeKey(20_001, ROOT_ID, "f")));
+  }
+
+  @Test
+  void getAllReturnsPresentKeysOnlyWhateverTheirOrder() throws Exception {
+    Inode a = file(20_001, ROOT_ID, "a");
+    Inode b = file(20_002, ROOT_ID, "b");
+    Inode c = file(20_003, 20_009, "c");
+    insertCommitted(a, b, c);
+    InodeKey missing1 = new InodeKey(ROOT_ID, ROOT_ID, "zz");
+    InodeKey missing2 = new InodeKey(ROOT_ID, 20_009, "a");
+
+    try (Transaction tx = begin()) {
+      Map<InodeKey, Inode> forward =
+          tx.inodes().getAll(List.of(a.key(), missing1, b.key(), c.key(), missing2), LockMode.READ_COMMITTED);
+      Map<InodeKey, Inode> backward =
+          tx.inodes().getAll(List.of(missing2, c.key(), b.key(), missing1, a.key()), LockMode.SHARED);
+      Map<InodeKey, Inode> expected = Map.of(a.key(), a, b.key(), b, c.key(), c);
+      assertEquals(expected, Map.copyOf(forward));
+      assertEquals(expected, Map.copyOf(backward));
+      assertEquals(Map.of(), tx.inodes().getAll(List.of(missing1, missing2), LockMode.EXCLUSIVE));
+      assertEquals(Map.of(), tx.inodes().getAll(List.of(), LockMode.READ_COMMITTED));
+    }
+  }
+
+  @Test
+  void getByIdFindsInodeWhereverItLives() throws Exception {
+    Inode deep = file(20_005, 20_004, "deep");
+    insertCommitted(directory(20_004, ROOT_ID, "d"), deep);
+    try (Transaction tx = begin()) {
+      assertEquals(Optional.of(deep), tx.inodes().getById(20_005, LockMode.READ_COMMITTED));
+      assertEquals(Optional.of(deep), tx.inodes().getById(20_005, LockMode.EXCLUSIVE));
+      assertEquals(Optional.empty(), tx.inodes().getById(20_006, LockMode.SHARED));
+    }
+  }
+
+  @Test
+  void updateReplacesAttributesOfTheKeyedRow() throws Exception {
+    Inode f = file(20_001, ROOT_ID, "f");
+    Inode other = file(20_002, ROOT_ID, "g");
+    insertCommitted(f, other);
+    Inode changed = f.withSize(777).withPermission((short) 0600).withOwnership("dave", "ops").withTimes(9, 10)
+        .withReplication((short) 5);
+    inTransaction(tx -> tx.inodes().update(changed));
+    assertEquals(Optional.of(changed), inode(f.key()));
+    assertEquals(Optional.of(other), inode(other.key()));
+  }
+
+  @Test
+  void deleteRemovesOnlyTheKeyedRow() throws Exception {
+    Inode f = file(20_001, ROOT_ID, "f");
+    Inode g = file(20_002, ROOT_ID, "g");
+    insertCommitted(f, g);
+    inTransaction(tx -> tx.inodes().delete(f.key()));
+    assertEquals(Optional.empty(), inode(f.key()));
+    assertEquals(Optional.empty(), inodeById(20_001));
+    assertEquals(Optional.of(g), inode(g.key()));
+  }
+
+  @Test
+  void childrenAreSortedInUtf8ByteOrder() throws Exception {
+    // "\uD83D\uDE00" (U+1F600) sorts before "\uFF21" in UTF-16 but after it in UTF-8: byte order must win.
+    List<String> names = List.of("B", "a", "\u00e9", "z", "_", "Z", "aa", "10", "9", "\u00c4", "\u20ac", "\uFF21",
+        "\uD83D\uDE00", "a b", "A");
+    insertChildren(ROOT_ID, 20_000, names);
+    assertEquals(sortedByUtf8Bytes(names), names(children(ROOT_ID, null, 100)));
+  }
+
+  @Test
+  void childrenPagesWithStartAfterAndLimit() throws Exception {
+    List<String> names = List.of("B", "a", "\u00e9", "z", "_", "n1", "n2", "\uD83D\uDE00", "\uFF21", "n10");
+    insertChildren(ROOT_ID, 20_000, names);
+    List<String> expected = sortedByUtf8Bytes(names);
+
+    List<String> paged = new ArrayList<>();
+    String after = null;
+    while (true) {
+      List<String> page = names(children(ROOT_ID, after, 3));
+      assertTrue(page.size() <= 3, "page larger than the limit: " + page);
+      if (page.isEmpty()) {
+        break;
+      }
+      paged.addAll(page);
+      after = page.get(page.size() - 1);
+    }
+    assertEquals(expected, paged);
+    assertEquals(expected.subList(0, 4), names(children(ROOT_ID, "", 4)));
+    assertEquals(List.of("n1", "n10", "n2"), names(children(ROOT_ID, "b", 3)), "startAfter need not exist");
+    assertEquals(List.of("\uD83D\uDE00"), names(children(ROOT_ID, "\uFF21", 10)));
+  }
+
+  @Test
+  void childrenOfOtherDirectoriesAreNotReturned() throws Exception {
+    Inode d1 = directory(20_001, ROOT_ID, "d1");
+    Inode d2 = directory(20_002, ROOT_ID, "d2");
+    Inode inD1 = file(20_010, 20_001, "x");
+    Inode inD2 = file(20_011, 20_002, "x");
+    // Same parent id, but in another partition: not a child of d1 in d1's partition.
+    Inode otherPartition = file(20_012, 20_001, "y").withLocation(20_002, 20_001, "y");
+    insertCommitted(d1, d2, inD1, inD2, otherPartition);
+
+    try (Transaction tx = begin()) {
+      assertEquals(List.of(inD1), tx.inodes().children(20_001, 20_001, null, 100, LockMode.READ_COMMITTED));
+      assertEquals(List.of(inD2), tx.inodes().children(20_002, 20_002, null, 100, LockMode.SHARED));
+      assertEquals(List.of(otherPartition),
+          tx.inodes().children(20_002, 20_001, null, 100, LockMode.READ_COMMITTED));
+      assertEquals(List.of(d1, d2), tx.inodes().children(ROOT_ID, ROOT_ID, null, 100, LockMode.EXCLUSIVE));
+      assertEquals(List.of(), tx.inodes().children(20_010, 20_010, null, 100, LockMode.READ_COMMITTED));
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // write buffering
+
+  @Test
+  void writesAreInvisibleToOtherTransactionsUntilCommit() throws Exception {
+    Inode kept = file(20_001, ROOT_ID, "kept");
+    Inode doomed = file(20_002, ROOT_ID, "doomed");
+    insertCommitted(kept, doomed);
+    Inode added = file(20_003, ROOT_ID, "added");
+
+    try (Transaction writer = begin(); Transaction reader = begin()) {
+      writer.inodes().insert(added);
+      writer.inodes().update(kept.withSize(99));
+      writer.inodes().delete(doomed.key());
+
+      assertEquals(Optional.empty(), reader.inodes().get(added.key(), LockMode.READ_COMMITTED));
+      assertEquals(Optional.of(kept), reader.inodes().get(kept.key(), LockMode.READ_COMMITTED));
+      assertEquals(Optional.of(doomed), reader.inodes().get(doomed.key(), LockMode.READ_COMMITTED));
+
+      writer.commit();
+
+      assertEquals(Optional.of(added), reader.inodes().get(added.key(), LockMode.READ_COMMITTED));
+      assertEquals(Optional.of(kept.withSize(99)), reader.inodes().get(kept.key(), LockMode.READ_COMMITTED));
+      assertEquals(Optional.empty(), reader.inodes().get(doomed.key(), LockMode.READ_COMMITTED));
+    }
+  }
+
+  @Test
+  void rollbackDiscardsBufferedWrites() throws Exception {
+    Inode f = file(20_001, ROOT_ID, "f");
+    insertCommitted(f);
+    try (Transaction tx = begin()) {
+      tx.inodes().insert(file(20_002, ROOT_ID, "g"));
+      tx.inodes().update(f.withSize(5));
+      tx.leases().insert(new Lease("client-1", 1L));
+      tx.rollback();
+      tx.rollback();
+    }
+    assertEquals(Optional.empty(), inodeById(20_002));
+    assertEquals(Optional.of(f), inode(f.key()));
+    try (Transaction tx = begin()) {
+      assertEquals(Optional.empty(), tx.leases().get("client-1", LockMode.READ_COMMITTED));
+    }
+  }
+
+  @Test
+  void closeWithoutCommitDiscardsBufferedWrites() throws Exception {
+    Inode f = file(20_001, ROOT_ID, "f");
+    insertCommitted(f);
+    try (Transaction tx = begin()) {
+      tx.inodes().get(f.key(), LockMode.EXCLUSIVE);
+      tx.inodes().delete(f.key());
+      tx.blocks().insert(new Block(20_001, 1_001, 0, 10, 1_001, BlockState.COMPLETE));
+    }
+    assertEquals(Optional.of(f), inode(f.key()));
+    try (Transaction tx = begin()) {
+      assertEquals(List.of(), tx.blocks().ofFile(20_001));
+    }
+  }
+
+  @Test
+  void insertThenDeleteInOneTransactionLeavesNoRow() throws Exception {
+    Inode f = file(20_001, ROOT_ID, "f");
+    inTransaction(tx -> {
+      tx.inodes().insert(f);
+      tx.inodes().delete(f.key());
+      tx.leasePaths().insert(new LeasePath("client-1", 20_001));
+      tx.leasePaths().delete(new LeasePath("client-1", 20_001));
+    });
+    assertEquals(Optional.empty(), inode(f.key()));
+    assertEquals(Optional.empty(), inodeById(20_001));
+    try (Transaction tx = begin()) {
+      assertEquals(List.of(), tx.leasePaths().ofHolder("client-1"));
+    }
+  }
+
+  @Test
+  void deleteThenInsertOfSameKeyReplacesTheRow() throws Exception {
+    Inode old = file(20_001, ROOT_ID, "f");
+    insertCommitted(old);
+    Inode replacement = file(20_002, ROOT_ID, "f").withSize(321);
+    inTransaction(tx -> {
+      tx.inodes().delete(old.key());
+      tx.inodes().insert(replacement);
+    });
+    assertEquals(Optional.of(replacement), inode(old.key()));
+    assertEquals(Optional.empty(), inodeById(20_001));
+  }
+
+  @Test
+  void moveOntoAFreedKeyCommits() throws Exception {
+    // rename /src onto /dst, replacing it: dst's row goes, src's row takes dst's key.
+    Inode dst = file(20_001, ROOT_ID, "dst");
+    Inode src = file(20_002, ROOT_ID, "src").withSize(55);
+    insertCommitted(dst, src);
+    Inode moved = src.withLocation(ROOT_ID, ROOT_ID, "dst");
+    inTransaction(tx -> {
+      tx.inodes().delete(dst.key());
+      tx.inodes().delete(src.key());
+      tx.inodes().insert(moved);
+    });
+    assertEquals(Optional.of(moved), inode(dst.key()));
+    assertEquals(Optional.empty(), inode(src.key()));
+    assertEquals(Optional.empty(), inodeById(20_001));
+    assertEquals(Optional.of(moved), inodeById(20_002));
+  }
+
+  @Test
+  void moveToANewKeyKeepingTheIdCommits() throws Exception {
+    Inode dir = directory(20_001, ROOT_ID, "dir");
+    Inode f = file(20_002, ROOT_ID, "f");
+    insertCommitted(dir, f);
+    Inode moved = f.withLocation(20_001, 20_001, "renamed");
+    inTransaction(tx -> {
+      tx.inodes().delete(f.key());
+      tx.inodes().insert(moved);
+      tx.inodes().update(dir.withChildrenCount(1));
+    });
+    assertEquals(Optional.empty(), inode(f.key()));
+    assertEquals(Optional.of(moved), inode(moved.key()));
+    assertEquals(Optional.of(moved), inodeById(20_002));
+    assertEquals(1, inode(dir.key()).orElseThrow().childrenCount());
+  }
+
+  @Test
+  void repeatedUpdatesInOneTransactionKeepTheLast() throws Exception {
+    Inode f = file(20_001, ROOT_ID, "f");
+    insertCommitted(f);
+    inTransaction(tx -> {
+      tx.inodes().update(f.withSize(1));
+      tx.inodes().update(f.withSize(2).withPermission((short) 0600));
+      tx.inodes().update(f.withSize(3));
+    });
+    assertEquals(Optional.of(f.withSize(3)), inode(f.key()));
+  }
+
+  @Test
+  void updateAfterInsertInOneTransactionStoresTheUpdatedRow() throws Exception {
+    Inode f = file(20_001, ROOT_ID, "f");
+    inTransaction(tx -> {
+      tx.inodes().insert(f);
+      tx.inodes().update(f.withSize(8));
+    });
+    assertEquals(Optional.of(f.withSize(8)), inode(f.key()));
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // blocks, lookup, replicas
+
+  @Test
+  void blocksOfFileAreOrderedByIndex() throws Exception {
+    Block b0 = new Block(20_001, 3_000, 0, 100, 1_001, BlockState.COMPLETE);
+    Block b1 = new Block(20_001, 1_000, 1, 200, 1_002, BlockState.COMMITTED);
+    Block b2 = new Block(20_001, 2_000, 2, 0, 1_003, BlockState.UNDER_CONSTRUCTION);
+    Block elsewhere = new Block(20_002, 1_500, 0, 7, 1_004, BlockState.COMPLETE);
+    inTransaction(tx -> {
+      tx.blocks().insert(b2);
+      tx.blocks().insert(elsewhere);
+      tx.blocks().insert(b0);
+      tx.blocks().insert(b1);
+    });
+    try (Transaction tx = begin()) {
+      assertEquals(List.of(b0, b1, b2), tx.blocks().ofFile(20_001));
+      assertEquals(Optional.of(b1), tx.blocks().get(new BlockKey(20_001, 1_000)));
+      assertEquals(Optional.empty(), tx.blocks().get(new BlockKey(20_002, 1_000)));
+      assertEquals(List.of(), tx.blocks().ofFile(20_003));
+    }
+  }
+
+  @Test
+  void blockUpdateAndDeleteApply() throws Exception {
+    Block b0 = new Block(20_001, 3_000, 0, 100, 1_001, BlockState.UNDER_CONSTRUCTION);
+    Block b1 = new Block(20_001, 3_001, 1, 0, 1_002, BlockState.UNDER_CONSTRUCTION);
+    inTransaction(tx -> {
+      tx.blocks().insert(b0);
+      tx.blocks().insert(b1);
+    });
+    Block finished = b0.with(4_096, 1_005, BlockState.UNDER_RECOVERY);
+    inTransaction(tx -> {
+      tx.blocks().update(finished);
+      tx.blocks().delete(b1.key());
+    });
+    try (Transaction tx = begin()) {
+      assertEquals(List.of(finished), tx.blocks().ofFile(20_001));
+    }
+  }
+
+  @Test
+  void blocksOfSeveralFilesComeInOneListOrderedByInodeThenIndex() throws Exception {
+    Block a0 = new Block(20_001, 5_000, 0, 1, 1_001, BlockState.COMPLETE);
+    Block a1 = new Block(20_001, 4_000, 1, 1, 1_001, BlockState.COMPLETE);
+    Block c0 = new Block(20_003, 3_000, 0, 1, 1_001, BlockState.COMPLETE);
+    Block b0 = new Block(20_002, 2_000, 0, 1, 1_001, BlockState.COMPLETE);
+    inTransaction(tx -> List.of(c0, a1, b0, a0).forEach(tx.blocks()::insert));
+    try (Transaction tx = begin()) {
+      assertEquals(List.of(a0, a1, c0), tx.blocks().ofFiles(List.of(20_003L, 20_001L, 20_009L)));
+      assertEquals(List.of(), tx.blocks().ofFiles(List.of()));
+    }
+  }
+
+  @Test
+  void blockLookupFindsInodesOfABatchOfBlocks() throws Exception {
+    inTransaction(tx -> {
+      tx.blockLookup().insert(1_001, 20_001);
+      tx.blockLookup().insert(1_002, 20_001);
+      tx.blockLookup().insert(1_003, 20_002);
+    });
+    try (Transaction tx = begin()) {
+      assertEquals(Map.of(1_001L, 20_001L, 1_002L, 20_001L, 1_003L, 20_002L),
+          tx.blockLookup().inodesOf(List.of(1_003L, 9_999L, 1_001L, 1_002L)));
+      assertEquals(Map.of(), tx.blockLookup().inodesOf(List.of()));
+    }
+    inTransaction(tx -> tx.blockLookup().delete(1_002));
+    try (Transaction tx = begin()) {
+      assertEquals(Map.of(1_001L, 20_001L), tx.blockLookup().inodesOf(List.of(1_001L, 1_002L)));
+    }
+  }
+
+  @Test
+  void replicasAreFoundByFileByFilesAndByStorage() throws Exception {
+    Replica a1 = new Replica(20_001, 1_001, "DS-1");
+    Replica a2 = new Replica(20_001, 1_001, "DS-2");
+    Replica a3 = new Replica(20_001, 1_002, "DS-1");
+    Replica b1 = new Replica(20_002, 1_003, "DS-2");
+    Replica c1 = new Replica(20_003, 1_004, "DS-3");
+    inTransaction(tx -> List.of(a1, a2, a3, b1, c1).forEach(tx.replicas()::insert));
+    try (Transaction tx = begin()) {
+      assertEquals(Set.of(a1, a2, a3), Set.copyOf(tx.replicas().ofFile(20_001)));
+      assertEquals(3, tx.replicas().ofFile(20_001).size());
+      assertEquals(Set.of(a1, a2, a3, b1), Set.copyOf(tx.replicas().ofFiles(List.of(20_002L, 20_001L))));
+      assertEquals(4, tx.replicas().ofFiles(List.of(20_002L, 20_001L)).size());
+      assertEquals(Set.of(a1, a3), Set.copyOf(tx.replicas().onStorage("DS-1")));
+      assertEquals(List.of(), tx.replicas().onStorage("DS-9"));
+      assertEquals(List.of(), tx.replicas().ofFiles(List.of()));
+    }
+    inTransaction(tx -> tx.replicas().delete(a2.key()));
+    try (Transaction tx = begin()) {
+      assertEquals(Set.of(a1, a3), Set.copyOf(tx.replicas().ofFile(20_001)));
+    }
+  }
+
+  @Test
+  void insertingTheSameReplicaInTwoTransactionsKeepsOneRow() throws Exception {
+    Replica replica = new Replica(20_001, 1_001, "DS-1");
+    Replica other = new Replica(20_001, 1_002, "DS-1");
+    inTransaction(tx -> tx.replicas().insert(replica));
+    inTransaction(tx -> {
+      tx.replicas().insert(other);
+      tx.replicas().insert(replica);
+    });
+    try (Transaction tx = begin()) {
+      List<Replica> rows = tx.replicas().ofFile(20_001);
+      assertEquals(2, rows.size(), rows.toString());
+      assertEquals(Set.of(replica, other), Set.copyOf(rows));
+    }
+  }
+
+  @Test
+  void ucReplicasInsertUpdateAndDelete() throws Exception {
+    UcReplica r1 = new UcReplica(20_001, 1_001, "DS-1", UcReplicaState.EXPECTED, 1_001);
+    UcReplica r2 = new UcReplica(20_001, 1_001, "DS-2", UcReplicaState.EXPECTED, 1_001);
+    UcReplica r3 = new UcReplica(20_002, 1_002, "DS-1", UcReplicaState.RECEIVING, 1_005);
+    inTransaction(tx -> List.of(r1, r2, r3).forEach(tx.ucReplicas()::insert));
+    try (Transaction tx = begin()) {
+      assertEquals(Set.of(r1, r2), Set.copyOf(tx.ucReplicas().ofFile(20_001)));
+      assertEquals(Set.of(r1, r2, r3), Set.copyOf(tx.ucReplicas().ofFiles(List.of(20_001L, 20_002L))));
+    }
+    UcReplica finalized = new UcReplica(20_001, 1_001, "DS-1", UcReplicaState.FINALIZED, 1_003);
+    inTransaction(tx -> {
+      tx.ucReplicas().update(finalized);
+      tx.ucReplicas().delete(r2.key());
+    });
+    try (Transaction tx = begin()) {
+      assertEquals(List.of(finalized), tx.ucReplicas().ofFile(20_001));
+      assertEquals(List.of(r3), tx.ucReplicas().ofFile(20_002));
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // leases, datanodes, storages, invalidations
+
+  @Test
+  void leasesInsertGetUpdateAndDelete() throws Exception {
+    inTransaction(tx -> {
+      tx.leases().insert(new Lease("client-1", 100L));
+      tx.leases().insert(new Lease("client-2", 200L));
+    });
+    inTransaction(tx -> {
+      assertEquals(Optional.of(new Lease("client-1", 100L)), tx.leases().get("client-1", LockMode.EXCLUSIVE));
+      tx.leases().update(new Lease("client-1", 150L));
+      tx.leases().delete("client-2");
+    });
+    try (Transaction tx = begin()) {
+      assertEquals(Optional.of(new Lease("client-1", 150L)), tx.leases().get("client-1", LockMode.SHARED));
+      assertEquals(Optional.empty(), tx.leases().get("client-2", LockMode.READ_COMMITTED));
+    }
+  }
+
+  @Test
+  void leasePathsAreListedPerHolder() throws Exception {
+    inTransaction(tx -> {
+      tx.leasePaths().insert(new LeasePath("client-1", 20_001));
+      tx.leasePaths().insert(new LeasePath("client-1", 20_002));
+      tx.leasePaths().insert(new LeasePath("client-2", 20_003));
+    });
+    try (Transaction tx = begin()) {
+      assertEquals(Set.of(new LeasePath("client-1", 20_001), new LeasePath("client-1", 20_002)),
+          Set.copyOf(tx.leasePaths().ofHolder("client-1")));
+      assertEquals(List.of(), tx.leasePaths().ofHolder("client-9"));
+    }
+    inTransaction(tx -> tx.leasePaths().delete(new LeasePath("client-1", 20_001)));
+    try (Transaction tx = begin()) {
+      assertEquals(List.of(new LeasePath("client-1", 20_002)), tx.leasePaths().ofHolder("client-1"));
+      assertEquals(List.of(new LeasePath("client-2", 20_003)), tx.leasePaths().ofHolder("client-2"));
+    }
+  }
+
+  @Test
+  void datanodesAllGetUpdateAndDelete() throws Exception {
+    DatanodeRecord dn1 = datanode("dn-1", 1);
+    DatanodeRecord dn2 = datanode("dn-2", 2);
+    DatanodeRecord dn3 = datanode("dn-3", 3);
+    inTransaction(tx -> List.of(dn2, dn1, dn3).forEach(tx.datanodes()::insert));
+    try (Transaction tx = begin()) {
+      assertEquals(Set.of(dn1, dn2, dn3), Set.copyOf(tx.datanodes().all()));
+      assertEquals(3, tx.datanodes().all().size());
+      assertEquals(Optional.of(dn2), tx.datanodes().get("dn-2", LockMode.READ_COMMITTED));
+      assertEquals(Optional.empty(), tx.datanodes().get("dn-9", LockMode.SHARED));
+    }
+    DatanodeRecord beat = dn1.withHeartbeat(9_999L, 1_000L, 100L, 800L, 90L, 100L, 4);
+    inTransaction(tx -> {
+      tx.datanodes().get("dn-1", LockMode.EXCLUSIVE).orElseThrow();
+      tx.datanodes().update(beat);
+      tx.datanodes().delete("dn-3");
+    });
+    try (Transaction tx = begin()) {
+      assertEquals(Set.of(beat, dn2), Set.copyOf(tx.datanodes().all()));
+      assertEquals(Optional.of(beat), tx.datanodes().get("dn-1", LockMode.READ_COMMITTED));
+    }
+  }
+
+  @Test
+  void storagesPerDatanodeAndAll() throws Exception {
+    StorageRecord s1 = new StorageRecord("dn-1", "DS-1", "DISK", false, 1_000, 10, 900, 5);
+    StorageRecord s2 = new StorageRecord("dn-1", "DS-2", "SSD", false, 2_000, 20, 1_900, 6);
+    StorageRecord s3 = new StorageRecord("dn-2", "DS-3", "ARCHIVE", true, 3_000, 30, 2_900, 7);
+    inTransaction(tx -> List.of(s3, s2, s1).forEach(tx.storages()::insert));
+    try (Transaction tx = begin()) {
+      assertEquals(Set.of(s1, s2), Set.copyOf(tx.storages().ofDatanode("dn-1")));
+      assertEquals(List.of(s3), tx.storages().ofDatanode("dn-2"));
+      assertEquals(List.of(), tx.storages().ofDatanode("dn-9"));
+      assertEquals(Set.of(s1, s2, s3), Set.copyOf(tx.storages().all()));
+    }
+    StorageRecord failed = new StorageRecord("dn-1", "DS-1", "DISK", true, 1_000, 11, 899, 6);
+    inTransaction(tx -> {
+      tx.storages().update(failed);
+      tx.storages().delete("dn-1", "DS-2");
+    });
+    try (Transaction tx = begin()) {
+      assertEquals(List.of(failed), tx.storages().ofDatanode("dn-1"));
+      assertEquals(Set.of(failed, s3), Set.copyOf(tx.storages().all()));
+    }
+  }
+
+  @Test
+  void invalidationsOfDatanodeHonourLimitAndDelete() throws Exception {
+    List<InvalidatedBlock> dn1 = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      dn1.add(new InvalidatedBlock("dn-1", 1_000 + i, 2_000 + i, 10L * i));
+    }
+    InvalidatedBlock dn2 = new InvalidatedBlock("dn-2", 1_000, 2_000, 0);
+    inTransaction(tx -> {
+      dn1.forEach(tx.invalidations()::insert);
+      tx.invalidations().insert(dn2);
+    });
+    try (Transaction tx = begin()) {
+      List<InvalidatedBlock> limited = tx.invalidations().ofDatanode("dn-1", 3);
+      assertEquals(3, limited.size());
+      assertTrue(dn1.containsAll(limited), limited.toString());
+      assertEquals(3, Set.copyOf(limited).size());
+      assertEquals(Set.copyOf(dn1), Set.copyOf(tx.invalidations().ofDatanode("dn-1", 100)));
+      assertEquals(List.of(dn2), tx.invalidations().ofDatanode("dn-2", 100));
+    }
+    inTransaction(tx -> {
+      for (InvalidatedBlock block : tx.invalidations().ofDatanode("dn-1", 2)) {
+        tx.invalidations().delete(block);
+      }
+    });
+    try (Transaction tx = begin()) {
+      assertEquals(3, tx.invalidations().ofDatanode("dn-1", 100).size());
+      assertEquals(List.of(dn2), tx.invalidations().ofDatanode("dn-2", 100));
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // locking
+
+  @Test
+  void exclusiveReadBlocksAnotherExclusiveReadUntilCommit() throws Exception {
+    Inode f = file(20_001, ROOT_ID, "f").withSize(1);
+    insertCommitted(f);
+    try (Transaction holder = begin()) {
+      holder.inodes().get(f.key(), LockMode.EXCLUSIVE).orElseThrow();
+      Future<Inode> waiter = readInAnotherThread(f.key(), LockMode.EXCLUSIVE);
+      assertStillWaiting(waiter);
+      holder.inodes().update(f.withSize(2));
+      holder.commit();
+      assertEquals(2, waiter.get(WAIT_SECONDS, SECONDS).size(), "the waiter must see the committed update");
+    }
+  }
+
+  @Test
+  void sharedReadBlocksAnExclusiveReadUntilRollback() throws Exception {
+    Inode f = file(20_001, ROOT_ID, "f");
+    insertCommitted(f);
+    try (Transaction holder = begin()) {
+      holder.inodes().getById(20_001, LockMode.SHARED).orElseThrow();
+      Future<Inode> waiter = readInAnotherThread(f.key(), LockMode.EXCLUSIVE);
+      assertStillWaiting(waiter);
+      holder.rollback();
+      assertEquals(f, waiter.get(WAIT_SECONDS, SECONDS));
+    }
+  }
+
+  @Test
+  void sharedReadsDoNotBlockEachOther() throws Exception {
+    Inode f = file(20_001, ROOT_ID, "f");
+    insertCommitted(f);
+    try (Transaction holder = begin()) {
+      holder.inodes().get(f.key(), LockMode.SHARED).orElseThrow();
+      assertEquals(f, readInAnotherThread(f.key(), LockMode.SHARED).get(WAIT_SECONDS, SECONDS));
+    }
+  }
+
+  @Test
+  void readCommittedNeverBlocksAndSeesTheLastCommittedVersion() throws Exception {
+    Inode f = file(20_001, ROOT_ID, "f");
+    Inode g = file(20_002, ROOT_ID, "g");
+    insertCommitted(f, g);
+    try (Transaction holder = begin()) {
+      holder.inodes().getAll(List.of(f.key(), g.key()), LockMode.EXCLUSIVE);
+      holder.inodes().update(f.withSize(9));
+      Future<List<Inode>> reader = threads.submit(() -> {
+        try (Transaction tx = begin()) {
+          List<Inode> seen = new ArrayList<>();
+          seen.add(tx.inodes().get(f.key(), LockMode.READ_COMMITTED).orElseThrow());
+          seen.add(tx.inodes().getById(20_002, LockMode.READ_COMMITTED).orElseThrow());
+          seen.addAll(tx.inodes().children(ROOT_ID, ROOT_ID, null, 10, LockMode.READ_COMMITTED));
+          seen.addAll(tx.inodes().getAll(List.of(f.key()), LockMode.READ_COMMITTED).values());
+          return seen;
+        }
+      });
+      assertEquals(List.of(f, g, f, g, f), reader.get(WAIT_SECONDS, SECONDS));
+    }
+  }
+
+  @Test
+  void crossedExclusiveLocksDeadlockAndOneSideGetsATransientError() throws Exception {
+    Inode x = file(20_001, ROOT_ID, "x");
+    Inode y = file(20_002, ROOT_ID, "y");
+    insertCommitted(x, y);
+    CyclicBarrier bothHoldFirstLock = new CyclicBarrier(2);
+    Future<String> a = threads.submit(lockBoth(x.key(), y.key(), bothHoldFirstLock));
+    Future<String> b = threads.submit(lockBoth(y.key(), x.key(), bothHoldFirstLock));
+    List<String> outcomes = new ArrayList<>(List.of(a.get(WAIT_SECONDS, SECONDS), b.get(WAIT_SECONDS, SECONDS)));
+    Collections.sort(outcomes);
+    assertEquals(List.of("committed", "transient"), outcomes);
+    long committedUpdates = inode(x.key()).orElseThrow().size() + inode(y.key()).orElseThrow().size();
+    assertEquals(1, committedUpdates, "exactly the survivor's update must be committed");
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // failures, round trips, admin queries
+
+  @Test
+  void duplicatePrimaryKeyFailsAtCommitWithAPermanentError() throws Exception {
+    Inode f = file(20_001, ROOT_ID, "f");
+    insertCommitted(f);
+    try (Transaction tx = begin()) {
+      tx.inodes().insert(file(20_002, ROOT_ID, "g"));
+      tx.inodes().insert(file(20_003, ROOT_ID, "f"));
+      StoreException error = assertThrows(StoreException.class, tx::commit);
+      assertFalse(error instanceof TransientStoreException, "a constraint violation is not transient: " + error);
+    }
+    assertEquals(Optional.of(f), inode(f.key()));
+    assertEquals(Optional.empty(), inodeById(20_002), "the failed transaction must not be half applied");
+    assertEquals(Optional.empty(), inodeById(20_003));
+  }
+
+  @Test
+  void batchedGetAllIsOneRoundTrip() throws Exception {
+    List<InodeKey> keys = new ArrayList<>();
+    List<Inode> inodes = new ArrayList<>();
+    for (int i = 0; i < 60; i++) {
+      Inode child = file(20_000 + i, ROOT_ID, "child-" + i);
+      inodes.add(child);
+      keys.add(child.key());
+      keys.add(new InodeKey(ROOT_ID, ROOT_ID, "missing-" + i));
+    }
+    insertCommitted(inodes.toArray(new Inode[0]));
+    Collections.shuffle(keys, new Random(7));
+    try (Transaction tx = begin()) {
+      int before = tx.roundTrips();
+      Map<InodeKey, Inode> found = tx.inodes().getAll(keys, LockMode.SHARED);
+      assertEquals(before + 1, tx.roundTrips());
+      assertEquals(60, found.size());
+    }
+  }
+
+  @Test
+  void adminQueryReturnsColumnsAndRows() throws Exception {
+    insertCommitted(file(20_001, ROOT_ID, "f"), file(20_002, ROOT_ID, "g"));
+    QueryResult result = store.adminQuery(adminQueryInodeIdsAndNames(), 100);
+    assertEquals(List.of("id", "name"), result.columns());
+    assertEquals(List.of(List.of("16385", ""), List.of("20001", "f"), List.of("20002", "g")), result.rows());
+    assertFalse(result.truncated());
+  }
+
+  @Test
+  void adminQueryTruncatesAtMaxRows() throws Exception {
+    insertCommitted(file(20_001, ROOT_ID, "f"), file(20_002, ROOT_ID, "g"), file(20_003, ROOT_ID, "h"));
+    QueryResult cut = store.adminQuery(adminQueryInodeIdsAndNames(), 2);
+    assertEquals(List.of(List.of("16385", ""), List.of("20001", "f")), cut.rows());
+    assertTrue(cut.truncated());
+    QueryResult exact = store.adminQuery(adminQueryInodeIdsAndNames(), 4);
+    assertEquals(4, exact.rows().size());
+    assertFalse(exact.truncated());
+  }
+
+  @Test
+  void adminQueryWithLargestMaxRowsReturnsEveryRow() throws Exception {
+    insertCommitted(file(20_001, ROOT_ID, "f"));
+    QueryResult all = store.adminQuery(adminQueryInodeIdsAndNames(), Integer.MAX_VALUE);
+    assertEquals(2, all.rows().size());
+    assertFalse(all.truncated());
+  }
+
+  @Test
+  void adminQueryRefusesWrites() throws Exception {
+    Inode f = file(20_001, ROOT_ID, "f");
+    insertCommitted(f);
+    assertThrows(StoreException.class, () -> store.adminQuery(adminQueryDeletingInodes(), 10));
+    assertEquals(Optional.of(f), inode(f.key()));
+    assertEquals(Optional.of(ROOT), inode(ROOT.key()));
+  }
+
+  @Test
+  void adminQueryRefusesWritesAfterAnEmbeddedCommit() throws Exception {
+    Inode f = file(20_001, ROOT_ID, "f");
+    insertCommitted(f);
+    assertThrows(StoreException.class, () -> store.adminQuery(adminQueryCommittingThenDeletingInodes(), 10));
+    assertEquals(Optional.of(f), inode(f.key()));
+    assertEquals(Optional.of(ROOT), inode(ROOT.key()));
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // helpers
+
+  /** Work done inside a transaction. */
+  @FunctionalInterface
+  protected interface TransactionBody {
+    void run(Transaction tx) throws StoreException;
+  }
+
+  protected final Transaction begin() throws StoreException {
+    return store.begin(MetadataStore.NO_PARTITION_HINT);
+  }
+
+  protected final void inTransaction(TransactionBody body) throws StoreException {
+    try (Transaction tx = begin()) {
+      body.run(tx);
+      tx.commit();
+    }
+  }
+
+  protected final void insertCommitted(Inode... inodes) throws StoreException {
+    inTransaction(tx -> {
+      for (Inode inode : inodes) {
+        tx.inodes().insert(inode);
+      }
+    });
+  }
+
+  protected final Optional<Inode> inode(InodeKey key) throws StoreException {
+    try (Transaction tx = begin()) {
+      return tx.inodes().get(key, LockMode.READ_COMMITTED);
+    }
+  }
+
+  protected final Optional<Inode> inodeById(long id) throws StoreException {
+    try (Transaction tx = begin()) {
+      return tx.inodes().getById(id, LockMode.READ_COMMITTED);
+    }
+  }
+
+  private List<Inode> children(long directoryId, String startAfter, int limit) throws StoreException {
+    try (Transaction tx = begin()) {
+      return tx.inodes().children(directoryId, directoryId, startAfter, limit, LockMode.READ_COMMITTED);
+    }
+  }
+
+  private void insertChildren(long parentId, long firstId, List<String> names) throws StoreException {
+    List<Inode> inodes = new ArrayList<>();
+    for (int i = 0; i < names.size(); i++) {
+      inodes.add(file(firstId + i, parentId, names.get(i)));
+    }
+    insertCommitted(inodes.toArray(new Inode[0]));
+  }
+
+  private static List<String> names(List<Inode> inodes) {
+    return inodes.stream().map(Inode::name).collect(Collectors.toList());
+  }
+
+  private static List<String> sortedByUtf8Bytes(List<String> names) {
+    List<String> sorted = new ArrayList<>(names);
+    sorted.sort((a, b) -> Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8),
+        b.getBytes(StandardCharsets.UTF_8)));
+    return sorted;
+  }
+
+  /** Reads {@code key} with {@code lock} in a new transaction on another thread, then commits. */
+  private Future<Inode> readInAnotherThread(InodeKey key, LockMode lock) throws InterruptedException {
+    CountDownLatch aboutToRead = new CountDownLatch(1);
+    Future<Inode> future = threads.submit(() -> {
+      try (Transaction tx = begin()) {
+        aboutToRead.countDown();
+        Inode inode = tx.inodes().get(key, lock).orElseThrow();
+        tx.commit();
+        return inode;
+      }
+    });
+    assertTrue(aboutToRead.await(WAIT_SECONDS, SECONDS), "the reader thread did not start");
+    return future;
+  }
+
+  private static void assertStillWaiting(Future<?> waiter) throws InterruptedException {
+    Thread.sleep(HOLD_MS);
+    assertFalse(waiter.isDone(), "the read did not wait for the lock holder");
+  }
+
+  /** Locks {@code first} then {@code second} exclusively, bumping first's size; reports how it ended. */
+  private Callable<String> lockBoth(InodeKey first, InodeKey second, CyclicBarrier bothHoldFirstLock) {
+    return () -> {
+      try (Transaction tx = begin()) {
+        Inode mine = tx.inodes().get(first, LockMode.EXCLUSIVE).orElseThrow();
+        bothHoldFirstLock.await(WAIT_SECONDS, SECONDS);
+        try {
+          tx.inodes().get(second, LockMode.EXCLUSIVE).orElseThrow();
+        } catch (TransientStoreException e) {
+          return "transient";
+        }
+        tx.inodes().update(mine.withSize(1));
+        tx.commit();
+        return "committed";
+      }
+    };
+  }
+
+  /** One row in every table, for the format tests. */
+  private void populateEveryTable() throws StoreException {
+    inTransaction(tx -> {
+      tx.inodes().insert(file(20_001, ROOT_ID, "f"));
+      tx.inodes().insert(file(20_002, ROOT_ID, "g"));
+      tx.blocks().insert(new Block(20_001, 1_001, 0, 10, 1_001, BlockState.COMPLETE));
+      tx.blockLookup().insert(1_001, 20_001);
+      tx.replicas().insert(new Replica(20_001, 1_001, "DS-1"));
+      tx.ucReplicas().insert(new UcReplica(20_002, 1_002, "DS-1", UcReplicaState.RECEIVING, 1_002));
+      tx.leases().insert(new Lease("client-1", 5L));
+      tx.leasePaths().insert(new LeasePath("client-1", 20_002));
+      tx.datanodes().insert(datanode("dn-1", 1));
+      tx.storages().insert(new StorageRecord("dn-1", "DS-1", "DISK", false, 1, 1, 1, 1));
+      tx.invalidations().insert(new InvalidatedBlock("dn-1", 1_003, 1_003, 0));
+    });
+  }
+
+  private void assertEveryTablePopulated() throws StoreException {
+    try (Transaction tx = begin()) {
+      assertEquals(1, tx.blocks().ofFile(20_001).size());
+      assertEquals(Map.of(1_001L, 20_001L), tx.blockLookup().inodesOf(List.of(1_001L)));
+      assertEquals(1, tx.replicas().onStorage("DS-1").size());
+      assertEquals(1, tx.ucReplicas().ofFile(20_002).size());
+      assertTrue(tx.leases().get("client-1", LockMode.READ_COMMITTED).isPresent());
+      assertEquals(1, tx.leasePaths().ofHolder("client-1").size());
+      assertEquals(1, tx.datanodes().all().size());
+      assertEquals(1, tx.storages().all().size());
+      assertEquals(1, tx.invalidations().ofDatanode("dn-1", 10).size());
+    }
+  }
+
+  protected static Inode directory(long id, long parentId, String name) {
+    return new Inode(id, parentId, parentId, name, true, (short) 0755, "hdfs", "supergroup", 1_000L, 0L, 0L,
+        (short) 0, 0L, (byte) 0, false, null, null, null, 0L);
+  }
+
+  protected static Inode file(long id, long parentId, String name) {
+    return new Inode(id, parentId, parentId, name, false, (short) 0644, "alice", "staff", 2_000L, 1_500L, 0L,
+        (short) 3, 128L << 20, (byte) 7, false, null, null, null, 0L);
+  }
+
+  protected static DatanodeRecord datanode(String uuid, int n) {
+    return new DatanodeRecord(uuid, "host-" + n, "10.0.0." + n, 9866 + n, 9864 + n, 0, 9867 + n, "/rack-" + n,
+        "3.5.0", 1_000L * n, 10_000L * n, 100L * n, 9_000L * n, 50L * n, 900L * n, n, 500L * n);
+  }
+}
