@@ -1,0 +1,140 @@
+package io.canopy.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.canopy.metadata.LockMode;
+import io.canopy.metadata.MetadataStore;
+import io.canopy.metadata.entity.Inode;
+import io.canopy.metadata.postgres.EmbeddedPostgresServer;
+import io.canopy.metadata.postgres.PostgresSettings;
+import io.canopy.namenode.NameNodeConfig;
+import io.canopy.namenode.NamespaceFormatter;
+import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.fs.IdGenerator;
+import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.ops.GetFileInfoOp;
+import io.canopy.namenode.ops.MkdirsOp;
+import io.canopy.namenode.tx.InodeHintCache;
+import io.canopy.namenode.tx.LockRequest;
+import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.OperationMetrics;
+import io.canopy.namenode.tx.PathLock;
+import io.canopy.namenode.tx.TransactionContext;
+import io.canopy.namenode.tx.TransactionRunner;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.permission.FsPermission;
+import io.canopy.metadata.MetadataStoreProvider;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The transaction runner and context on a real database: retries, budgets of attempts, the lock invariant. */
+@Timeout(120)
+class TransactionFrameworkTest {
+  @TempDir
+  static Path directory;
+  static EmbeddedPostgresServer database;
+  static FlakyStore store;
+  static NamespaceServices services;
+  static List<Long> backoffs = new ArrayList<>();
+  static TransactionRunner runner;
+
+  @BeforeAll
+  static void start() throws IOException {
+    database = EmbeddedPostgresServer.start(directory.resolve("db"), 0);
+    Configuration conf = new Configuration(false);
+    conf.set(PostgresSettings.JDBC_URL, database.jdbcUrl());
+    MetadataStore real = MetadataStoreProvider.open("postgres", NameNodeConfig.metadataSettings(conf));
+    NamespaceFormatter.format(real, conf, false);
+    store = new FlakyStore(real);
+    services = new NamespaceServices(conf, new IdGenerator(store, 100), System::currentTimeMillis, store.identity());
+    runner = new TransactionRunner(store, new InodeHintCache(1000), 4, new Random(1), backoffs::add);
+  }
+
+  @AfterAll
+  static void stop() throws IOException {
+    if (store != null) {
+      store.close();
+    }
+    if (database != null) {
+      database.close();
+    }
+  }
+
+  private static MkdirsOp mkdirs(String path) {
+    return new MkdirsOp(services, FsPath.parse(path), new FsPermission((short) 0755), true, "tester");
+  }
+
+  @Test
+  void transientFailuresAreRetriedWithBoundedBackoff() throws IOException {
+    backoffs.clear();
+    store.failNext(3);
+    assertTrue(runner.run(mkdirs("/retried/a")));
+    assertEquals(3, backoffs.size(), "one backoff per failed attempt");
+    assertTrue(backoffs.stream().allMatch(delay -> delay >= 0 && delay <= 1000), backoffs.toString());
+    assertTrue(runner.run(new GetFileInfoOp(FsPath.parse("/retried/a"))) != null);
+    OperationMetrics.Snapshot mkdirs = runner.metrics().snapshot().get("mkdirs");
+    assertTrue(mkdirs.retries() >= 3);
+  }
+
+  @Test
+  void givesUpAfterMaxAttemptsNamingTheLimit() {
+    store.failNext(4);
+    IOException error = assertThrows(IOException.class, () -> runner.run(mkdirs("/never")));
+    assertTrue(error.getMessage().contains("after 4 attempts"), error.getMessage());
+    assertTrue(error.getMessage().contains("canopy.namenode.transaction.max-attempts"), error.getMessage());
+    store.failNext(0);
+  }
+
+  @Test
+  void changingAnInodeWithoutAnExclusiveLockFailsAndChangesNothing() throws IOException {
+    runner.run(mkdirs("/invariant/x"));
+    FsPath path = FsPath.parse("/invariant/x");
+    Operation<Void> sneaky = new Operation<>() {
+      @Override
+      public String name() {
+        return "sneaky";
+      }
+
+      @Override
+      public LockRequest locks() {
+        return LockRequest.of(new PathLock(path, LockMode.SHARED, LockMode.READ_COMMITTED));
+      }
+
+      @Override
+      public Void execute(TransactionContext context) {
+        Inode target = context.path(path).target();
+        context.updateInode(target.withPermission((short) 0777));
+        return null;
+      }
+    };
+    IllegalStateException error = assertThrows(IllegalStateException.class, () -> runner.run(sneaky));
+    assertTrue(error.getMessage().contains("needs a EXCLUSIVE lock"), error.getMessage());
+    assertEquals((short) 0755, runner.run(new GetFileInfoOp(path)).getPermission().toShort());
+  }
+
+  @Test
+  void hintCacheHitsReadTheWholePathInOneBatch() throws IOException {
+    runner.run(mkdirs("/deep/a/b/c/d/e/f/g/h"));
+    FsPath deep = FsPath.parse("/deep/a/b/c/d/e/f/g/h");
+    FsPath shallow = FsPath.parse("/deep");
+    runner.run(new GetFileInfoOp(deep)); // warms the hints
+    long before = runner.metrics().snapshot().get("getFileInfo").roundTrips();
+    runner.run(new GetFileInfoOp(shallow));
+    long shallowTrips = runner.metrics().snapshot().get("getFileInfo").roundTrips() - before;
+    runner.run(new GetFileInfoOp(deep));
+    long deepTrips = runner.metrics().snapshot().get("getFileInfo").roundTrips() - before - shallowTrips;
+    assertEquals(shallowTrips, deepTrips, "with hints, depth 9 costs what depth 1 costs");
+    assertFalse(runner.hints().size() == 0);
+  }
+}

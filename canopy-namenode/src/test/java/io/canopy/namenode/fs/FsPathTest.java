@@ -1,0 +1,59 @@
+package io.canopy.namenode.fs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.apache.hadoop.fs.InvalidPathException;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+class FsPathTest {
+  @Test
+  void parsesComponents() {
+    FsPath path = FsPath.parse("/a/bb/c");
+    assertEquals(List.of("a", "bb", "c"), path.components());
+    assertEquals("/a/bb/c", path.toString());
+    assertEquals("c", path.name());
+    assertEquals(FsPath.parse("/a/bb"), path.parent());
+    assertEquals(3, path.depth());
+  }
+
+  @Test
+  void rootAndTrailingSlash() {
+    assertTrue(FsPath.parse("/").isRoot());
+    assertEquals(FsPath.parse("/a/b"), FsPath.parse("/a/b/"));
+    assertEquals(FsPath.ROOT, FsPath.parse("/a").parent());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"", "a/b", "/a//b", "/a/./b", "/a/../b", "/a/b:c", "//a"})
+  void rejectsWhatHdfsRejects(String bad) {
+    InvalidPathException error = assertThrows(InvalidPathException.class, () -> FsPath.parse(bad));
+    assertTrue(error.getMessage().contains(bad), error.getMessage());
+  }
+
+  @Test
+  void lockOrderPutsAncestorsFirstAndComparesNamesAsUtf8Bytes() {
+    List<FsPath> paths = new ArrayList<>(List.of(FsPath.parse("/b"), FsPath.parse("/a/z"), FsPath.parse("/a"),
+        FsPath.parse("/\uFF21"), FsPath.parse("/\uD83D\uDE00"), FsPath.ROOT));
+    Collections.shuffle(paths, new java.util.Random(7));
+    Collections.sort(paths);
+    // U+FF21 (3 UTF-8 bytes, EF BC A1) sorts before U+1F600 (F0 9F 98 80) in bytes but after it in UTF-16
+    assertEquals(List.of(FsPath.ROOT, FsPath.parse("/a"), FsPath.parse("/a/z"), FsPath.parse("/b"),
+        FsPath.parse("/\uFF21"), FsPath.parse("/\uD83D\uDE00")), paths);
+  }
+
+  @Test
+  void ancestry() {
+    assertTrue(FsPath.parse("/a").isAncestorOrSelf(FsPath.parse("/a/b")));
+    assertTrue(FsPath.parse("/a").isAncestorOrSelf(FsPath.parse("/a")));
+    assertFalse(FsPath.parse("/a").isAncestorOrSelf(FsPath.parse("/ab")));
+    assertTrue(FsPath.ROOT.isAncestorOrSelf(FsPath.parse("/x")));
+  }
+}
