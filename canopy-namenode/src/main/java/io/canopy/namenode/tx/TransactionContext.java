@@ -72,6 +72,12 @@ public final class TransactionContext {
       int ancestorDepth = path.exists() ? depth - 1 : path.existingCount() - 1;
       if (ancestorDepth >= 0) {
         addTarget(targets, path, ancestorDepth, lock.ancestorMode());
+        // Under the ancestor's lock, the first missing component must still be missing: otherwise a concurrent
+        // operation created it after we resolved the path, and the operation re-runs on the new namespace.
+        int firstMissing = ancestorDepth + 1;
+        if (!path.exists() && firstMissing < depth && path.at(ancestorDepth).directory()) {
+          addTarget(targets, path, firstMissing, lock.ancestorMode());
+        }
       }
     }
     for (Map.Entry<FsPath, LockTarget> entry : targets.entrySet()) {

@@ -1,0 +1,108 @@
+package io.canopy.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.canopy.metadata.MetadataStore;
+import io.canopy.metadata.QueryResult;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
+import org.apache.hadoop.ipc.RemoteException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Racing creators of one name, through two namenodes: exactly one wins, the rest get HDFS's exception. */
+@Timeout(120)
+class ConcurrentCreateTest {
+  private static final int CLIENTS = 8;
+  private static final int ROUNDS = 5;
+
+  @TempDir
+  static Path directory;
+  static MiniCanopyCluster cluster;
+
+  @BeforeAll
+  static void startCluster() throws IOException {
+    cluster = MiniCanopyCluster.start(directory, MiniCanopyCluster.testConfiguration(), 2, 1);
+  }
+
+  @AfterAll
+  static void stopCluster() throws IOException {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  void exactlyOneCreatorOfANameSucceeds() throws Exception {
+    List<DistributedFileSystem> clients = new ArrayList<>();
+    for (int i = 0; i < CLIENTS; i++) {
+      clients.add(cluster.fileSystem(i % 2));
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
+    try {
+      for (int round = 0; round < ROUNDS; round++) {
+        org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path("/race/round" + round + "/file");
+        org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path("/race/round" + round + "/dir");
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<Boolean>> files = new ArrayList<>();
+        List<Future<Boolean>> dirs = new ArrayList<>();
+        for (DistributedFileSystem client : clients) {
+          files.add(pool.submit(() -> {
+            start.await();
+            try {
+              client.create(file, false).close();
+              return true;
+            } catch (FileAlreadyExistsException lost) {
+              return false;
+            } catch (RemoteException remote) {
+              IOException unwrapped = remote.unwrapRemoteException(FileAlreadyExistsException.class,
+                  AlreadyBeingCreatedException.class);
+              if (unwrapped instanceof FileAlreadyExistsException
+                  || unwrapped instanceof AlreadyBeingCreatedException) {
+                return false; // the winner's file exists, closed or still being written
+              }
+              throw unwrapped;
+            }
+          }));
+          dirs.add(pool.submit(() -> {
+            start.await();
+            // mkdirs of an existing directory succeeds in HDFS: every caller succeeds, one row exists
+            return client.mkdirs(dir);
+          }));
+        }
+        start.countDown();
+        int fileWinners = 0;
+        for (Future<Boolean> result : files) {
+          fileWinners += result.get(60, TimeUnit.SECONDS) ? 1 : 0;
+        }
+        for (Future<Boolean> result : dirs) {
+          assertTrue(result.get(60, TimeUnit.SECONDS));
+        }
+        assertEquals(1, fileWinners, "round " + round + ": exactly one creator of " + file + " succeeds");
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    try (MetadataStore store = cluster.openStore()) {
+      QueryResult rows = store.adminQuery("SELECT count(*) FROM inodes WHERE name IN ('file', 'dir')", 10);
+      assertEquals(String.valueOf(2 * ROUNDS), rows.rows().get(0).get(0), "one row per created name");
+      QueryResult duplicates = store.adminQuery("SELECT parent_id, name FROM inodes GROUP BY parent_id, name "
+          + "HAVING count(*) > 1", 10);
+      assertTrue(duplicates.rows().isEmpty(), "no name twice in one directory");
+    }
+  }
+}
