@@ -33,6 +33,13 @@ public final class NameNodeConfig {
   /** Seed of the namenode's randomness (placement, backoff jitter); unset: a new seed per start, logged. */
   public static final String RANDOM_SEED = "canopy.namenode.random-seed";
 
+  /**
+   * How long complete() waits, inside the namenode, for datanodes to confirm the last block before answering
+   * "not yet" (the client then backs off 400 ms and more). 0 answers at once, as HDFS does.
+   */
+  public static final String COMPLETE_WAIT_MS = "canopy.namenode.complete.wait-ms";
+  public static final long COMPLETE_WAIT_MS_DEFAULT = 500;
+
   private NameNodeConfig() {
   }
 

@@ -1,5 +1,6 @@
 package io.canopy.namenode.rpc;
 
+import io.canopy.namenode.NameNodeConfig;
 import io.canopy.namenode.blocks.BlockServices;
 import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.fs.FsPath;
@@ -66,12 +67,14 @@ public final class ClientProtocolServer {
   private final BlockServices blocks;
   private final TransactionRunner runner;
   private final FsServerDefaults serverDefaults;
+  private final long completeWaitMs;
 
   public ClientProtocolServer(Configuration conf, NamespaceServices services, BlockServices blocks,
       TransactionRunner runner) {
     this.services = services;
     this.blocks = blocks;
     this.runner = runner;
+    this.completeWaitMs = conf.getLong(NameNodeConfig.COMPLETE_WAIT_MS, NameNodeConfig.COMPLETE_WAIT_MS_DEFAULT);
     this.serverDefaults = new FsServerDefaults(
         conf.getLongBytes("dfs.blocksize", 128L * 1024 * 1024),
         conf.getInt("dfs.bytes-per-checksum", 512),
@@ -152,8 +155,30 @@ public final class ClientProtocolServer {
             existingStorageIDs, excludes, numAdditionalNodes, CallerInfo.address())));
   }
 
+  /**
+   * The datanodes' confirmation of the last block usually arrives within milliseconds of the client's complete;
+   * rather than answering false at once (the client then sleeps 400 ms before asking again), re-run the operation a
+   * few times with a short, growing pause, within {@link NameNodeConfig#COMPLETE_WAIT_MS}.
+   */
   public boolean complete(String src, String clientName, ExtendedBlock last, long fileId) throws IOException {
-    return runner.run(new CompleteOp(services, FsPath.parse(src), fileId, clientName, last));
+    CompleteOp complete = new CompleteOp(services, FsPath.parse(src), fileId, clientName, last);
+    long deadline = System.nanoTime() + completeWaitMs * 1_000_000L;
+    long pauseMs = 2;
+    while (true) {
+      if (runner.run(complete)) {
+        return true;
+      }
+      if (System.nanoTime() + pauseMs * 1_000_000L > deadline) {
+        return false;
+      }
+      try {
+        Thread.sleep(pauseMs);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+      pauseMs = Math.min(pauseMs * 2, 64);
+    }
   }
 
   public void abandonBlock(ExtendedBlock b, long fileId, String src, String holder) throws IOException {
