@@ -264,6 +264,27 @@ class BadInputTest {
   }
 
   @Test
+  void garbageOnTheRpcPortDoesNotHurtTheNamenode() throws IOException {
+    java.net.InetSocketAddress address = cluster.nameNode(0).address();
+    byte[] noise = TestFiles.randomBytes(64 * 1024, 99);
+    for (int i = 0; i < 5; i++) {
+      try (java.net.Socket socket = new java.net.Socket(address.getAddress(), address.getPort())) {
+        socket.getOutputStream().write(noise, 0, 1024 * (i + 1));
+        socket.getOutputStream().flush();
+      } catch (IOException closedByServer) {
+        // the server may hang up mid-write: that is the point
+      }
+    }
+    // a well-formed header followed by a huge declared length
+    try (java.net.Socket socket = new java.net.Socket(address.getAddress(), address.getPort())) {
+      socket.getOutputStream().write(new byte[] {'h', 'r', 'p', 'c', 9, 0, 0, 0x7f, (byte) 0xff, (byte) 0xff, -1});
+    } catch (IOException closedByServer) {
+      // fine
+    }
+    assertNotNull(namenode.getFileInfo("/dir"), "the namenode still serves after garbage on its port");
+  }
+
+  @Test
   void unsupportedCallsSayso() {
     assertRemote(UnsupportedOperationException.class, "not supported",
         () -> namenode.createSnapshot("/dir", "s1"));
