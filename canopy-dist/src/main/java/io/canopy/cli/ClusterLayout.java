@@ -1,0 +1,109 @@
+package io.canopy.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Where a cluster keeps its files:
+ *
+ * <pre>
+ * DIR/cluster.properties     counts, ports and -D overrides chosen by canopy up (reused by the next up)
+ * DIR/etc/*.xml              client configuration (core-site.xml, hdfs-site.xml, canopy-site.xml)
+ * DIR/etc/ROLE/*.xml         configuration of one namenode or datanode process
+ * DIR/db                     PostgreSQL data directory
+ * DIR/dn/I                   data directory of datanode I
+ * DIR/logs/ROLE.log          stdout and stderr of one process
+ * DIR/run/ROLE.pid           pid of one running process
+ * </pre>
+ */
+public final class ClusterLayout {
+  /** Environment variable naming the cluster directory when --dir is not given. */
+  public static final String DIR_ENVIRONMENT_VARIABLE = "CANOPY_DIR";
+  public static final String DEFAULT_DIR = "canopy-cluster";
+
+  private final Path root;
+
+  public ClusterLayout(Path root) {
+    this.root = root.toAbsolutePath().normalize();
+  }
+
+  /** The directory named by --dir, else by $CANOPY_DIR, else ./canopy-cluster. */
+  public static ClusterLayout resolve(String dirOption, String dirEnvironment) {
+    if (dirOption != null && !dirOption.isBlank()) {
+      return new ClusterLayout(Path.of(dirOption));
+    }
+    if (dirEnvironment != null && !dirEnvironment.isBlank()) {
+      return new ClusterLayout(Path.of(dirEnvironment));
+    }
+    return new ClusterLayout(Path.of(DEFAULT_DIR));
+  }
+
+  public Path root() {
+    return root;
+  }
+
+  public Path propertiesFile() {
+    return root.resolve("cluster.properties");
+  }
+
+  /** Client configuration directory. */
+  public Path etc() {
+    return root.resolve("etc");
+  }
+
+  /** Configuration directory of one namenode or datanode process. */
+  public Path confDir(Role role) {
+    return role.kind() == Role.Kind.DATABASE ? etc() : etc().resolve(role.name());
+  }
+
+  public Path databaseDir() {
+    return root.resolve("db");
+  }
+
+  public Path dataNodesDir() {
+    return root.resolve("dn");
+  }
+
+  public Path dataNodeDir(int index) {
+    return dataNodesDir().resolve(Integer.toString(index));
+  }
+
+  public Path logsDir() {
+    return root.resolve("logs");
+  }
+
+  public Path logFile(Role role) {
+    return logsDir().resolve(role.name() + ".log");
+  }
+
+  public Path runDir() {
+    return root.resolve("run");
+  }
+
+  public Path pidFile(Role role) {
+    return runDir().resolve(role.name() + ".pid");
+  }
+
+  public Path lockFile() {
+    return runDir().resolve("canopy.lock");
+  }
+
+  /** Whether {@code canopy up} has set up this directory (it writes cluster.properties first). */
+  public boolean isCluster() {
+    return Files.isRegularFile(propertiesFile());
+  }
+
+  /** Fails with an actionable message when DIR holds no cluster. */
+  public void requireCluster() {
+    if (!isCluster()) {
+      throw new CliException("No Canopy cluster in " + root + " (" + propertiesFile().getFileName()
+          + " is missing); create one with `canopy up --dir " + root + "` or pass the right --dir / $"
+          + DIR_ENVIRONMENT_VARIABLE);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return root.toString();
+  }
+}

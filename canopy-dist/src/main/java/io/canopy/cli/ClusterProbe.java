@@ -1,0 +1,60 @@
+package io.canopy.cli;
+
+import java.io.IOException;
+import java.net.URI;
+import java.util.HashSet;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
+
+/**
+ * Asks a namenode, through the stock HDFS client, whether it serves requests and how many datanodes it sees. Every
+ * call fails fast (no connection retries) because the caller polls.
+ */
+final class ClusterProbe {
+  private final Configuration conf;
+
+  ClusterProbe(Configuration base) {
+    conf = new Configuration(base);
+    conf.setInt("ipc.client.connect.max.retries", 0);
+    conf.setInt("ipc.client.connect.max.retries.on.timeouts", 0);
+    conf.setInt("ipc.client.connect.timeout", 2000);
+    conf.setInt("ipc.client.rpc-timeout.ms", 10_000);
+    conf.setBoolean("dfs.client.retry.policy.enabled", false);
+  }
+
+  /** Lists the root directory through namenode {@code port}; throws what the client threw. */
+  void checkAnswers(int port) throws IOException {
+    try (FileSystem fs = FileSystem.newInstance(uri(port), conf)) {
+      fs.getFileStatus(new Path("/"));
+    }
+  }
+
+  /**
+   * Data-transfer ports of the datanodes namenode {@code port} reports live and that heartbeated at or after
+   * {@code sinceMillis} (wall clock). The second condition keeps a namenode that remembers datanodes from before a
+   * restart from passing for one that sees the new processes; a report without a heartbeat time (0) counts as fresh.
+   */
+  Set<Integer> freshLiveDatanodePorts(int port, long sinceMillis) throws IOException {
+    try (FileSystem fs = FileSystem.newInstance(uri(port), conf)) {
+      if (!(fs instanceof DistributedFileSystem dfs)) {
+        throw new IOException(uri(port) + " is not served by DistributedFileSystem but " + fs.getClass().getName());
+      }
+      Set<Integer> ports = new HashSet<>();
+      for (DatanodeInfo datanode : dfs.getDataNodeStats(DatanodeReportType.LIVE)) {
+        if (datanode.getLastUpdate() == 0 || datanode.getLastUpdate() >= sinceMillis) {
+          ports.add(datanode.getXferPort());
+        }
+      }
+      return ports;
+    }
+  }
+
+  private static URI uri(int port) {
+    return URI.create("hdfs://127.0.0.1:" + port);
+  }
+}

@@ -1,0 +1,114 @@
+package io.canopy.cli;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * What {@code canopy up} chose for a cluster, kept in {@code DIR/cluster.properties} so the next {@code up} restarts
+ * the same cluster: process counts, one port per role, and the {@code -D} overrides.
+ */
+public final class ClusterProperties {
+  private static final String NAMENODES = "namenodes";
+  private static final String DATANODES = "datanodes";
+  private static final String PORT_PREFIX = "port.";
+  private static final String OVERRIDE_PREFIX = "override.";
+
+  private final int namenodes;
+  private final int datanodes;
+  private final Map<String, Integer> ports;
+  private final Map<String, String> overrides;
+
+  public ClusterProperties(int namenodes, int datanodes, Map<String, Integer> ports, Map<String, String> overrides) {
+    this.namenodes = namenodes;
+    this.datanodes = datanodes;
+    this.ports = Collections.unmodifiableMap(new TreeMap<>(ports));
+    this.overrides = Collections.unmodifiableMap(new TreeMap<>(overrides));
+  }
+
+  public int namenodes() {
+    return namenodes;
+  }
+
+  public int datanodes() {
+    return datanodes;
+  }
+
+  /** Port of each role by role name; datanodes' is their data-transfer port. */
+  public Map<String, Integer> ports() {
+    return ports;
+  }
+
+  public int port(Role role) {
+    Integer port = ports.get(role.name());
+    if (port == null) {
+      throw new CliException("cluster.properties has no port for " + role + "; run `canopy up` to repair it");
+    }
+    return port;
+  }
+
+  /** {@code -D} configuration overrides, written into every process's configuration. */
+  public Map<String, String> overrides() {
+    return overrides;
+  }
+
+  public Iterable<Role> roles() {
+    return Role.all(namenodes, datanodes);
+  }
+
+  /** The address clients use: namenode 1. */
+  public String defaultFs() {
+    return "hdfs://127.0.0.1:" + port(Role.namenode(1));
+  }
+
+  public static Optional<ClusterProperties> load(Path file) {
+    if (!Files.isRegularFile(file)) {
+      return Optional.empty();
+    }
+    Properties properties = new Properties();
+    try (Reader reader = Files.newBufferedReader(file)) {
+      properties.load(reader);
+      Map<String, Integer> ports = new TreeMap<>();
+      Map<String, String> overrides = new TreeMap<>();
+      for (String key : properties.stringPropertyNames()) {
+        if (key.startsWith(PORT_PREFIX)) {
+          ports.put(key.substring(PORT_PREFIX.length()), Integer.parseInt(properties.getProperty(key).trim()));
+        } else if (key.startsWith(OVERRIDE_PREFIX)) {
+          overrides.put(key.substring(OVERRIDE_PREFIX.length()), properties.getProperty(key));
+        }
+      }
+      return Optional.of(new ClusterProperties(Integer.parseInt(properties.getProperty(NAMENODES, "1").trim()),
+          Integer.parseInt(properties.getProperty(DATANODES, "0").trim()), ports, overrides));
+    } catch (IOException | NumberFormatException e) {
+      throw new CliException("Cannot read " + file + ": " + e.getMessage() + "; fix or delete the file");
+    }
+  }
+
+  public void store(Path file) throws IOException {
+    Properties properties = new Properties();
+    properties.setProperty(NAMENODES, Integer.toString(namenodes));
+    properties.setProperty(DATANODES, Integer.toString(datanodes));
+    ports.forEach((role, port) -> properties.setProperty(PORT_PREFIX + role, Integer.toString(port)));
+    overrides.forEach((key, value) -> properties.setProperty(OVERRIDE_PREFIX + key, value));
+    StringWriter text = new StringWriter();
+    properties.store(text, null);
+    // Properties writes a date comment and hash order; keep the file stable and sorted instead.
+    String body = text.toString().lines().filter(line -> !line.startsWith("#")).sorted()
+        .collect(Collectors.joining("\n", "", "\n"));
+    Files.createDirectories(file.getParent());
+    Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
+    Files.writeString(temporary, "# Written by canopy up; the next canopy up reuses these counts, ports and "
+        + "overrides.\n" + body);
+    Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING,
+        StandardCopyOption.ATOMIC_MOVE);
+  }
+}

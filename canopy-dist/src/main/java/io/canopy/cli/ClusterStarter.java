@@ -1,0 +1,317 @@
+package io.canopy.cli;
+
+import io.canopy.metadata.MetadataStore;
+import io.canopy.namenode.NamespaceFormatter;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * Starts a planned cluster in order (database, format if needed, namenodes, datanodes), waiting until each step is
+ * ready, within one overall deadline. On any failure it stops whatever it started and throws a {@link CliException}
+ * naming the role that is not ready and its log file.
+ */
+final class ClusterStarter {
+  private static final long POLL_MS = 250;
+  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(20);
+  private static final int LOG_TAIL_LINES = 12;
+  private static final long CLOCK_SLACK_MS = 1000;
+
+  private final ClusterLayout layout;
+  private final ClusterProperties cluster;
+  private final DaemonLauncher launcher;
+  private final PrintWriter out;
+  private final PrintWriter err;
+  private final Deadline deadline;
+  private final List<Started> started = new CopyOnWriteArrayList<>();
+  private final long startNanos = System.nanoTime();
+  /** Set when the JVM is shutting down (SIGINT, SIGTERM) before the cluster was ready. */
+  private volatile boolean interrupted;
+  private boolean stopped;
+
+  private record Started(Role role, Process process, long logOffset) {
+  }
+
+  ClusterStarter(ClusterLayout layout, ClusterProperties cluster, DaemonLauncher launcher, PrintWriter out,
+      PrintWriter err, Duration timeout) {
+    this.layout = layout;
+    this.cluster = cluster;
+    this.launcher = launcher;
+    this.out = out;
+    this.err = err;
+    this.deadline = new Deadline(timeout);
+  }
+
+  /** Starts everything; returns once namenodes answer and every datanode is live. */
+  void start() throws IOException {
+    Thread cleanup = new Thread(() -> {
+      interrupted = true;
+      stopStartedQuietly();
+    }, "canopy-up-interrupted");
+    Runtime.getRuntime().addShutdownHook(cleanup);
+    boolean ready = false;
+    try {
+      startDatabase();
+      ensureFormatted();
+      startNamenodes();
+      startDatanodes();
+      ready = true;
+    } finally {
+      removeHook(cleanup);
+      if (!ready && !interrupted) {
+        out.println("stopping what this command started");
+        out.flush();
+        stopStartedQuietly();
+      }
+    }
+  }
+
+  double elapsedSeconds() {
+    return (System.nanoTime() - startNanos) / 1e9;
+  }
+
+  private void startDatabase() throws IOException {
+    int port = cluster.port(Role.DATABASE);
+    Started database = launch(Role.DATABASE, List.of(layout.databaseDir().toString(), Integer.toString(port)));
+    waitFor(database, "PostgreSQL to accept connections on 127.0.0.1:" + port, () -> {
+      String log = readLogSince(layout.logFile(Role.DATABASE), database.logOffset());
+      if (!log.contains("ready jdbc:")) {
+        throw new IOException("no 'ready' line in its log yet");
+      }
+    });
+    progress("database ready on 127.0.0.1:" + port);
+  }
+
+  private void ensureFormatted() throws IOException {
+    Configuration conf = ClusterConfigs.load(layout.etc());
+    try (MetadataStore store = MetadataAccess.open(conf)) {
+      if (NamespaceFormatter.isFormatted(store)) {
+        return;
+      }
+      if (FileTrees.holdsFiles(layout.dataNodesDir())) {
+        // The blocks there belong to a namespace that no longer exists; datanodes would refuse the new cluster id.
+        FileTrees.deleteContents(layout.dataNodesDir());
+        progress("wiped " + layout.dataNodesDir() + ": its blocks belonged to a namespace the database no longer has");
+      }
+      NamespaceFormatter.format(store, conf, false);
+      progress("formatted a new namespace");
+    }
+  }
+
+  private void startNamenodes() throws IOException {
+    ClusterProbe probe = new ClusterProbe(ClusterConfigs.load(layout.etc()));
+    List<Started> namenodes = new ArrayList<>();
+    for (int i = 1; i <= cluster.namenodes(); i++) {
+      Role role = Role.namenode(i);
+      namenodes.add(launch(role, List.of(layout.confDir(role).toString())));
+    }
+    for (Started namenode : namenodes) {
+      int port = cluster.port(namenode.role());
+      waitFor(namenode, "its RPC server on 127.0.0.1:" + port + " to answer", () -> probe.checkAnswers(port));
+      progress(namenode.role() + " ready on 127.0.0.1:" + port);
+    }
+  }
+
+  private void startDatanodes() throws IOException {
+    if (cluster.datanodes() == 0) {
+      return;
+    }
+    ClusterProbe probe = new ClusterProbe(ClusterConfigs.load(layout.etc()));
+    // Heartbeats are stamped by the namenode's clock on this same machine; allow a little rounding.
+    long launchedMillis = System.currentTimeMillis() - CLOCK_SLACK_MS;
+    List<Started> datanodes = new ArrayList<>();
+    for (int i = 1; i <= cluster.datanodes(); i++) {
+      Role role = Role.datanode(i);
+      Files.createDirectories(layout.dataNodeDir(i));
+      datanodes.add(launch(role, List.of(layout.confDir(role).toString(), layout.dataNodeDir(i).toString())));
+    }
+    int namenodePort = cluster.port(Role.namenode(1));
+    Set<Integer> live = new HashSet<>();
+    waitForDatanodes(datanodes, () -> notLive(live), () -> {
+      Set<Integer> ports = probe.freshLiveDatanodePorts(namenodePort, launchedMillis);
+      live.clear();
+      live.addAll(ports);
+      if (!notLive(live).isEmpty()) {
+        throw new IOException("namenode-1 reports " + Role.count(ports.size(), Role.Kind.DATANODE) + " live");
+      }
+    });
+    progress(Role.count(cluster.datanodes(), Role.Kind.DATANODE) + " live");
+  }
+
+  private Started launch(Role role, List<String> arguments) throws IOException {
+    Path log = layout.logFile(role);
+    long offset = Files.exists(log) ? Files.size(log) : 0;
+    Process process = launcher.start(role, arguments);
+    Started launched = new Started(role, process, offset);
+    started.add(launched);
+    progress("started " + role + " (pid " + process.pid() + ", log " + log + ")");
+    return launched;
+  }
+
+  /** A readiness check: returns when ready, throws with the reason when not (yet). */
+  interface Check {
+    void run() throws IOException;
+  }
+
+  private void waitFor(Started process, String what, Check check) {
+    waitForAll(List.of(process), () -> List.of(process.role()), what, check);
+  }
+
+  private void waitForDatanodes(List<Started> datanodes, Supplier<List<Role>> notReady,
+      Check check) {
+    waitForAll(datanodes, notReady, "it to register with namenode-1 (port " + cluster.port(Role.namenode(1)) + ")",
+        check);
+  }
+
+  private List<Role> notLive(Set<Integer> livePorts) {
+    List<Role> missing = new ArrayList<>();
+    for (int i = 1; i <= cluster.datanodes(); i++) {
+      if (!livePorts.contains(cluster.port(Role.datanode(i)))) {
+        missing.add(Role.datanode(i));
+      }
+    }
+    return missing;
+  }
+
+  /**
+   * Polls {@code check} until it passes; fails early when one of {@code processes} exits, and at the deadline names
+   * the first role {@code notReady} reports.
+   */
+  private void waitForAll(List<Started> processes, Supplier<List<Role>> notReady, String what,
+      Check check) {
+    String lastProblem = "";
+    while (true) {
+      for (Started process : processes) {
+        if (!process.process().isAlive()) {
+          throw failure(process.role(), process.role() + " exited with status " + process.process().exitValue()
+              + " while starting");
+        }
+      }
+      try {
+        check.run();
+        return;
+      } catch (IOException | RuntimeException e) {
+        lastProblem = oneLine(e);
+      }
+      if (deadline.expired()) {
+        List<Role> suspects = notReady.get();
+        Role suspect = suspects.isEmpty() ? processes.get(0).role() : suspects.get(0);
+        String others = suspects.size() > 1 ? " (also not ready: " + suspects.subList(1, suspects.size()) + ")" : "";
+        throw failure(suspect, suspect + " is not ready after " + deadline.timeoutSeconds() + " s: waited for "
+            + what + others + "; last check: " + lastProblem);
+      }
+      sleep();
+    }
+  }
+
+  private CliException failure(Role role, String message) {
+    if (interrupted) {
+      return new CliException("interrupted; stopped what it had started");
+    }
+    Path log = layout.logFile(role);
+    err.println("last lines of " + log + ":");
+    for (String line : tail(role)) {
+      err.println("  " + line);
+    }
+    err.flush();
+    return new CliException(message + "; read " + log);
+  }
+
+  /** The last lines this run of {@code role} wrote to its log. */
+  private List<String> tail(Role role) {
+    long offset = started.stream().filter(process -> process.role().equals(role)).findFirst()
+        .map(Started::logOffset).orElse(0L);
+    try {
+      List<String> lines = readLogSince(layout.logFile(role), offset).lines().toList();
+      return lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size());
+    } catch (IOException | UncheckedIOException e) {
+      return List.of("(cannot read it: " + e.getMessage() + ")");
+    }
+  }
+
+  private static String readLogSince(Path log, long offset) throws IOException {
+    byte[] bytes = Files.readAllBytes(log);
+    int from = (int) Math.min(bytes.length, offset);
+    return new String(bytes, from, bytes.length - from, StandardCharsets.UTF_8);
+  }
+
+  private static String oneLine(Exception e) {
+    String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    int newline = message.indexOf('\n');
+    return newline < 0 ? message : message.substring(0, newline);
+  }
+
+  private void progress(String message) {
+    out.println(String.format(Locale.ROOT, "[%5.1fs] %s", elapsedSeconds(), message));
+    out.flush();
+  }
+
+  /** Stops every process this command started, once, whoever calls first (the failing command or the hook). */
+  private synchronized void stopStartedQuietly() {
+    if (stopped) {
+      return;
+    }
+    stopped = true;
+    List<Daemons.Running> running = new ArrayList<>();
+    for (int i = started.size() - 1; i >= 0; i--) {
+      Started process = started.get(i);
+      if (process.process().isAlive()) {
+        running.add(new Daemons.Running(process.role(), process.process().toHandle()));
+      }
+    }
+    try {
+      new Daemons(layout).stop(running, STOP_TIMEOUT, out);
+    } catch (IOException | RuntimeException e) {
+      err.println("could not stop everything: " + e.getMessage() + "; run `canopy down --dir " + layout.root() + "`");
+      err.flush();
+    }
+  }
+
+  private static void removeHook(Thread hook) {
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException e) {
+      // The JVM is already shutting down: the hook runs and stops what was started.
+    }
+  }
+
+  private static void sleep() {
+    try {
+      Thread.sleep(POLL_MS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CliException("interrupted while waiting for the cluster to start");
+    }
+  }
+
+  /** One deadline for the whole start-up. */
+  private static final class Deadline {
+    private final Duration timeout;
+    private final long endNanos;
+
+    Deadline(Duration timeout) {
+      this.timeout = timeout;
+      this.endNanos = System.nanoTime() + timeout.toNanos();
+    }
+
+    boolean expired() {
+      return System.nanoTime() - endNanos > 0;
+    }
+
+    long timeoutSeconds() {
+      return timeout.toSeconds();
+    }
+  }
+}

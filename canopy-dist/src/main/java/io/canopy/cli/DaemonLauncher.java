@@ -1,0 +1,103 @@
+package io.canopy.cli;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Starts a role as a background process: {@code java} of the running JVM with the CLI's own class path, output
+ * appended to {@code DIR/logs/ROLE.log}, stdin from /dev/null, in a new session ({@code setsid}) when available so
+ * it outlives the CLI and the terminal.
+ */
+public final class DaemonLauncher {
+  /** Class path for the processes; defaults to this JVM's. Lets embedders (tests) pass a different one. */
+  public static final String CLASSPATH_PROPERTY = "canopy.classpath";
+  /** JVM options every process gets. Hadoop 3 on Java 17 reflects into these packages. */
+  private static final List<String> COMMON_JVM_OPTIONS = List.of("-XX:+ExitOnOutOfMemoryError",
+      "-Djava.net.preferIPv4Stack=true", "-Dlog4j.configuration=canopy-daemon-log4j.properties",
+      "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.util=ALL-UNNAMED",
+      "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED", "--add-opens=java.base/java.nio=ALL-UNNAMED",
+      "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.net=ALL-UNNAMED");
+
+  private final ClusterLayout layout;
+  private final String javaExecutable;
+  private final String classPath;
+  private final String setsid;
+
+  DaemonLauncher(ClusterLayout layout, String javaExecutable, String classPath, String setsid) {
+    this.layout = layout;
+    this.javaExecutable = javaExecutable;
+    this.classPath = classPath;
+    this.setsid = setsid;
+  }
+
+  public static DaemonLauncher forThisJvm(ClusterLayout layout) {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    String classPath = System.getProperty(CLASSPATH_PROPERTY, System.getProperty("java.class.path"));
+    return new DaemonLauncher(layout, java, classPath, findOnPath("setsid"));
+  }
+
+  private static String findOnPath(String program) {
+    String path = System.getenv("PATH");
+    if (path == null) {
+      return null;
+    }
+    for (String dir : path.split(File.pathSeparator)) {
+      Path candidate = Path.of(dir, program);
+      if (Files.isExecutable(candidate)) {
+        return candidate.toString();
+      }
+    }
+    return null;
+  }
+
+  /** The full command line that runs {@code role} with {@code arguments}. */
+  public List<String> command(Role role, List<String> arguments) {
+    List<String> command = new ArrayList<>();
+    if (setsid != null) {
+      // Our child is never a process-group leader, so setsid calls setsid(2) and execs: the pid stays java's.
+      command.add(setsid);
+    }
+    command.add(javaExecutable);
+    command.add(role.kind().heapOption());
+    command.add(Daemons.DIR_MARKER + layout.root());
+    command.add(Daemons.ROLE_MARKER + role.name());
+    command.addAll(COMMON_JVM_OPTIONS);
+    String extra = System.getenv(role.kind().optionsVariable());
+    if (extra != null && !extra.isBlank()) {
+      command.addAll(Arrays.asList(extra.trim().split("\\s+")));
+    }
+    command.add("-cp");
+    command.add(classPath);
+    command.add(role.kind().mainClass());
+    command.addAll(arguments);
+    return command;
+  }
+
+  /** Starts {@code role} and records its pid. */
+  public Process start(Role role, List<String> arguments) throws IOException {
+    Path log = layout.logFile(role);
+    Files.createDirectories(log.getParent());
+    Files.writeString(log, "==== canopy: starting " + role + " at " + Instant.now() + "\n",
+        StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    ProcessBuilder builder = new ProcessBuilder(command(role, arguments))
+        .directory(layout.root().toFile())
+        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+        .redirectErrorStream(true);
+    Process process;
+    try {
+      process = builder.start();
+    } catch (IOException e) {
+      throw new CliException("Cannot start " + role + " (" + javaExecutable + "): " + e.getMessage());
+    }
+    new Daemons(layout).writePid(role, process.pid());
+    return process;
+  }
+}

@@ -1,0 +1,77 @@
+package io.canopy.cli;
+
+import io.canopy.metadata.MetadataStore;
+import io.canopy.metadata.postgres.EmbeddedPostgresServer;
+import io.canopy.metadata.postgres.Postmaster;
+import io.canopy.metadata.postgres.PostgresSettings;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.Optional;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * The metadata store of a cluster for one CLI command. Uses the cluster's database when it runs; otherwise starts
+ * the embedded PostgreSQL on DIR/db inside this JVM, on a free port, for the duration of the command only. The
+ * caller holds the {@link ClusterLock} so that no {@code canopy up} starts the database meanwhile.
+ */
+final class DatabaseSession implements AutoCloseable {
+  private static final Duration ORPHAN_STOP_TIMEOUT = Duration.ofSeconds(30);
+
+  private final MetadataStore store;
+  private final EmbeddedPostgresServer temporaryServer;
+
+  private DatabaseSession(MetadataStore store, EmbeddedPostgresServer temporaryServer) {
+    this.store = store;
+    this.temporaryServer = temporaryServer;
+  }
+
+  static DatabaseSession open(ClusterLayout layout, Configuration conf, PrintWriter err) throws IOException {
+    if (new Daemons(layout).running(Role.DATABASE).isPresent()) {
+      return new DatabaseSession(MetadataAccess.open(conf), null);
+    }
+    Optional<ProcessHandle> postmaster = Postmaster.running(layout.databaseDir());
+    if (postmaster.isPresent() && Postmaster.launcherHoldsLock(layout.databaseDir())) {
+      throw new CliException("PostgreSQL pid " + postmaster.get().pid() + " serves " + layout.databaseDir() + " for a "
+          + "launcher canopy has no pid file of (" + layout.pidFile(Role.DATABASE) + "); stop it with `canopy down "
+          + "--dir " + layout.root() + "` and try again");
+    }
+    Optional<ProcessHandle> orphan = postmaster;
+    if (orphan.isPresent()) {
+      err.println("stopping PostgreSQL pid " + orphan.get().pid() + ", left running on " + layout.databaseDir()
+          + " without its launcher");
+      if (!Postmaster.stop(orphan.get(), ORPHAN_STOP_TIMEOUT)) {
+        throw new CliException("PostgreSQL pid " + orphan.get().pid() + " still holds " + layout.databaseDir()
+            + "; stop it by hand (kill " + orphan.get().pid() + ")");
+      }
+    }
+    Postmaster.clearStalePidFile(layout.databaseDir());
+    err.println("The database of " + layout.root() + " is not running: starting it in this process for this "
+        + "command only");
+    err.flush();
+    EmbeddedPostgresServer server = EmbeddedPostgresServer.start(layout.databaseDir(), 0);
+    try {
+      Configuration temporary = new Configuration(conf);
+      temporary.set(PostgresSettings.JDBC_URL, server.jdbcUrl());
+      return new DatabaseSession(MetadataAccess.open(temporary), server);
+    } catch (IOException | RuntimeException e) {
+      server.close();
+      throw e;
+    }
+  }
+
+  MetadataStore store() {
+    return store;
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      store.close();
+    } finally {
+      if (temporaryServer != null) {
+        temporaryServer.close();
+      }
+    }
+  }
+}

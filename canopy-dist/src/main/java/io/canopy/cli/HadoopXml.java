@@ -1,0 +1,43 @@
+package io.canopy.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Writes Hadoop {@code *-site.xml} files: only the given properties, sorted, so they are easy to read. */
+public final class HadoopXml {
+  private HadoopXml() {
+  }
+
+  public static String render(Map<String, String> properties, String comment) {
+    StringBuilder xml = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    xml.append("<!-- ").append(comment.replace("--", "- -")).append(" -->\n<configuration>\n");
+    for (Map.Entry<String, String> property : new TreeMap<>(properties).entrySet()) {
+      xml.append("  <property><name>").append(escape(property.getKey())).append("</name><value>")
+          .append(escape(property.getValue())).append("</value></property>\n");
+    }
+    return xml.append("</configuration>\n").toString();
+  }
+
+  public static void write(Path file, Map<String, String> properties, String comment) throws IOException {
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, render(properties, comment));
+  }
+
+  private static String escape(String text) {
+    StringBuilder escaped = new StringBuilder(text.length());
+    for (char c : text.toCharArray()) {
+      switch (c) {
+        case '&' -> escaped.append("&amp;");
+        case '<' -> escaped.append("&lt;");
+        case '>' -> escaped.append("&gt;");
+        case '"' -> escaped.append("&quot;");
+        case '\'' -> escaped.append("&apos;");
+        default -> escaped.append(c);
+      }
+    }
+    return escaped.toString();
+  }
+}

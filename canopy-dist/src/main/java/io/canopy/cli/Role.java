@@ -1,0 +1,103 @@
+package io.canopy.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** One process of a cluster: the database, namenode I or datanode I. */
+public record Role(Kind kind, int index) {
+  /** The kinds of process, in start order; each with its main class and default heap. */
+  public enum Kind {
+    DATABASE("db", "io.canopy.metadata.postgres.EmbeddedPostgresMain", "-Xmx128m", "CANOPY_DB_OPTS"),
+    NAMENODE("namenode", "io.canopy.namenode.NameNodeMain", "-Xmx1g", "CANOPY_NAMENODE_OPTS"),
+    DATANODE("datanode", "io.canopy.datanode.DataNodeMain", "-Xmx384m", "CANOPY_DATANODE_OPTS");
+
+    private final String prefix;
+    private final String mainClass;
+    private final String heapOption;
+    private final String optionsVariable;
+
+    Kind(String prefix, String mainClass, String heapOption, String optionsVariable) {
+      this.prefix = prefix;
+      this.mainClass = mainClass;
+      this.heapOption = heapOption;
+      this.optionsVariable = optionsVariable;
+    }
+
+    public String mainClass() {
+      return mainClass;
+    }
+
+    public String heapOption() {
+      return heapOption;
+    }
+
+    /** Environment variable whose words are appended to this kind's JVM options. */
+    public String optionsVariable() {
+      return optionsVariable;
+    }
+  }
+
+  public static final Role DATABASE = new Role(Kind.DATABASE, 0);
+
+  public Role {
+    if (kind == Kind.DATABASE ? index != 0 : index < 1) {
+      throw new IllegalArgumentException("bad index " + index + " for " + kind);
+    }
+  }
+
+  public static Role namenode(int index) {
+    return new Role(Kind.NAMENODE, index);
+  }
+
+  public static Role datanode(int index) {
+    return new Role(Kind.DATANODE, index);
+  }
+
+  /** {@code db}, {@code namenode-I} or {@code datanode-I}: file names and what users read. */
+  public String name() {
+    return kind == Kind.DATABASE ? kind.prefix : kind.prefix + "-" + index;
+  }
+
+  /** The role a name (as produced by {@link #name()}) stands for. */
+  public static Optional<Role> parse(String name) {
+    if (name.equals(Kind.DATABASE.prefix)) {
+      return Optional.of(DATABASE);
+    }
+    for (Kind kind : new Kind[] {Kind.NAMENODE, Kind.DATANODE}) {
+      if (name.startsWith(kind.prefix + "-")) {
+        try {
+          int index = Integer.parseInt(name.substring(kind.prefix.length() + 1));
+          return index >= 1 ? Optional.of(new Role(kind, index)) : Optional.empty();
+        } catch (NumberFormatException e) {
+          return Optional.empty();
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Every role of a cluster in start order: the database, the namenodes, the datanodes. */
+  public static List<Role> all(int namenodes, int datanodes) {
+    List<Role> roles = new ArrayList<>();
+    roles.add(DATABASE);
+    for (int i = 1; i <= namenodes; i++) {
+      roles.add(namenode(i));
+    }
+    for (int i = 1; i <= datanodes; i++) {
+      roles.add(datanode(i));
+    }
+    return roles;
+  }
+
+  /** "1 namenode", "3 datanodes": a count of processes of one kind, for messages. */
+  public static String count(int number, Kind kind) {
+    String noun = kind == Kind.DATABASE ? "database" : kind.prefix;
+    return number + " " + noun + (number == 1 ? "" : "s");
+  }
+
+  @Override
+  public String toString() {
+    return name();
+  }
+}

@@ -1,0 +1,82 @@
+package io.canopy.cli;
+
+import io.canopy.metadata.postgres.Postmaster;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+@Command(name = "status", mixinStandardHelpOptions = true,
+    description = {"Show which processes of the cluster run, with pids and ports.",
+        "One line per process of the cluster in DIR: role, running or stopped, pid and port "
+        + "(datanodes: their data-transfer port). Only checks that the processes live; `canopy up` checks that "
+        + "they serve."},
+    exitCodeListHeading = "%nExit status:%n",
+    exitCodeList = {"0:every process runs", "1:some run, some do not", "3:none runs (or DIR holds no cluster)"})
+public final class StatusCommand implements Callable<Integer> {
+  public static final int ALL_RUNNING = 0;
+  public static final int SOME_RUNNING = 1;
+  public static final int NONE_RUNNING = 3;
+
+  @Mixin
+  ClusterDirOption dirOption;
+
+  @Spec
+  CommandSpec spec;
+
+  @Override
+  public Integer call() throws IOException {
+    ClusterLayout layout = dirOption.layout();
+    PrintWriter out = spec.commandLine().getOut();
+    Optional<ClusterProperties> loaded = ClusterProperties.load(layout.propertiesFile());
+    if (loaded.isEmpty()) {
+      out.println("No Canopy cluster in " + layout.root() + " (`canopy up --dir " + layout.root()
+          + "` creates one)");
+      out.flush();
+      return NONE_RUNNING;
+    }
+    ClusterProperties cluster = loaded.get();
+    Daemons daemons = new Daemons(layout);
+    List<Role> roles = new ArrayList<>();
+    cluster.roles().forEach(roles::add);
+    for (Role extra : daemons.rolesWithPidFiles()) {
+      if (!roles.contains(extra) && daemons.running(extra).isPresent()) {
+        roles.add(extra);
+      }
+    }
+    out.println("cluster " + layout.root() + "  fs.defaultFS=" + cluster.defaultFs());
+    int running = 0;
+    for (Role role : roles) {
+      Optional<ProcessHandle> process = daemons.running(role);
+      running += process.isPresent() ? 1 : 0;
+      String port = cluster.ports().containsKey(role.name()) ? Integer.toString(cluster.port(role)) : "-";
+      out.println(String.format("%-12s %-8s pid %-8s port %s", role, process.isPresent() ? "running" : "stopped",
+          process.map(handle -> Long.toString(handle.pid())).orElse("-"), port));
+    }
+    if (daemons.running(Role.DATABASE).isEmpty()) {
+      OptionalLong orphan = Postmaster.orphan(layout.databaseDir()).map(h -> OptionalLong.of(h.pid()))
+          .orElse(OptionalLong.empty());
+      if (orphan.isPresent()) {
+        out.println("note: PostgreSQL pid " + orphan.getAsLong() + " still runs on " + layout.databaseDir()
+            + " without its launcher; `canopy down` stops it");
+      }
+    }
+    out.flush();
+    return exitCode(running, roles.size());
+  }
+
+  /** 0 when all {@code total} processes run, 3 when none does, 1 otherwise. */
+  static int exitCode(int running, int total) {
+    if (running == 0) {
+      return NONE_RUNNING;
+    }
+    return running == total ? ALL_RUNNING : SOME_RUNNING;
+  }
+}

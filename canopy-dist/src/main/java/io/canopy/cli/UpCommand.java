@@ -1,0 +1,183 @@
+package io.canopy.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "up", mixinStandardHelpOptions = true,
+    description = {"Start a local cluster (database, namenodes, datanodes) in the background.",
+        "Runs the embedded PostgreSQL metadata database, N namenodes and M Apache DataNodes as background "
+        + "processes on 127.0.0.1, and formats a new namespace on the first start.",
+        "Returns once every namenode answers RPCs and namenode-1 reports M live datanodes, and prints as its last "
+        + "line fs.defaultFS=hdfs://127.0.0.1:PORT (the address of namenode-1).",
+        "Counts, ports and -D settings are kept in DIR/cluster.properties and reused by the next `up`, so a plain "
+        + "`canopy up` restarts the same cluster with the same data.",
+        "If the cluster is already running (and no different counts or settings are asked for) it says so, "
+        + "prints the fs.defaultFS line and exits 0."},
+    exitCodeListHeading = "%nExit status:%n",
+    exitCodeList = {"0:the cluster is running", "1:it could not be started (the message names the role and its log)",
+        "2:invalid arguments"})
+public final class UpCommand implements Callable<Integer> {
+  static final int MAX_NAMENODES = 16;
+  static final int MAX_DATANODES = 64;
+  static final int DEFAULT_NAMENODES = 1;
+  static final int DEFAULT_DATANODES = 3;
+
+  @Mixin
+  ClusterDirOption dirOption;
+
+  @Option(names = "--namenodes", paramLabel = "N",
+      description = "Namenodes to run, 1.." + MAX_NAMENODES + " (default: as last time, else " + DEFAULT_NAMENODES
+          + ").")
+  Integer namenodes;
+
+  @Option(names = "--datanodes", paramLabel = "M",
+      description = "DataNodes to run, 0.." + MAX_DATANODES + " (default: as last time, else " + DEFAULT_DATANODES
+          + ").")
+  Integer datanodes;
+
+  @Option(names = "-D", paramLabel = "KEY=VALUE",
+      description = "Configuration setting for every process and the clients (dfs.* goes to hdfs-site.xml, "
+          + "canopy.* to canopy-site.xml, the rest to core-site.xml). Repeatable; kept for later `up`s.")
+  Map<String, String> overrides = new LinkedHashMap<>();
+
+  @Option(names = "--clear-settings", description = "Forget the -D settings of earlier `up`s.")
+  boolean clearSettings;
+
+  @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "120",
+      description = "Give up (and stop what was started) when not ready after this long (default: ${DEFAULT-VALUE}).")
+  int timeoutSeconds;
+
+  @Spec
+  CommandSpec spec;
+
+  @Override
+  public Integer call() throws IOException {
+    validate();
+    ClusterLayout layout = dirOption.layout();
+    PrintWriter out = spec.commandLine().getOut();
+    try {
+      Files.createDirectories(layout.root());
+    } catch (IOException e) {
+      throw new CliException("Cannot create the cluster directory " + layout.root() + ": " + e);
+    }
+    try (ClusterLock lock = ClusterLock.acquire(layout)) {
+      Optional<ClusterProperties> previous = ClusterProperties.load(layout.propertiesFile());
+      Daemons daemons = new Daemons(layout);
+      List<Role> running = runningRoles(daemons, previous);
+      if (!running.isEmpty()) {
+        return alreadyRunning(layout, previous, running, out);
+      }
+      ClusterProperties plan = plan(previous, out);
+      for (Role stale : daemons.rolesWithPidFiles()) {
+        daemons.removePid(stale);
+      }
+      plan.store(layout.propertiesFile());
+      ClusterConfigs.writeAll(layout, plan);
+      out.println("Starting Canopy in " + layout.root() + ": " + Role.count(plan.namenodes(), Role.Kind.NAMENODE)
+          + ", " + Role.count(plan.datanodes(), Role.Kind.DATANODE));
+      out.flush();
+      ClusterStarter starter = new ClusterStarter(layout, plan, DaemonLauncher.forThisJvm(layout), out,
+          spec.commandLine().getErr(), Duration.ofSeconds(timeoutSeconds));
+      starter.start();
+      out.println(String.format(Locale.ROOT, "Canopy is up after %.1f s; client configuration in %s",
+          starter.elapsedSeconds(), layout.etc()));
+      out.println("fs.defaultFS=" + plan.defaultFs());
+      out.flush();
+      return 0;
+    }
+  }
+
+  private void validate() {
+    if (namenodes != null && (namenodes < 1 || namenodes > MAX_NAMENODES)) {
+      throw new CliException(2, "--namenodes must be within [1, " + MAX_NAMENODES + "], got " + namenodes);
+    }
+    if (datanodes != null && (datanodes < 0 || datanodes > MAX_DATANODES)) {
+      throw new CliException(2, "--datanodes must be within [0, " + MAX_DATANODES + "], got " + datanodes);
+    }
+    if (timeoutSeconds < 1) {
+      throw new CliException(2, "--timeout must be at least 1 second, got " + timeoutSeconds);
+    }
+    overrides.keySet().forEach(ClusterConfigs::checkOverridable);
+  }
+
+  private static List<Role> runningRoles(Daemons daemons, Optional<ClusterProperties> previous) throws IOException {
+    Set<Role> candidates = new TreeSet<>(Comparator.comparing(Role::kind)
+        .thenComparingInt(Role::index));
+    candidates.addAll(daemons.rolesWithPidFiles());
+    previous.ifPresent(cluster -> cluster.roles().forEach(candidates::add));
+    return candidates.stream().filter(role -> daemons.running(role).isPresent()).toList();
+  }
+
+  private int alreadyRunning(ClusterLayout layout, Optional<ClusterProperties> previous, List<Role> running,
+      PrintWriter out) {
+    String stopFirst = "; run `canopy down --dir " + layout.root() + "` first";
+    if (previous.isEmpty()) {
+      throw new CliException("Canopy processes run in " + layout.root() + " (" + running + ") but "
+          + layout.propertiesFile() + " is missing" + stopFirst);
+    }
+    ClusterProperties cluster = previous.get();
+    List<Role> expected = new ArrayList<>();
+    cluster.roles().forEach(expected::add);
+    if (!running.equals(expected)) {
+      List<Role> stopped = expected.stream().filter(role -> !running.contains(role)).toList();
+      throw new CliException("Part of the cluster in " + layout.root() + " is running (" + running
+          + "; not running: " + stopped + ")" + stopFirst);
+    }
+    boolean sameCounts = (namenodes == null || namenodes == cluster.namenodes())
+        && (datanodes == null || datanodes == cluster.datanodes());
+    boolean sameSettings = !clearSettings && cluster.overrides().entrySet().containsAll(overrides.entrySet());
+    if (!sameCounts || !sameSettings) {
+      throw new CliException("The cluster in " + layout.root() + " is already running with "
+          + Role.count(cluster.namenodes(), Role.Kind.NAMENODE) + ", "
+          + Role.count(cluster.datanodes(), Role.Kind.DATANODE) + " and settings " + cluster.overrides()
+          + "; to change them run `canopy down --dir " + layout.root() + "` first");
+    }
+    out.println("Canopy is already running in " + layout.root());
+    out.println("fs.defaultFS=" + cluster.defaultFs());
+    out.flush();
+    return 0;
+  }
+
+  private ClusterProperties plan(Optional<ClusterProperties> previous, PrintWriter out) {
+    int namenodeCount = namenodes != null ? namenodes
+        : previous.map(ClusterProperties::namenodes).orElse(DEFAULT_NAMENODES);
+    int datanodeCount = datanodes != null ? datanodes
+        : previous.map(ClusterProperties::datanodes).orElse(DEFAULT_DATANODES);
+    Map<String, String> settings = new TreeMap<>();
+    if (!clearSettings) {
+      previous.ifPresent(cluster -> settings.putAll(cluster.overrides()));
+    }
+    settings.putAll(overrides);
+    Map<String, Integer> previousPorts = previous.map(ClusterProperties::ports).orElse(Map.of());
+    Map<String, Integer> ports = new TreeMap<>();
+    Set<Integer> taken = new HashSet<>();
+    for (Role role : Role.all(namenodeCount, datanodeCount)) {
+      Integer before = previousPorts.get(role.name());
+      int port = Ports.reuseOrPick(before, taken);
+      if (before != null && before != port) {
+        out.println("port " + before + " of " + role + " is in use; " + role + " moves to port " + port);
+      }
+      ports.put(role.name(), port);
+    }
+    return new ClusterProperties(namenodeCount, datanodeCount, ports, settings);
+  }
+}

@@ -1,0 +1,108 @@
+package io.canopy.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ClusterConfigsTest {
+  @TempDir
+  Path dir;
+
+  private static ClusterProperties cluster(Map<String, String> overrides) {
+    return new ClusterProperties(2, 3, Map.of("db", 5000, "namenode-1", 5001, "namenode-2", 5002,
+        "datanode-1", 5011, "datanode-2", 5012, "datanode-3", 5013), overrides);
+  }
+
+  @Test
+  void overridesReachEveryProcessAndTheClient() throws Exception {
+    ClusterLayout layout = new ClusterLayout(dir);
+    ClusterConfigs.writeAll(layout, cluster(Map.of("dfs.blocksize", "1048576", "canopy.metadata.pool.size", "7",
+        "io.file.buffer.size", "65536")));
+    List<Path> confDirs = new ArrayList<>(List.of(layout.etc()));
+    for (Role role : cluster(Map.of()).roles()) {
+      if (role.kind() != Role.Kind.DATABASE) {
+        confDirs.add(layout.confDir(role));
+      }
+    }
+    assertEquals(6, confDirs.size());
+    for (Path confDir : confDirs) {
+      for (String file : ClusterConfigs.FILES) {
+        assertTrue(Files.isRegularFile(confDir.resolve(file)), confDir.resolve(file) + " missing");
+      }
+      Configuration conf = ClusterConfigs.load(confDir);
+      assertEquals("1048576", conf.get("dfs.blocksize"), confDir.toString());
+      assertEquals("7", conf.get("canopy.metadata.pool.size"), confDir.toString());
+      assertEquals("65536", conf.get("io.file.buffer.size"), confDir.toString());
+      assertEquals("hdfs://127.0.0.1:5001", conf.get("fs.defaultFS"), confDir.toString());
+      assertEquals("jdbc:postgresql://127.0.0.1:5000/postgres", conf.get("canopy.metadata.jdbc.url"));
+    }
+    // Each override sits in the file its prefix belongs to.
+    String hdfsSite = Files.readString(layout.etc().resolve(ClusterConfigs.HDFS_SITE));
+    assertTrue(hdfsSite.contains("<name>dfs.blocksize</name><value>1048576</value>"), hdfsSite);
+    String canopySite = Files.readString(layout.etc().resolve(ClusterConfigs.CANOPY_SITE));
+    assertTrue(canopySite.contains("<name>canopy.metadata.pool.size</name><value>7</value>"), canopySite);
+    String coreSite = Files.readString(layout.etc().resolve(ClusterConfigs.CORE_SITE));
+    assertTrue(coreSite.contains("<name>io.file.buffer.size</name><value>65536</value>"), coreSite);
+  }
+
+  @Test
+  void eachProcessGetsItsOwnAddress() throws Exception {
+    ClusterLayout layout = new ClusterLayout(dir);
+    ClusterProperties cluster = cluster(Map.of());
+    ClusterConfigs.writeAll(layout, cluster);
+    assertEquals("127.0.0.1:5002",
+        ClusterConfigs.load(layout.confDir(Role.namenode(2))).get("canopy.namenode.rpc-address"));
+    assertEquals("127.0.0.1:5012",
+        ClusterConfigs.load(layout.confDir(Role.datanode(2))).get("dfs.datanode.address"));
+    Configuration client = ClusterConfigs.load(layout.etc());
+    assertNull(client.get("canopy.namenode.rpc-address"));
+    assertEquals("3", client.get("dfs.replication"));
+  }
+
+  @Test
+  void replicationFollowsSmallDatanodeCountsButOverridesWin() {
+    ClusterProperties one = new ClusterProperties(1, 1, Map.of("db", 1, "namenode-1", 2, "datanode-1", 3), Map.of());
+    assertEquals("1", ClusterConfigs.filesFor(null, one).get(ClusterConfigs.HDFS_SITE).get("dfs.replication"));
+    ClusterProperties overridden = new ClusterProperties(1, 1, Map.of("db", 1, "namenode-1", 2, "datanode-1", 3),
+        Map.of("dfs.replication", "2"));
+    assertEquals("2",
+        ClusterConfigs.filesFor(null, overridden).get(ClusterConfigs.HDFS_SITE).get("dfs.replication"));
+  }
+
+  @Test
+  void valuesAreEscaped() throws Exception {
+    ClusterLayout layout = new ClusterLayout(dir);
+    ClusterConfigs.writeAll(layout, cluster(Map.of("some.key", "a<b & \"c\"")));
+    assertEquals("a<b & \"c\"", ClusterConfigs.load(layout.etc()).get("some.key"));
+  }
+
+  @Test
+  void reservedAndMalformedKeysAreRefused() {
+    for (String key : List.of("fs.defaultFS", "canopy.namenode.rpc-address", "canopy.metadata.jdbc.url",
+        "dfs.datanode.data.dir", "dfs.datanode.address")) {
+      CliException error = assertThrows(CliException.class, () -> ClusterConfigs.checkOverridable(key));
+      assertEquals(2, error.exitCode());
+      assertTrue(error.getMessage().contains(key), error.getMessage());
+    }
+    assertThrows(CliException.class, () -> ClusterConfigs.checkOverridable(""));
+    assertThrows(CliException.class, () -> ClusterConfigs.checkOverridable("a b"));
+    ClusterConfigs.checkOverridable("dfs.blocksize");
+  }
+
+  @Test
+  void filesAreChosenByPrefix() {
+    assertEquals(ClusterConfigs.HDFS_SITE, ClusterConfigs.fileFor("dfs.heartbeat.interval"));
+    assertEquals(ClusterConfigs.CANOPY_SITE, ClusterConfigs.fileFor("canopy.namenode.handler.count"));
+    assertEquals(ClusterConfigs.CORE_SITE, ClusterConfigs.fileFor("ipc.client.connect.timeout"));
+  }
+}

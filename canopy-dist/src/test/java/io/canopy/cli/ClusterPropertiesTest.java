@@ -1,0 +1,55 @@
+package io.canopy.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ClusterPropertiesTest {
+  @TempDir
+  Path dir;
+
+  @Test
+  void roundTrips() throws Exception {
+    ClusterProperties written = new ClusterProperties(2, 1,
+        Map.of("db", 40001, "namenode-1", 40002, "namenode-2", 40003, "datanode-1", 40004),
+        Map.of("dfs.blocksize", "1048576", "odd.value", "a=b c:d\\e"));
+    Path file = dir.resolve("cluster.properties");
+    written.store(file);
+    ClusterProperties read = ClusterProperties.load(file).orElseThrow();
+    assertEquals(2, read.namenodes());
+    assertEquals(1, read.datanodes());
+    assertEquals(written.ports(), read.ports());
+    assertEquals(written.overrides(), read.overrides());
+    assertEquals("hdfs://127.0.0.1:40002", read.defaultFs());
+    assertEquals(List.of(Role.DATABASE, Role.namenode(1), Role.namenode(2), Role.datanode(1)),
+        List.copyOf(Role.all(read.namenodes(), read.datanodes())));
+    assertTrue(Files.readString(file).startsWith("# Written by canopy up"));
+  }
+
+  @Test
+  void missingFileIsEmptyAndGarbageIsAnActionableError() throws Exception {
+    assertTrue(ClusterProperties.load(dir.resolve("absent")).isEmpty());
+    Path bad = dir.resolve("bad.properties");
+    Files.writeString(bad, "namenodes=many\n");
+    CliException error = assertThrows(CliException.class, () -> ClusterProperties.load(bad));
+    assertTrue(error.getMessage().contains(bad.toString()), error.getMessage());
+  }
+
+  @Test
+  void rolesHaveStableNames() {
+    assertEquals("db", Role.DATABASE.name());
+    assertEquals("namenode-3", Role.namenode(3).name());
+    assertEquals(Role.datanode(12), Role.parse("datanode-12").orElseThrow());
+    assertEquals(Role.DATABASE, Role.parse("db").orElseThrow());
+    assertTrue(Role.parse("datanode-0").isEmpty());
+    assertTrue(Role.parse("namenode-x").isEmpty());
+    assertTrue(Role.parse("canopy").isEmpty());
+  }
+}
