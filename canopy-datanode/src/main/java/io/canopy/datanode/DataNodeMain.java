@@ -1,15 +1,19 @@
 package io.canopy.datanode;
 
 import java.nio.file.Path;
-import java.util.concurrent.CountDownLatch;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 
 /**
  * Process entry point: {@code DataNodeMain CONF_DIR DATA_DIR}. Loads {@code core-site.xml}, {@code hdfs-site.xml}
- * and {@code canopy-site.xml} from CONF_DIR, runs one datanode until it is stopped (SIGTERM shuts it down cleanly).
+ * and {@code canopy-site.xml} from CONF_DIR and runs one datanode. Like the stock datanode main, SIGTERM simply
+ * ends the JVM: the datanode's own shutdown hooks persist its replica caches. Exits with status 1 when the
+ * datanode stops serving (for instance the namenode refused it), so a dead datanode never lingers as a process.
  */
 public final class DataNodeMain {
+  private static final long STARTUP_GRACE_MS = 60_000;
+  private static final long CHECK_INTERVAL_MS = 1_000;
+
   private DataNodeMain() {
   }
 
@@ -26,11 +30,17 @@ public final class DataNodeMain {
       }
     }
     DataNode dataNode = DataNodeLauncher.start(conf, Path.of(args[1]));
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      dataNode.shutdown();
-      stopped.countDown();
-    }, "datanode-shutdown"));
-    stopped.await(); // the datanode's own threads do the work; SIGTERM ends the process through the hook
+    long startedMs = System.currentTimeMillis();
+    boolean wasUp = false;
+    while (true) {
+      Thread.sleep(CHECK_INTERVAL_MS);
+      boolean up = dataNode.isDatanodeUp();
+      wasUp |= up;
+      if (!up && (wasUp || System.currentTimeMillis() - startedMs > STARTUP_GRACE_MS)) {
+        System.err.println("The datanode serves no block pool any more; see the log above for why. Exiting.");
+        dataNode.shutdown();
+        System.exit(1);
+      }
+    }
   }
 }

@@ -19,12 +19,13 @@ public final class ClusterConfigs {
   public static final String HDFS_SITE = "hdfs-site.xml";
   public static final String CANOPY_SITE = "canopy-site.xml";
   public static final List<String> FILES = List.of(CORE_SITE, HDFS_SITE, CANOPY_SITE);
+  /** Set with -D, it selects an external PostgreSQL instead of the embedded one. */
+  public static final String JDBC_URL_KEY = "canopy.metadata.jdbc.url";
 
   /** Keys canopy up sets per process; an override would break the cluster, so -D refuses them. */
   private static final Map<String, String> RESERVED = Map.of(
       "fs.defaultFS", "it is the address of namenode 1",
       "canopy.namenode.rpc-address", "each namenode gets its own port",
-      "canopy.metadata.jdbc.url", "it names the cluster's embedded database",
       "dfs.datanode.data.dir", "each datanode stores blocks under DIR/dn/I",
       "dfs.datanode.address", "each datanode gets its own port");
 
@@ -64,8 +65,10 @@ public final class ClusterConfigs {
     files.get(CANOPY_SITE).put("canopy.metadata.jdbc.user", "postgres");
     cluster.overrides().forEach((key, value) -> files.get(fileFor(key)).put(key, value));
     files.get(CORE_SITE).put("fs.defaultFS", cluster.defaultFs());
-    files.get(CANOPY_SITE).put("canopy.metadata.jdbc.url",
-        "jdbc:postgresql://127.0.0.1:" + cluster.port(Role.DATABASE) + "/postgres");
+    if (!cluster.externalDatabase()) {
+      files.get(CANOPY_SITE).put(JDBC_URL_KEY, "jdbc:postgresql://127.0.0.1:" + cluster.port(Role.DATABASE)
+          + "/postgres");
+    }
     if (role != null && role.kind() == Role.Kind.NAMENODE) {
       files.get(CANOPY_SITE).put("canopy.namenode.rpc-address", "127.0.0.1:" + cluster.port(role));
     }

@@ -62,7 +62,21 @@ public final class ClusterProperties {
   }
 
   public Iterable<Role> roles() {
-    return Role.all(namenodes, datanodes);
+    return Role.all(namenodes, datanodes, !externalDatabase());
+  }
+
+  /** True when a -D canopy.metadata.jdbc.url names an external PostgreSQL: no embedded database is run. */
+  public boolean externalDatabase() {
+    return isExternal(overrides);
+  }
+
+  static boolean isExternal(Map<String, String> overrides) {
+    return overrides.containsKey(ClusterConfigs.JDBC_URL_KEY);
+  }
+
+  /** Whether the cluster in {@code layout} keeps its metadata in an external database. */
+  static boolean externalDatabase(ClusterLayout layout) {
+    return load(layout.propertiesFile()).map(ClusterProperties::externalDatabase).orElse(false);
   }
 
   /** The address clients use: namenode 1. */

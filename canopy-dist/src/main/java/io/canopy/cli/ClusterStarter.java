@@ -63,7 +63,11 @@ final class ClusterStarter {
     Runtime.getRuntime().addShutdownHook(cleanup);
     boolean ready = false;
     try {
-      startDatabase();
+      if (cluster.externalDatabase()) {
+        progress("metadata in the external database named by " + ClusterConfigs.JDBC_URL_KEY);
+      } else {
+        startDatabase();
+      }
       ensureFormatted();
       startNamenodes();
       startDatanodes();

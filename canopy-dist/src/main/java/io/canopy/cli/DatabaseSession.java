@@ -27,7 +27,7 @@ final class DatabaseSession implements AutoCloseable {
   }
 
   static DatabaseSession open(ClusterLayout layout, Configuration conf, PrintWriter err) throws IOException {
-    if (new Daemons(layout).running(Role.DATABASE).isPresent()) {
+    if (ClusterProperties.externalDatabase(layout) || new Daemons(layout).running(Role.DATABASE).isPresent()) {
       return new DatabaseSession(MetadataAccess.open(conf), null);
     }
     Optional<ProcessHandle> postmaster = Postmaster.running(layout.databaseDir());

@@ -77,10 +77,15 @@ public record Role(Kind kind, int index) {
     return Optional.empty();
   }
 
-  /** Every role of a cluster in start order: the database, the namenodes, the datanodes. */
-  public static List<Role> all(int namenodes, int datanodes) {
+  /**
+   * Every role of a cluster in start order: the database (unless the metadata lives in an external PostgreSQL), the
+   * namenodes, the datanodes.
+   */
+  public static List<Role> all(int namenodes, int datanodes, boolean embeddedDatabase) {
     List<Role> roles = new ArrayList<>();
-    roles.add(DATABASE);
+    if (embeddedDatabase) {
+      roles.add(DATABASE);
+    }
     for (int i = 1; i <= namenodes; i++) {
       roles.add(namenode(i));
     }

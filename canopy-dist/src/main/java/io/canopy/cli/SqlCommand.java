@@ -51,7 +51,7 @@ public final class SqlCommand implements Callable<Integer> {
     Configuration conf = ClusterConfigs.loadClient(layout);
     PrintWriter out = spec.commandLine().getOut();
     QueryResult result;
-    if (new Daemons(layout).running(Role.DATABASE).isPresent()) {
+    if (ClusterProperties.externalDatabase(layout) || new Daemons(layout).running(Role.DATABASE).isPresent()) {
       result = run(layout, conf);
     } else {
       if (!Files.isDirectory(layout.databaseDir())) {

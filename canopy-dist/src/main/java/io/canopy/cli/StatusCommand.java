@@ -52,6 +52,9 @@ public final class StatusCommand implements Callable<Integer> {
       }
     }
     out.println("cluster " + layout.root() + "  fs.defaultFS=" + cluster.defaultFs());
+    if (cluster.externalDatabase()) {
+      out.println("metadata in an external database (" + ClusterConfigs.JDBC_URL_KEY + "); not started by canopy");
+    }
     int running = 0;
     for (Role role : roles) {
       Optional<ProcessHandle> process = daemons.running(role);

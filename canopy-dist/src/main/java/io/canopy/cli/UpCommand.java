@@ -170,7 +170,7 @@ public final class UpCommand implements Callable<Integer> {
     Map<String, Integer> previousPorts = previous.map(ClusterProperties::ports).orElse(Map.of());
     Map<String, Integer> ports = new TreeMap<>();
     Set<Integer> taken = new HashSet<>();
-    for (Role role : Role.all(namenodeCount, datanodeCount)) {
+    for (Role role : Role.all(namenodeCount, datanodeCount, !ClusterProperties.isExternal(settings))) {
       Integer before = previousPorts.get(role.name());
       int port = Ports.reuseOrPick(before, taken);
       if (before != null && before != port) {

@@ -88,8 +88,8 @@ class ClusterConfigsTest {
 
   @Test
   void reservedAndMalformedKeysAreRefused() {
-    for (String key : List.of("fs.defaultFS", "canopy.namenode.rpc-address", "canopy.metadata.jdbc.url",
-        "dfs.datanode.data.dir", "dfs.datanode.address")) {
+    for (String key : List.of("fs.defaultFS", "canopy.namenode.rpc-address", "dfs.datanode.data.dir",
+        "dfs.datanode.address")) {
       CliException error = assertThrows(CliException.class, () -> ClusterConfigs.checkOverridable(key));
       assertEquals(2, error.exitCode());
       assertTrue(error.getMessage().contains(key), error.getMessage());
@@ -97,6 +97,25 @@ class ClusterConfigsTest {
     assertThrows(CliException.class, () -> ClusterConfigs.checkOverridable(""));
     assertThrows(CliException.class, () -> ClusterConfigs.checkOverridable("a b"));
     ClusterConfigs.checkOverridable("dfs.blocksize");
+    ClusterConfigs.checkOverridable("canopy.metadata.jdbc.url"); // selects an external database
+  }
+
+  @Test
+  void anExternalDatabaseReplacesTheEmbeddedOne() throws Exception {
+    String external = "jdbc:postgresql://127.0.0.1:6543/canopy";
+    ClusterProperties cluster = new ClusterProperties(1, 1, Map.of("namenode-1", 5001, "datanode-1", 5011),
+        Map.of("canopy.metadata.jdbc.url", external, "canopy.metadata.jdbc.user", "canopy"));
+    assertTrue(cluster.externalDatabase());
+    for (Role role : cluster.roles()) {
+      assertTrue(role.kind() != Role.Kind.DATABASE, "no embedded database role with an external database");
+    }
+    ClusterLayout layout = new ClusterLayout(dir);
+    ClusterConfigs.writeAll(layout, cluster);
+    for (Path confDir : List.of(layout.etc(), layout.confDir(Role.namenode(1)))) {
+      Configuration conf = ClusterConfigs.load(confDir);
+      assertEquals(external, conf.get("canopy.metadata.jdbc.url"), confDir.toString());
+      assertEquals("canopy", conf.get("canopy.metadata.jdbc.user"), confDir.toString());
+    }
   }
 
   @Test

@@ -29,7 +29,7 @@ class ClusterPropertiesTest {
     assertEquals(written.overrides(), read.overrides());
     assertEquals("hdfs://127.0.0.1:40002", read.defaultFs());
     assertEquals(List.of(Role.DATABASE, Role.namenode(1), Role.namenode(2), Role.datanode(1)),
-        List.copyOf(Role.all(read.namenodes(), read.datanodes())));
+        List.copyOf(Role.all(read.namenodes(), read.datanodes(), true)));
     assertTrue(Files.readString(file).startsWith("# Written by canopy up"));
   }
 
