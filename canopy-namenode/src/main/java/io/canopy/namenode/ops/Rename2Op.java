@@ -42,7 +42,7 @@ public final class Rename2Op implements Operation<Void> {
 
   @Override
   public LockRequest locks() {
-    return LockRequest.of(PathLock.writeTargetAndParent(source), PathLock.writeTargetAndParent(destination));
+    return LockRequest.of(PathLock.writeTargetAndParent(source), RenameSupport.destinationLock(source, destination));
   }
 
   @Override

@@ -40,8 +40,8 @@ public final class RenameOp implements Operation<Boolean> {
       return LockRequest.of(PathLock.writeTargetAndParent(source));
     }
     // The destination may turn out to be a directory to move into: lock dst/name too (same global order).
-    return LockRequest.of(PathLock.writeTargetAndParent(source), PathLock.writeTargetAndParent(destination),
-        PathLock.writeTargetAndParent(destination.child(source.name())));
+    return LockRequest.of(PathLock.writeTargetAndParent(source), RenameSupport.destinationLock(source, destination),
+        RenameSupport.destinationLock(source, destination.child(source.name())));
   }
 
   @Override

@@ -4,13 +4,36 @@ import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.tx.PathLock;
 import io.canopy.namenode.tx.ResolvedPath;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
+import java.util.List;
 
 /** The move shared by rename and rename2, after each has applied its own validation rules. */
 final class RenameSupport {
   private RenameSupport() {
+  }
+
+  /**
+   * The destination's lock: exclusive on it and its parent, and shared on its ancestors below the deepest directory
+   * the source's and destination's parents have in common. A concurrent move of one of those ancestors (say into
+   * the source, which would close a cycle with this move) then waits for this one, and whichever runs second sees
+   * the other's result under its locks.
+   */
+  static PathLock destinationLock(FsPath source, FsPath destination) {
+    PathLock lock = PathLock.writeTargetAndParent(destination);
+    if (source.isRoot() || destination.isRoot()) {
+      return lock;
+    }
+    List<String> sourceParent = source.parent().components();
+    List<String> destinationParent = destination.parent().components();
+    int common = 0;
+    while (common < sourceParent.size() && common < destinationParent.size()
+        && sourceParent.get(common).equals(destinationParent.get(common))) {
+      common++;
+    }
+    return common == destinationParent.size() ? lock : lock.withSharedAncestorsFrom(common + 1);
   }
 
   /** True when {@code destination}'s existing ancestors include {@code source} (a move into its own subtree). */

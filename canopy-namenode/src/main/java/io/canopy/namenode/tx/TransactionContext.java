@@ -53,6 +53,11 @@ public final class TransactionContext {
       lockedById = transaction.inodes().getById(request.inodeId(), request.inodeMode()).orElse(null);
       if (lockedById != null) {
         locks.put(lockedById.id(), request.inodeMode());
+      } else if (request.inodeMode() != LockMode.READ_COMMITTED
+          && transaction.inodes().getById(request.inodeId(), LockMode.READ_COMMITTED).isPresent()) {
+        // A move (delete + insert of the row) committed while this read waited for the lock: the locking read
+        // skipped the old row and cannot see the new one. The inode exists: re-run on the moved row.
+        throw new StalePathException("inode " + request.inodeId() + " moved while being locked");
       }
     }
     for (PathLock lock : request.paths()) {
@@ -70,6 +75,9 @@ public final class TransactionContext {
         addTarget(targets, path, depth, lock.targetMode());
       }
       int ancestorDepth = path.exists() ? depth - 1 : path.existingCount() - 1;
+      for (int shared = lock.sharedAncestorsFromDepth(); shared < ancestorDepth; shared++) {
+        addTarget(targets, path, shared, LockMode.SHARED);
+      }
       if (ancestorDepth >= 0) {
         addTarget(targets, path, ancestorDepth, lock.ancestorMode());
         // Under the ancestor's lock, the first missing component must still be missing: otherwise a concurrent

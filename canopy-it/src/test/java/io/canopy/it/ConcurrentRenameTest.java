@@ -1,0 +1,105 @@
+package io.canopy.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.canopy.metadata.MetadataStore;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.fs.Options;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.ipc.RemoteException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Crossing directory moves that would close a cycle if both committed: /p/a into /q/b/c while /q/b moves into
+ * /p/a/d. Their parents differ, so only the shared locks on the destinations' ancestors make them conflict.
+ */
+@Timeout(180)
+class ConcurrentRenameTest {
+  private static final int ROUNDS = 25;
+
+  @TempDir
+  static Path directory;
+  static MiniCanopyCluster cluster;
+
+  @BeforeAll
+  static void startCluster() throws IOException {
+    cluster = MiniCanopyCluster.start(directory, MiniCanopyCluster.testConfiguration(), 2, 0);
+  }
+
+  @AfterAll
+  static void stopCluster() throws IOException {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  private static org.apache.hadoop.fs.Path path(String text) {
+    return new org.apache.hadoop.fs.Path(text);
+  }
+
+  /** True when the move happened, false when the namenode refused it as HDFS would. */
+  private static boolean move(DistributedFileSystem fs, String source, String destination) throws IOException {
+    try {
+      fs.rename(path(source), path(destination), Options.Rename.NONE);
+      return true;
+    } catch (FileNotFoundException refused) {
+      return false;
+    } catch (RemoteException remote) {
+      if (remote.getMessage().contains("under source") || remote.getMessage().contains("not found")) {
+        return false;
+      }
+      throw remote;
+    }
+  }
+
+  @Test
+  void crossingMovesNeverCloseACycle() throws Exception {
+    DistributedFileSystem first = cluster.fileSystem(0);
+    DistributedFileSystem second = cluster.fileSystem(1);
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      for (int round = 0; round < ROUNDS; round++) {
+        String base = "/cycle/r" + round;
+        first.mkdirs(path(base + "/p/a/d"));
+        first.mkdirs(path(base + "/q/b/c"));
+        // warm both namenodes' hint caches with the paths the other move will change
+        assertTrue(second.exists(path(base + "/p/a/d")) && second.exists(path(base + "/q/b/c")));
+        CountDownLatch start = new CountDownLatch(1);
+        Future<Boolean> one = pool.submit(() -> {
+          start.await();
+          return move(first, base + "/p/a", base + "/q/b/c/a");
+        });
+        Future<Boolean> two = pool.submit(() -> {
+          start.await();
+          return move(second, base + "/q/b", base + "/p/a/d/b");
+        });
+        start.countDown();
+        int moved = (one.get(60, TimeUnit.SECONDS) ? 1 : 0) + (two.get(60, TimeUnit.SECONDS) ? 1 : 0);
+        assertEquals(1, moved, "round " + round + ": exactly one of the crossing moves can succeed");
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    try (MetadataStore store = cluster.openStore()) {
+      String total = store.adminQuery("SELECT count(*) FROM inodes", 1).rows().get(0).get(0);
+      String reachable = store.adminQuery("WITH RECURSIVE tree(id) AS (SELECT id FROM inodes WHERE id = 16385 "
+          + "UNION SELECT i.id FROM inodes i JOIN tree t ON i.parent_id = t.id AND i.id <> 16385) "
+          + "SELECT count(*) FROM tree", 1).rows().get(0).get(0);
+      assertEquals(total, reachable, "every inode is reachable from the root: no cycle, no orphan");
+    }
+  }
+}
