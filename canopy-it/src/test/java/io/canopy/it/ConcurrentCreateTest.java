@@ -105,4 +105,51 @@ class ConcurrentCreateTest {
       assertTrue(duplicates.rows().isEmpty(), "no name twice in one directory");
     }
   }
+
+  @Test
+  void oneClientCreatesManyFilesAtOnce() throws Exception {
+    DistributedFileSystem client = cluster.fileSystem(0); // one client name, so one lease for every file
+    ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
+    try {
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<?>> creates = new ArrayList<>();
+      for (int i = 0; i < CLIENTS * 2; i++) {
+        org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path("/same-client/f" + i);
+        creates.add(pool.submit(() -> {
+          start.await();
+          client.create(file, false).close();
+          return null;
+        }));
+      }
+      start.countDown();
+      for (Future<?> create : creates) {
+        create.get(60, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertEquals(CLIENTS * 2, client.listStatus(new org.apache.hadoop.fs.Path("/same-client")).length);
+  }
+
+  @Test
+  void clientOverwritesItsOwnOpenFile() throws Exception {
+    DistributedFileSystem client = cluster.fileSystem(0);
+    org.apache.hadoop.hdfs.protocol.ClientProtocol namenode = client.getClient().getNamenode();
+    String holder = client.getClient().getClientName();
+    org.apache.hadoop.io.EnumSetWritable<org.apache.hadoop.fs.CreateFlag> overwrite =
+        new org.apache.hadoop.io.EnumSetWritable<>(java.util.EnumSet.of(org.apache.hadoop.fs.CreateFlag.CREATE,
+            org.apache.hadoop.fs.CreateFlag.OVERWRITE));
+    org.apache.hadoop.fs.permission.FsPermission permission = new org.apache.hadoop.fs.permission.FsPermission(
+        (short) 0644);
+    long first = namenode.create("/own/open", permission, holder, overwrite, true, (short) 1, 1024,
+        org.apache.hadoop.crypto.CryptoProtocolVersion.supported(), null, null).getFileId();
+    long second = namenode.create("/own/open", permission, holder, overwrite, true, (short) 1, 1024,
+        org.apache.hadoop.crypto.CryptoProtocolVersion.supported(), null, null).getFileId();
+    assertTrue(second != first, "the open file was replaced by a new one");
+    assertTrue(namenode.complete("/own/open", holder, null, second));
+    try (MetadataStore store = cluster.openStore()) {
+      assertEquals("0", store.adminQuery("SELECT count(*) FROM lease_paths WHERE inode_id IN (" + first + ", "
+          + second + ")", 1).rows().get(0).get(0), "no lease path left for either file");
+    }
+  }
 }

@@ -398,7 +398,7 @@ public abstract class MetadataStoreContractTest {
     try (Transaction tx = begin()) {
       tx.inodes().insert(file(20_002, ROOT_ID, "g"));
       tx.inodes().update(f.withSize(5));
-      tx.leases().insert(new Lease("client-1", 1L));
+      tx.leases().put(new Lease("client-1", 1L));
       tx.rollback();
       tx.rollback();
     }
@@ -648,17 +648,42 @@ public abstract class MetadataStoreContractTest {
   @Test
   void leasesInsertGetUpdateAndDelete() throws Exception {
     inTransaction(tx -> {
-      tx.leases().insert(new Lease("client-1", 100L));
-      tx.leases().insert(new Lease("client-2", 200L));
+      tx.leases().put(new Lease("client-1", 100L));
+      tx.leases().put(new Lease("client-2", 200L));
     });
     inTransaction(tx -> {
       assertEquals(Optional.of(new Lease("client-1", 100L)), tx.leases().get("client-1", LockMode.EXCLUSIVE));
-      tx.leases().update(new Lease("client-1", 150L));
+      tx.leases().put(new Lease("client-1", 150L));
       tx.leases().delete("client-2");
     });
     try (Transaction tx = begin()) {
       assertEquals(Optional.of(new Lease("client-1", 150L)), tx.leases().get("client-1", LockMode.SHARED));
       assertEquals(Optional.empty(), tx.leases().get("client-2", LockMode.READ_COMMITTED));
+    }
+  }
+
+  @Test
+  void concurrentFirstLeasesOfOneHolderBothCommit() throws Exception {
+    try (Transaction first = begin(); Transaction second = begin()) {
+      first.leases().put(new Lease("new-client", 10L));
+      second.leases().put(new Lease("new-client", 20L));
+      first.commit();
+      second.commit();
+    }
+    try (Transaction tx = begin()) {
+      assertEquals(Optional.of(new Lease("new-client", 20L)), tx.leases().get("new-client", LockMode.SHARED));
+    }
+  }
+
+  @Test
+  void leaseDeletedThenPutInOneTransactionExists() throws Exception {
+    inTransaction(tx -> tx.leases().put(new Lease("client-1", 1L)));
+    inTransaction(tx -> {
+      tx.leases().delete("client-1");
+      tx.leases().put(new Lease("client-1", 2L));
+    });
+    try (Transaction tx = begin()) {
+      assertEquals(Optional.of(new Lease("client-1", 2L)), tx.leases().get("client-1", LockMode.SHARED));
     }
   }
 
@@ -1031,7 +1056,7 @@ public abstract class MetadataStoreContractTest {
       tx.blockLookup().insert(1_001, 20_001);
       tx.replicas().insert(new Replica(20_001, 1_001, "DS-1"));
       tx.ucReplicas().insert(new UcReplica(20_002, 1_002, "DS-1", UcReplicaState.RECEIVING, 1_002));
-      tx.leases().insert(new Lease("client-1", 5L));
+      tx.leases().put(new Lease("client-1", 5L));
       tx.leasePaths().insert(new LeasePath("client-1", 20_002));
       tx.datanodes().insert(datanode("dn-1", 1));
       tx.storages().insert(new StorageRecord("dn-1", "DS-1", "DISK", false, 1, 1, 1, 1));

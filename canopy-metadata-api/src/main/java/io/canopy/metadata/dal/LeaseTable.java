@@ -9,9 +9,11 @@ import java.util.Optional;
 public interface LeaseTable {
   Optional<Lease> get(String holder, LockMode lock) throws StoreException;
 
-  void insert(Lease lease);
-
-  void update(Lease lease);
+  /**
+   * Inserts the lease or replaces the holder's existing one. Two transactions giving a new client its first lease
+   * concurrently both succeed (the later commit wins), so a lease needs no prior read.
+   */
+  void put(Lease lease);
 
   void delete(String holder);
 }

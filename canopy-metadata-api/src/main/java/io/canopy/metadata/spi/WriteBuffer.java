@@ -37,6 +37,18 @@ public final class WriteBuffer<K, R> {
     }
   }
 
+  /** Insert or replace: the row exists with this value after the flush, whatever existed before. */
+  public void put(K key, R row) {
+    Pending<K, R> previous = pending.get(key);
+    if (previous == null) {
+      pending.put(key, new Pending<>(Kind.INSERT, key, row));
+    } else if (previous.kind == Kind.DELETE) {
+      pending.put(key, new Pending<>(Kind.DELETE_THEN_INSERT, key, row));
+    } else {
+      pending.put(key, new Pending<>(previous.kind, key, row));
+    }
+  }
+
   public void update(K key, R row) {
     Pending<K, R> previous = pending.get(key);
     if (previous == null) {

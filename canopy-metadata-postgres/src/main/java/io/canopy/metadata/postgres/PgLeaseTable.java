@@ -23,13 +23,8 @@ final class PgLeaseTable implements LeaseTable, BufferedTable {
   }
 
   @Override
-  public void insert(Lease lease) {
-    writes.insert(lease.holder(), lease);
-  }
-
-  @Override
-  public void update(Lease lease) {
-    writes.update(lease.holder(), lease);
+  public void put(Lease lease) {
+    writes.put(lease.holder(), lease);
   }
 
   @Override
@@ -40,7 +35,8 @@ final class PgLeaseTable implements LeaseTable, BufferedTable {
   @Override
   public void flush() throws StoreException {
     jdbc.batch("DELETE FROM leases WHERE holder = ?", writes.deletes(), (s, holder) -> s.setString(1, holder));
-    jdbc.batch("INSERT INTO leases (holder, last_renewed_ms) VALUES (?, ?)", writes.inserts(), (s, lease) -> {
+    jdbc.batch("INSERT INTO leases (holder, last_renewed_ms) VALUES (?, ?) ON CONFLICT (holder) "
+        + "DO UPDATE SET last_renewed_ms = EXCLUDED.last_renewed_ms", writes.inserts(), (s, lease) -> {
       s.setString(1, lease.holder());
       s.setLong(2, lease.lastRenewedMs());
     });

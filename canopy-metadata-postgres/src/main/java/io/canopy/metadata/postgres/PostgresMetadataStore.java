@@ -48,8 +48,10 @@ final class PostgresMetadataStore implements MetadataStore {
     config.setAutoCommit(false);
     config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
     config.setPoolName("canopy-metadata");
-    config.setConnectionInitSql("SET lock_timeout = " + settings.lockTimeoutMs() + "; SET synchronous_commit = "
-        + settings.synchronousCommit());
+    // Session settings travel as startup options: a SET run as init SQL sits in the connection's first transaction
+    // and is undone if that transaction rolls back.
+    config.addDataSourceProperty("options", "-c lock_timeout=" + settings.lockTimeoutMs()
+        + " -c synchronous_commit=" + settings.synchronousCommit());
     config.addDataSourceProperty("reWriteBatchedInserts", "true");
     config.setInitializationFailTimeout(30_000);
     HikariDataSource pool;
@@ -60,7 +62,9 @@ final class PostgresMetadataStore implements MetadataStore {
           + e.getMessage(), e);
     }
     try {
-      Flyway.configure().dataSource(pool).locations("classpath:db/canopy").load().migrate();
+      // Flyway opens its own connections (it needs two): migrating never waits for the pool.
+      Flyway.configure().dataSource(settings.jdbcUrl(), settings.user(), settings.password())
+          .locations("classpath:db/canopy").load().migrate();
     } catch (RuntimeException e) {
       pool.close();
       throw new StoreException("Schema migration of " + redact(settings.jdbcUrl()) + " failed: " + e.getMessage(), e);

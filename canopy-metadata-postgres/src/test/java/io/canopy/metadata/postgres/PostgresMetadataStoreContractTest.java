@@ -49,4 +49,27 @@ class PostgresMetadataStoreContractTest extends MetadataStoreContractTest {
         PostgresSettings.POOL_SIZE, "8",
         PostgresSettings.LOCK_TIMEOUT_MS, "5000"));
   }
+
+  @org.junit.jupiter.api.Test
+  void sessionSettingsSurviveRolledBackTransactions() throws Exception {
+    String database = "settings_" + DATABASES.incrementAndGet();
+    try (Connection admin = DriverManager.getConnection(server.jdbcUrl(), EmbeddedPostgresServer.USER, "");
+        Statement statement = admin.createStatement()) {
+      statement.execute("CREATE DATABASE " + database);
+    }
+    try (MetadataStore store = MetadataStoreProvider.open("postgres", Map.of(
+        PostgresSettings.JDBC_URL, "jdbc:postgresql://127.0.0.1:" + server.port() + "/" + database,
+        PostgresSettings.USER, EmbeddedPostgresServer.USER,
+        PostgresSettings.POOL_SIZE, "1",
+        PostgresSettings.LOCK_TIMEOUT_MS, "1234",
+        PostgresSettings.SYNCHRONOUS_COMMIT, "local"))) {
+      for (int i = 0; i < 3; i++) {
+        store.begin(MetadataStore.NO_PARTITION_HINT).rollback(); // the pool's only connection, rolled back
+      }
+      org.junit.jupiter.api.Assertions.assertEquals("1234ms",
+          store.adminQuery("SHOW lock_timeout", 1).rows().get(0).get(0));
+      org.junit.jupiter.api.Assertions.assertEquals("local",
+          store.adminQuery("SHOW synchronous_commit", 1).rows().get(0).get(0));
+    }
+  }
 }

@@ -72,7 +72,7 @@ public final class CompleteOp implements Operation<Boolean> {
     }
     Inode closed = file.closed(OpenFile.length(blocks), services.now());
     context.updateInode(closed);
-    Leases.remove(context, file, holder);
+    Leases.remove(context, holder, java.util.Set.of(file));
     return true;
   }
 

@@ -97,10 +97,14 @@ final class InodeRemover {
       invalidate(transaction, registry, replica.storageId(), blocks.get(replica.blockId()), scheduled);
       transaction.ucReplicas().delete(replica.key());
     }
+    Map<String, Set<Inode>> openByHolder = new HashMap<>();
     for (Inode file : files) {
       if (file.underConstruction() && file.clientName() != null) {
-        Leases.remove(context, file, file.clientName());
+        openByHolder.computeIfAbsent(file.clientName(), holder -> new HashSet<>()).add(file);
       }
+    }
+    for (Map.Entry<String, Set<Inode>> holder : openByHolder.entrySet()) {
+      Leases.remove(context, holder.getKey(), holder.getValue());
     }
   }
 

@@ -8,32 +8,37 @@ import io.canopy.metadata.entity.Lease;
 import io.canopy.metadata.entity.LeasePath;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.FileNotFoundException;
+import java.util.Set;
 import org.apache.hadoop.hdfs.server.namenode.LeaseExpiredException;
 
-/** Write leases: a lease per client, a lease path per file it holds open. Locked after the file's inode. */
+/** Write leases: a lease per client, a lease path per file it holds open. Written after the file's inode lock. */
 final class Leases {
   private Leases() {
   }
 
-  /** Opens {@code file} for {@code holder}: the file must be exclusively locked. */
-  static void add(TransactionContext context, Inode file, String holder, long now) throws StoreException {
+  /** Opens {@code file} for {@code holder} and renews the holder's lease: the file must be exclusively locked. */
+  static void add(TransactionContext context, Inode file, String holder, long now) {
     Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
-    if (transaction.leases().get(holder, LockMode.EXCLUSIVE).isPresent()) {
-      transaction.leases().update(new Lease(holder, now));
-    } else {
-      transaction.leases().insert(new Lease(holder, now));
-    }
+    transaction.leases().put(new Lease(holder, now));
     transaction.leasePaths().insert(new LeasePath(holder, file.id()));
   }
 
-  /** Closes {@code file} for {@code holder}; the lease goes when it holds no other file. */
-  static void remove(TransactionContext context, Inode file, String holder) throws StoreException {
-    Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
-    if (transaction.leases().get(holder, LockMode.EXCLUSIVE).isEmpty()) {
+  /**
+   * Closes {@code files} (all held by {@code holder}, all exclusively locked, all closing in this transaction); the
+   * lease goes when the holder keeps no other file open.
+   */
+  static void remove(TransactionContext context, String holder, Set<Inode> files) throws StoreException {
+    Transaction transaction = null;
+    for (Inode file : files) {
+      transaction = context.fileData(file, LockMode.EXCLUSIVE);
+      transaction.leasePaths().delete(new LeasePath(holder, file.id()));
+    }
+    if (transaction == null) {
       return;
     }
-    transaction.leasePaths().delete(new LeasePath(holder, file.id()));
-    boolean others = transaction.leasePaths().ofHolder(holder).stream().anyMatch(p -> p.inodeId() != file.id());
+    Set<Long> closing = new java.util.HashSet<>();
+    files.forEach(file -> closing.add(file.id()));
+    boolean others = transaction.leasePaths().ofHolder(holder).stream().anyMatch(p -> !closing.contains(p.inodeId()));
     if (!others) {
       transaction.leases().delete(holder);
     }

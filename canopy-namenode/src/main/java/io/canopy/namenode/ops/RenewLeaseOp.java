@@ -33,7 +33,7 @@ public final class RenewLeaseOp implements Operation<Void> {
   public Void execute(TransactionContext context) throws IOException {
     Optional<Lease> lease = context.cluster().leases().get(holder, LockMode.EXCLUSIVE);
     if (lease.isPresent()) {
-      context.cluster().leases().update(new Lease(holder, services.now()));
+      context.cluster().leases().put(new Lease(holder, services.now()));
     }
     return null;
   }
