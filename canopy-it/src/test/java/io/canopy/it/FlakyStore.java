@@ -11,10 +11,14 @@ import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.NamespaceIdentity;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** A store decorator that fails the next N transaction starts transiently, as a deadlock or lost link would. */
+/**
+ * A store decorator injecting transient failures: the next N transaction starts fail (as a deadlock would), or the
+ * next commits take effect but their reply is lost (as a broken connection during commit would).
+ */
 final class FlakyStore implements MetadataStore {
   private final MetadataStore delegate;
   private final AtomicInteger failuresLeft = new AtomicInteger();
+  private final AtomicInteger lostRepliesLeft = new AtomicInteger();
 
   FlakyStore(MetadataStore delegate) {
     this.delegate = delegate;
@@ -24,12 +28,30 @@ final class FlakyStore implements MetadataStore {
     failuresLeft.set(count);
   }
 
+  /** The next {@code count} commits succeed in the database but report a broken connection. */
+  void loseNextCommitReplies(int count) {
+    lostRepliesLeft.set(count);
+  }
+
   @Override
   public Transaction begin(long partitionHint) throws StoreException {
     if (failuresLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
       throw new TransientStoreException("injected deadlock", null, false);
     }
-    return delegate.begin(partitionHint);
+    Transaction real = delegate.begin(partitionHint);
+    return (Transaction) java.lang.reflect.Proxy.newProxyInstance(Transaction.class.getClassLoader(),
+        new Class<?>[] {Transaction.class}, (proxy, method, args) -> {
+          Object result;
+          try {
+            result = method.invoke(real, args);
+          } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause();
+          }
+          if (method.getName().equals("commit") && lostRepliesLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new TransientStoreException("injected: connection lost during commit", null, true);
+          }
+          return result;
+        });
   }
 
   @Override

@@ -97,6 +97,21 @@ class TransactionFrameworkTest {
   }
 
   @Test
+  void lostCommitReplyRerunsIdempotentOperationsOnly() throws IOException {
+    store.loseNextCommitReplies(1);
+    assertTrue(runner.run(mkdirs("/lost-reply/dir")), "mkdirs is re-run: its second run finds the directory");
+    assertTrue(runner.run(new GetFileInfoOp(FsPath.parse("/lost-reply/dir"))) != null);
+
+    runner.run(mkdirs("/lost-reply/victim"));
+    store.loseNextCommitReplies(1);
+    IOException error = assertThrows(IOException.class, () -> runner.run(new io.canopy.namenode.ops.DeleteOp(
+        services, null, FsPath.parse("/lost-reply/victim"), false)));
+    assertTrue(error.getMessage().contains("may or may not have taken effect"), error.getMessage());
+    assertEquals(null, runner.run(new GetFileInfoOp(FsPath.parse("/lost-reply/victim"))),
+        "the delete did commit: re-running it would have answered false");
+  }
+
+  @Test
   void changingAnInodeWithoutAnExclusiveLockFailsAndChangesNothing() throws IOException {
     runner.run(mkdirs("/invariant/x"));
     FsPath path = FsPath.parse("/invariant/x");

@@ -18,6 +18,8 @@ import io.canopy.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.Random;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.net.NetUtils;
@@ -42,17 +44,21 @@ public final class NameNode implements AutoCloseable {
   private final RPC.Server server;
   private final TransactionRunner runner;
 
-  private NameNode(MetadataStore store, RPC.Server server, TransactionRunner runner) {
+  private final ScheduledExecutorService housekeeping;
+
+  private NameNode(MetadataStore store, RPC.Server server, TransactionRunner runner,
+      ScheduledExecutorService housekeeping) {
     this.store = store;
     this.server = server;
     this.runner = runner;
+    this.housekeeping = housekeeping;
   }
 
   /** Opens the store named by {@code conf}, then serves on {@code canopy.namenode.rpc-address}. */
   public static NameNode start(Configuration conf) throws IOException {
     MetadataStore store = MetadataStoreProvider.open(
         conf.get(NameNodeConfig.METADATA_ENGINE, NameNodeConfig.METADATA_ENGINE_DEFAULT),
-        NameNodeConfig.metadataSettings(conf));
+        NameNodeConfig.namenodeMetadataSettings(conf));
     try {
       return start(conf, store);
     } catch (IOException | RuntimeException e) {
@@ -78,6 +84,12 @@ public final class NameNode implements AutoCloseable {
         new Random(random.nextLong()), Thread::sleep);
     DatanodeRegistry registry = new DatanodeRegistry(store, conf, System::currentTimeMillis);
     registry.reload();
+    ScheduledExecutorService housekeeping = Executors.newSingleThreadScheduledExecutor(runnable -> {
+      Thread thread = new Thread(runnable, "canopy-datanode-view");
+      thread.setDaemon(true);
+      return thread;
+    });
+    registry.refreshIn(housekeeping);
     BlockServices blocks = new BlockServices(registry, new BlockPlacement(registry, new Random(random.nextLong())),
         new BlockLocator(registry, identity.blockPoolId()));
     DatanodeProtocolServer datanodes = new DatanodeProtocolServer(services, runner, registry,
@@ -91,7 +103,7 @@ public final class NameNode implements AutoCloseable {
     LOG.info("Namenode serving namespace {} (cluster {}, block pool {}) on {} with metadata in {}, seed {}",
         identity.namespaceId(), identity.clusterId(), identity.blockPoolId(), server.getListenerAddress(),
         store.describe(), seed);
-    return new NameNode(store, server, runner);
+    return new NameNode(store, server, runner, housekeeping);
   }
 
   public InetSocketAddress address() {
@@ -114,6 +126,7 @@ public final class NameNode implements AutoCloseable {
   @Override
   public void close() {
     server.stop();
+    housekeeping.shutdownNow();
     store.close();
   }
 }

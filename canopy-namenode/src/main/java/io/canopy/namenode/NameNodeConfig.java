@@ -20,6 +20,13 @@ public final class NameNodeConfig {
   public static final String METADATA_ENGINE_DEFAULT = "postgres";
   /** Prefix of the keys handed to the metadata engine (JDBC URL, pool size, ...). */
   public static final String METADATA_PREFIX = "canopy.metadata.";
+  /**
+   * Connections the namenode may hold to the metadata database. Default: the handler count plus
+   * {@link #POOL_RESERVE}, so an operation holding a connection can always get the second one id allocation or a
+   * datanode-view reload needs.
+   */
+  public static final String METADATA_POOL_SIZE = "canopy.metadata.pool.size";
+  public static final int POOL_RESERVE = 16;
   /** Ids fetched from the database per allocation round trip. */
   public static final String ID_BATCH_SIZE = "canopy.namenode.id-batch-size";
   public static final int ID_BATCH_SIZE_DEFAULT = 1000;
@@ -41,6 +48,14 @@ public final class NameNodeConfig {
   public static final long COMPLETE_WAIT_MS_DEFAULT = 500;
 
   private NameNodeConfig() {
+  }
+
+  /** The metadata settings a namenode opens its store with: the configured ones, and a pool sized to its handlers. */
+  public static Map<String, String> namenodeMetadataSettings(Configuration conf) {
+    Map<String, String> settings = metadataSettings(conf);
+    settings.putIfAbsent(METADATA_POOL_SIZE,
+        String.valueOf(conf.getInt(HANDLER_COUNT, HANDLER_COUNT_DEFAULT) + POOL_RESERVE));
+    return settings;
   }
 
   /** The {@code canopy.metadata.*} keys of {@code conf}, for the metadata engine. */

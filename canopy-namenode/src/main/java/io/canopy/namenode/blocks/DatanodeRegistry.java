@@ -9,11 +9,15 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo.DatanodeInfoBuilder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * This namenode's cache of the datanodes and storages tables. The database is authoritative (any namenode may have
@@ -26,6 +30,12 @@ public final class DatanodeRegistry {
 
   private record View(Map<String, Node> byUuid, Map<String, String> uuidByStorage, long loadedAtMs) {
   }
+
+  private static final Logger LOG = LoggerFactory.getLogger(DatanodeRegistry.class);
+  /** The view is reloaded inside an operation only when this many refresh intervals old. */
+  private static final int STALE_FACTOR = 5;
+  /** An unknown storage or datanode reloads the view at most this often. */
+  private static final long MIN_MISS_RELOAD_INTERVAL_MS = 100;
 
   private final MetadataStore store;
   private final LongSupplier clockMs;
@@ -44,6 +54,25 @@ public final class DatanodeRegistry {
     this.refreshIntervalMs = Math.max(100, heartbeatMs);
   }
 
+  /** Reloads the view in the background every refresh interval, so operations rarely reload it themselves. */
+  public void refreshIn(ScheduledExecutorService executor) {
+    executor.scheduleWithFixedDelay(() -> {
+      try {
+        reloadIfOlderThan(refreshIntervalMs / 2);
+      } catch (StoreException | RuntimeException e) {
+        LOG.warn("Reloading the datanode view failed; will retry: {}", e.getMessage());
+      }
+    }, refreshIntervalMs, refreshIntervalMs, TimeUnit.MILLISECONDS);
+  }
+
+  /** Reloads unless a reload finished less than {@code maxAgeMs} ago (threads queued on one reload do not repeat it). */
+  public synchronized void reloadIfOlderThan(long maxAgeMs) throws StoreException {
+    if (clockMs.getAsLong() - view.loadedAtMs < maxAgeMs) {
+      return;
+    }
+    reload();
+  }
+
   public synchronized void reload() throws StoreException {
     Map<String, Node> byUuid = new HashMap<>();
     Map<String, String> uuidByStorage = new HashMap<>();
@@ -60,10 +89,11 @@ public final class DatanodeRegistry {
     view = new View(Map.copyOf(byUuid), Map.copyOf(uuidByStorage), clockMs.getAsLong());
   }
 
+  /** The view; reloaded here only when the background refresh has fallen far behind. */
   private View fresh() throws StoreException {
     View current = view;
-    if (clockMs.getAsLong() - current.loadedAtMs >= refreshIntervalMs) {
-      reload();
+    if (clockMs.getAsLong() - current.loadedAtMs >= STALE_FACTOR * refreshIntervalMs) {
+      reloadIfOlderThan(refreshIntervalMs);
       current = view;
     }
     return current;
@@ -104,7 +134,7 @@ public final class DatanodeRegistry {
     View current = fresh();
     String uuid = current.uuidByStorage.get(storageId);
     if (uuid == null) {
-      reload();
+      reloadIfOlderThan(MIN_MISS_RELOAD_INTERVAL_MS);
       current = view;
       uuid = current.uuidByStorage.get(storageId);
     }
@@ -114,7 +144,7 @@ public final class DatanodeRegistry {
   public Node node(String uuid) throws StoreException {
     Node node = fresh().byUuid.get(uuid);
     if (node == null) {
-      reload();
+      reloadIfOlderThan(MIN_MISS_RELOAD_INTERVAL_MS);
       node = view.byUuid.get(uuid);
     }
     return node;

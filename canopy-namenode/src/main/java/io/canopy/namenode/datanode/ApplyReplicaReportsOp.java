@@ -43,6 +43,11 @@ public final class ApplyReplicaReportsOp implements Operation<Void> {
   }
 
   @Override
+  public boolean idempotent() {
+    return true;
+  }
+
+  @Override
   public String name() {
     return "applyReplicaReports";
   }

@@ -18,6 +18,11 @@ public final class InvalidateUnknownOp implements Operation<Void> {
   }
 
   @Override
+  public boolean idempotent() {
+    return true;
+  }
+
+  @Override
   public String name() {
     return "invalidateUnknown";
   }

@@ -17,6 +17,11 @@ public final class RegisterDatanodeOp implements Operation<DatanodeRecord> {
   }
 
   @Override
+  public boolean idempotent() {
+    return true;
+  }
+
+  @Override
   public String name() {
     return "registerDatanode";
   }

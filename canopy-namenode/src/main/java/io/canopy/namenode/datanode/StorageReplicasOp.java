@@ -16,6 +16,11 @@ public final class StorageReplicasOp implements Operation<List<Replica>> {
   }
 
   @Override
+  public boolean idempotent() {
+    return true;
+  }
+
+  @Override
   public String name() {
     return "storageReplicas";
   }

@@ -33,6 +33,11 @@ public final class AbandonBlockOp implements Operation<Void> {
   }
 
   @Override
+  public boolean idempotent() {
+    return true;
+  }
+
+  @Override
   public String name() {
     return "abandonBlock";
   }

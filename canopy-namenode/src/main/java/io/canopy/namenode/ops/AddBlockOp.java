@@ -47,6 +47,11 @@ public final class AddBlockOp implements Operation<LocatedBlock> {
   }
 
   @Override
+  public boolean idempotent() {
+    return true;
+  }
+
+  @Override
   public String name() {
     return "addBlock";
   }

@@ -37,12 +37,12 @@ final class BlockCommit {
       throw new IOException("Block " + reported + " is not the last block of " + path + " (last is "
           + (last == null ? "none" : last.blockId()) + ")");
     }
-    if (reported.getGenerationStamp() < last.generationStamp()) {
-      throw new IOException("Block " + reported + " of " + path + " has an older generation stamp than "
-          + last.generationStamp());
+    if (last.state() == BlockState.COMPLETE || last.state() == BlockState.COMMITTED) {
+      return last; // already committed: a repeated call changes nothing (as HDFS's commitBlock)
     }
-    if (last.state() == BlockState.COMPLETE) {
-      return last;
+    if (reported.getGenerationStamp() != last.generationStamp()) {
+      throw new IOException("Commit block with mismatching GS. NN has " + last.generationStamp()
+          + ", client submits " + reported.getGenerationStamp() + " for block " + reported + " of " + path);
     }
     BlockState state = replicaCounts.getOrDefault(last.blockId(), 0) >= minReplication ? BlockState.COMPLETE
         : BlockState.COMMITTED;

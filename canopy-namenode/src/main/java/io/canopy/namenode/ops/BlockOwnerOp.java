@@ -16,6 +16,11 @@ public final class BlockOwnerOp implements Operation<Map<Long, Long>> {
   }
 
   @Override
+  public boolean idempotent() {
+    return true;
+  }
+
+  @Override
   public String name() {
     return "blockLookup";
   }

@@ -38,6 +38,11 @@ public final class CompleteOp implements Operation<Boolean> {
   }
 
   @Override
+  public boolean idempotent() {
+    return true;
+  }
+
+  @Override
   public String name() {
     return "complete";
   }
@@ -78,6 +83,7 @@ public final class CompleteOp implements Operation<Boolean> {
 
   private boolean isRepeat(List<Block> blocks) {
     Block lastBlock = blocks.isEmpty() ? null : blocks.get(blocks.size() - 1);
-    return last == null ? lastBlock == null : lastBlock != null && lastBlock.blockId() == last.getBlockId();
+    return last == null ? lastBlock == null : lastBlock != null && lastBlock.blockId() == last.getBlockId()
+        && lastBlock.generationStamp() == last.getGenerationStamp();
   }
 }

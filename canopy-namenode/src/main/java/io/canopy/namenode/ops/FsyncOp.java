@@ -28,6 +28,11 @@ public final class FsyncOp implements Operation<Void> {
   }
 
   @Override
+  public boolean idempotent() {
+    return true;
+  }
+
+  @Override
   public String name() {
     return "fsync";
   }

@@ -37,6 +37,11 @@ public final class GetAdditionalDatanodeOp implements Operation<LocatedBlock> {
   }
 
   @Override
+  public boolean idempotent() {
+    return true;
+  }
+
+  @Override
   public String name() {
     return "getAdditionalDatanode";
   }

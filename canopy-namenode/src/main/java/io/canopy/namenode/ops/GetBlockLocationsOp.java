@@ -34,6 +34,11 @@ public final class GetBlockLocationsOp implements Operation<org.apache.hadoop.hd
   }
 
   @Override
+  public boolean idempotent() {
+    return true;
+  }
+
+  @Override
   public String name() {
     return "getBlockLocations";
   }

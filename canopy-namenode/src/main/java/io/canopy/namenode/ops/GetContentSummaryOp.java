@@ -27,6 +27,11 @@ public final class GetContentSummaryOp implements Operation<ContentSummary> {
   }
 
   @Override
+  public boolean idempotent() {
+    return true;
+  }
+
+  @Override
   public String name() {
     return "getContentSummary";
   }

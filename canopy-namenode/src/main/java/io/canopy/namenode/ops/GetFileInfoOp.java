@@ -20,6 +20,11 @@ public final class GetFileInfoOp implements Operation<HdfsFileStatus> {
   }
 
   @Override
+  public boolean idempotent() {
+    return true;
+  }
+
+  @Override
   public String name() {
     return "getFileInfo";
   }

@@ -42,6 +42,11 @@ public final class GetListingOp implements Operation<DirectoryListing> {
   }
 
   @Override
+  public boolean idempotent() {
+    return true;
+  }
+
+  @Override
   public String name() {
     return "getListing";
   }

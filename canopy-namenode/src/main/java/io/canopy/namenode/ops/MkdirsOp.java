@@ -31,6 +31,11 @@ public final class MkdirsOp implements Operation<Boolean> {
   }
 
   @Override
+  public boolean idempotent() {
+    return true;
+  }
+
+  @Override
   public String name() {
     return "mkdirs";
   }

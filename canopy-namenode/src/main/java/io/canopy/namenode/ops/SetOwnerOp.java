@@ -24,6 +24,11 @@ public final class SetOwnerOp implements Operation<Void> {
   }
 
   @Override
+  public boolean idempotent() {
+    return true;
+  }
+
+  @Override
   public String name() {
     return "setOwner";
   }

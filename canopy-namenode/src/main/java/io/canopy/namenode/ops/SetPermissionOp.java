@@ -20,6 +20,11 @@ public final class SetPermissionOp implements Operation<Void> {
   }
 
   @Override
+  public boolean idempotent() {
+    return true;
+  }
+
+  @Override
   public String name() {
     return "setPermission";
   }

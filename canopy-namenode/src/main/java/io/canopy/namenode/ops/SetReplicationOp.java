@@ -26,6 +26,11 @@ public final class SetReplicationOp implements Operation<Boolean> {
   }
 
   @Override
+  public boolean idempotent() {
+    return true;
+  }
+
+  @Override
   public String name() {
     return "setReplication";
   }

@@ -23,6 +23,11 @@ public final class SetTimesOp implements Operation<Void> {
   }
 
   @Override
+  public boolean idempotent() {
+    return true;
+  }
+
+  @Override
   public String name() {
     return "setTimes";
   }

@@ -33,6 +33,11 @@ public final class UpdateBlockForPipelineOp implements Operation<LocatedBlock> {
   }
 
   @Override
+  public boolean idempotent() {
+    return true;
+  }
+
+  @Override
   public String name() {
     return "updateBlockForPipeline";
   }

@@ -36,6 +36,7 @@ import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Semaphore;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
 import org.apache.hadoop.fs.ContentSummary;
@@ -68,6 +69,8 @@ public final class ClientProtocolServer {
   private final TransactionRunner runner;
   private final FsServerDefaults serverDefaults;
   private final long completeWaitMs;
+  /** At most half the handlers wait in complete(): the datanode reports they wait for need handlers too. */
+  private final Semaphore completeWaiters;
 
   public ClientProtocolServer(Configuration conf, NamespaceServices services, BlockServices blocks,
       TransactionRunner runner) {
@@ -75,6 +78,8 @@ public final class ClientProtocolServer {
     this.blocks = blocks;
     this.runner = runner;
     this.completeWaitMs = conf.getLong(NameNodeConfig.COMPLETE_WAIT_MS, NameNodeConfig.COMPLETE_WAIT_MS_DEFAULT);
+    this.completeWaiters = new Semaphore(Math.max(1,
+        conf.getInt(NameNodeConfig.HANDLER_COUNT, NameNodeConfig.HANDLER_COUNT_DEFAULT) / 2));
     this.serverDefaults = new FsServerDefaults(
         conf.getLongBytes("dfs.blocksize", 128L * 1024 * 1024),
         conf.getInt("dfs.bytes-per-checksum", 512),
@@ -162,6 +167,17 @@ public final class ClientProtocolServer {
    */
   public boolean complete(String src, String clientName, ExtendedBlock last, long fileId) throws IOException {
     CompleteOp complete = new CompleteOp(services, FsPath.parse(src), fileId, clientName, last);
+    if (!completeWaiters.tryAcquire()) {
+      return runner.run(complete); // enough handlers already wait: answer now, the client retries
+    }
+    try {
+      return completeWithWait(complete);
+    } finally {
+      completeWaiters.release();
+    }
+  }
+
+  private boolean completeWithWait(CompleteOp complete) throws IOException {
     long deadline = System.nanoTime() + completeWaitMs * 1_000_000L;
     long pauseMs = 2;
     while (true) {

@@ -17,4 +17,13 @@ public interface Operation<T> {
   LockRequest locks();
 
   T execute(TransactionContext context) throws IOException;
+
+  /**
+   * True when running the operation again after it committed gives the caller the same answer and the namespace
+   * the same state. Only such operations are re-run when the database connection broke during commit, leaving it
+   * unknown whether the commit happened.
+   */
+  default boolean idempotent() {
+    return false;
+  }
 }

@@ -55,6 +55,11 @@ public final class TransactionRunner {
         metrics.committed(operation.name(), transaction.roundTrips(), attempt);
         return result;
       } catch (TransientStoreException e) {
+        if (e.outcomeUnknown() && !operation.idempotent()) {
+          metrics.failed(operation.name(), attempt);
+          throw new IOException("The connection to the metadata database broke while committing "
+              + operation.name() + ": it may or may not have taken effect. Check before retrying.", e);
+        }
         last = e;
         LOG.debug("{} attempt {} of {} failed transiently: {}", operation.name(), attempt, maxAttempts,
             e.getMessage());
