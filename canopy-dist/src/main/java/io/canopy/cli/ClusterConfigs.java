@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import io.canopy.namenode.NameNodeConfig;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -83,7 +84,11 @@ public final class ClusterConfigs {
     write(layout.etc(), filesFor(null, cluster), "the clients of cluster " + layout.root());
     for (Role role : cluster.roles()) {
       if (role.kind() != Role.Kind.DATABASE) {
-        write(layout.confDir(role), filesFor(role, cluster), role + " of cluster " + layout.root());
+        Map<String, Map<String, String>> files = filesFor(role, cluster);
+        if (role.kind() == Role.Kind.NAMENODE) {
+          files.get(CANOPY_SITE).put(NameNodeConfig.METRICS_FILE, layout.metricsFile(role).toString());
+        }
+        write(layout.confDir(role), files, role + " of cluster " + layout.root());
       }
     }
   }

@@ -76,6 +76,11 @@ public final class ClusterLayout {
     return logsDir().resolve(role.name() + ".log");
   }
 
+  /** Where a namenode writes its per-operation counters (read by the benchmark harness). */
+  public Path metricsFile(Role role) {
+    return runDir().resolve(role.name() + ".metrics");
+  }
+
   public Path runDir() {
     return root.resolve("run");
   }

@@ -18,9 +18,12 @@ import java.util.List;
 public final class DaemonLauncher {
   /** Class path for the processes; defaults to this JVM's. Lets embedders (tests) pass a different one. */
   public static final String CLASSPATH_PROPERTY = "canopy.classpath";
+  /** Log4j configuration resource of the processes; the benchmark harness sets a quieter one. */
+  public static final String LOG4J_PROPERTY = "canopy.daemon.log4j";
+  private static final String DEFAULT_LOG4J = "canopy-daemon-log4j.properties";
   /** JVM options every process gets. Hadoop 3 on Java 17 reflects into these packages. */
   private static final List<String> COMMON_JVM_OPTIONS = List.of("-XX:+ExitOnOutOfMemoryError",
-      "-Djava.net.preferIPv4Stack=true", "-Dlog4j.configuration=canopy-daemon-log4j.properties",
+      "-Djava.net.preferIPv4Stack=true",
       "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.util=ALL-UNNAMED",
       "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED", "--add-opens=java.base/java.nio=ALL-UNNAMED",
       "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.net=ALL-UNNAMED");
@@ -69,6 +72,7 @@ public final class DaemonLauncher {
     command.add(Daemons.DIR_MARKER + layout.root());
     command.add(Daemons.ROLE_MARKER + role.name());
     command.addAll(COMMON_JVM_OPTIONS);
+    command.add("-Dlog4j.configuration=" + System.getProperty(LOG4J_PROPERTY, DEFAULT_LOG4J));
     String extra = System.getenv(role.kind().optionsVariable());
     if (extra != null && !extra.isBlank()) {
       command.addAll(Arrays.asList(extra.trim().split("\\s+")));

@@ -14,6 +14,7 @@ import io.canopy.namenode.rpc.ClientProtocolServer;
 import io.canopy.namenode.rpc.NamenodeProtocolServer;
 import io.canopy.namenode.rpc.RpcServerFactory;
 import io.canopy.namenode.tx.InodeHintCache;
+import io.canopy.namenode.tx.MetricsFile;
 import io.canopy.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -90,6 +91,7 @@ public final class NameNode implements AutoCloseable {
       return thread;
     });
     registry.refreshIn(housekeeping);
+    String metricsFile = conf.get(NameNodeConfig.METRICS_FILE);
     BlockServices blocks = new BlockServices(registry, new BlockPlacement(registry, new Random(random.nextLong())),
         new BlockLocator(registry, identity.blockPoolId()));
     DatanodeProtocolServer datanodes = new DatanodeProtocolServer(services, runner, registry,
@@ -99,6 +101,16 @@ public final class NameNode implements AutoCloseable {
     RPC.Server server = RpcServerFactory.build(conf, address,
         conf.getInt(NameNodeConfig.HANDLER_COUNT, NameNodeConfig.HANDLER_COUNT_DEFAULT),
         new ClientProtocolServer(conf, services, blocks, runner), datanodes, new NamenodeProtocolServer(datanodes));
+    if (metricsFile != null && !metricsFile.isBlank()) {
+      java.nio.file.Path file = java.nio.file.Path.of(metricsFile);
+      housekeeping.scheduleWithFixedDelay(() -> {
+        try {
+          MetricsFile.write(file, runner.metrics());
+        } catch (IOException | RuntimeException e) {
+          LOG.warn("Cannot write the metrics file {}: {}", file, e.getMessage());
+        }
+      }, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
+    }
     server.start();
     LOG.info("Namenode serving namespace {} (cluster {}, block pool {}) on {} with metadata in {}, seed {}",
         identity.namespaceId(), identity.clusterId(), identity.blockPoolId(), server.getListenerAddress(),

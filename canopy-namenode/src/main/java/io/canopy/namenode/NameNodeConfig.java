@@ -27,6 +27,8 @@ public final class NameNodeConfig {
    */
   public static final String METADATA_POOL_SIZE = "canopy.metadata.pool.size";
   public static final int POOL_RESERVE = 16;
+  /** When set, the namenode writes its per-operation counters to this file every second (see MetricsFile). */
+  public static final String METRICS_FILE = "canopy.namenode.metrics-file";
   /** Ids fetched from the database per allocation round trip. */
   public static final String ID_BATCH_SIZE = "canopy.namenode.id-batch-size";
   public static final int ID_BATCH_SIZE_DEFAULT = 1000;

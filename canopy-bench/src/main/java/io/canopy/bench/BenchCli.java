@@ -1,0 +1,68 @@
+package io.canopy.bench;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code canopy bench}: side-by-side benchmarks of Canopy and Apache HDFS on this machine. */
+@Command(name = "canopy bench", mixinStandardHelpOptions = true,
+    description = {"Side-by-side benchmarks of Canopy and Apache HDFS 3.5.0 on this machine, same run, same client.",
+        "Both systems run on 127.0.0.1 with the same datanode count, replication, block size and log level."},
+    subcommands = {BenchCli.Report.class, CommandLine.HelpCommand.class})
+public final class BenchCli implements Runnable {
+  @Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(spec.commandLine(), "Missing command: report");
+  }
+
+  /** Runs every workload on both systems and writes the report. */
+  @Command(name = "report", mixinStandardHelpOptions = true,
+      description = {"Starts Canopy and HDFS, runs NNThroughputBenchmark (create, mkdirs, open, fileStatus, rename,",
+          "delete), the Spotify mix and its write-heavy variant on both, profiles Canopy's namenode during the mix,",
+          "and writes the report (Markdown + a PNG chart of the ratios). Only figures measured in this run appear.",
+          "Modes: smoke (seconds; proves the harness works), quick (under 3 minutes), full (the published one:",
+          "every figure repeated 3 times, median and range reported)."},
+      footer = {"", "Exit status: 0 when every run completed without a failed operation, 1 otherwise."})
+  static final class Report implements Callable<Integer> {
+    @Option(names = "--mode", defaultValue = "quick", paramLabel = "MODE",
+        description = "smoke, quick or full (default: ${DEFAULT-VALUE}).")
+    String mode;
+
+    @Option(names = "--out", defaultValue = "docs/benchmarks.md", paramLabel = "FILE",
+        description = "Report to write; the chart goes next to it (default: ${DEFAULT-VALUE}).")
+    Path out;
+
+    @Option(names = "--work", defaultValue = "target/bench", paramLabel = "DIR",
+        description = "Scratch directory for both clusters, logs and the profile (default: ${DEFAULT-VALUE}).")
+    Path work;
+
+    @Option(names = "--seed", defaultValue = "20261122", paramLabel = "N",
+        description = "Seed of the workloads' randomness, the same for both systems (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+      PrintWriter progress = spec.commandLine().getOut();
+      BenchMode benchMode = BenchMode.named(mode);
+      BenchResults results = new BenchHarness(benchMode, work.toAbsolutePath(), seed).run(progress);
+      ReportWriter.write(results, out, "bin/canopy bench report --mode " + benchMode.name() + " --seed " + seed);
+      progress.println("Report written to " + out + " (chart: " + ReportWriter.chartPath(out) + ")");
+      progress.flush();
+      return results.failures() == 0 ? 0 : 1;
+    }
+  }
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new BenchCli()).execute(args));
+  }
+}

@@ -1,0 +1,127 @@
+package io.canopy.bench;
+
+import io.canopy.bench.mix.MixRunner;
+import io.canopy.bench.mix.MixSettings;
+import io.canopy.bench.mix.OperationMix;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * Runs every workload against Canopy and Apache HDFS in one run on this machine: both clusters are started once
+ * with the same datanode count, replication, block size and log level, their servers pinned away from the load
+ * generator; each measurement alternates which system goes first; then one extra, unmeasured Canopy mix run is
+ * profiled with JFR.
+ */
+final class BenchHarness {
+  private static final int DATANODES = 3;
+  /** Settings both clusters get. NNThroughputBenchmark creates files with 16-byte blocks. */
+  private static final Map<String, String> CLUSTER_SETTINGS = Map.of(
+      "dfs.replication", "3",
+      "dfs.namenode.fs-limits.min-block-size", "16");
+
+  private final BenchMode mode;
+  private final Path work;
+  private final long seed;
+
+  BenchHarness(BenchMode mode, Path work, long seed) {
+    this.mode = mode;
+    this.work = work;
+    this.seed = seed;
+  }
+
+  BenchResults run(PrintWriter progress) throws Exception {
+    Instant started = Instant.now();
+    long startNanos = System.nanoTime();
+    // The smoke run proves the harness works (in CI, inside a test JVM that runs other tests): no pinning there.
+    CpuPinning pinning = mode == BenchMode.SMOKE ? CpuPinning.disabled() : CpuPinning.detect();
+    pinning.pinThisProcessToClients();
+    resetWorkDirectory();
+    progress.println("Benchmark mode " + mode.name() + ", seed " + seed + "; " + pinning.describe());
+    progress.println("Starting Canopy and HDFS with " + DATANODES + " datanodes each, settings " + CLUSTER_SETTINGS);
+    progress.flush();
+    Map<String, String> durability = new LinkedHashMap<>();
+    List<NnThroughputComparison.Row> nn;
+    List<MixComparison.Outcome> mixes = new ArrayList<>();
+    JfrProfile.Summary profile = null;
+    String profileNote;
+    try (CanopySystem canopy = CanopySystem.start(work.resolve("canopy"), DATANODES, CLUSTER_SETTINGS);
+        HdfsSystem hdfs = HdfsSystem.start(work.resolve("hdfs"), DATANODES, CLUSTER_SETTINGS)) {
+      pinning.pinServers(canopy.serverPids());
+      pinning.pinServers(hdfs.serverPids());
+      durability.put(canopy.name(), canopy.durability());
+      durability.put(hdfs.name(), hdfs.durability());
+      List<SystemUnderTest> systems = List.of(canopy, hdfs);
+      progress.println("NNThroughputBenchmark (remote mode), " + mode.repetitions() + " run(s) per operation:");
+      nn = NnThroughputComparison.run(mode, systems, CLUSTER_SETTINGS, work.resolve("nnthroughput"), pinning,
+          progress);
+      Configuration clientConf = new Configuration();
+      CLUSTER_SETTINGS.forEach(clientConf::set);
+      for (Map.Entry<String, OperationMix> workload : workloads().entrySet()) {
+        MixSettings settings = MixComparison.settings(mode, workload.getValue(), seed);
+        progress.println(workload.getKey() + ": " + workload.getValue().describe());
+        mixes.add(MixComparison.run(workload.getKey(), settings, mode, canopy, hdfs, clientConf, progress));
+      }
+      if (JfrProfile.available()) {
+        profile = profile(canopy, clientConf, progress);
+        profileNote = "one extra Spotify-mix run of " + mode.profileSeconds() + " s on Canopy (not counted above), "
+            + "JFR 'profile' settings on namenode-1, started and stopped with jcmd";
+      } else {
+        profileNote = "not profiled: jcmd is not on the PATH";
+      }
+    }
+    return new BenchResults(mode, seed, MachineInfo.detect(Path.of("").toAbsolutePath()), started,
+        Duration.ofNanos(System.nanoTime() - startNanos), pinning.describe(), durability, CLUSTER_SETTINGS,
+        DATANODES, nn, mixes, profile, profileNote);
+  }
+
+  static Map<String, OperationMix> workloads() {
+    Map<String, OperationMix> workloads = new LinkedHashMap<>();
+    workloads.put("Spotify mix", OperationMix.spotify());
+    workloads.put("Write-heavy mix", OperationMix.writeHeavy());
+    return workloads;
+  }
+
+  private JfrProfile.Summary profile(CanopySystem canopy, Configuration conf, PrintWriter progress)
+      throws IOException {
+    long pid = canopy.nameNodePid();
+    MixSettings settings = MixComparison.settings(mode, OperationMix.spotify(), seed)
+        .withWarmup(Duration.ofSeconds(1)).withDuration(Duration.ofSeconds(mode.profileSeconds()));
+    progress.printf(Locale.ROOT, "Profiling Canopy's namenode (pid %d) during a %d s Spotify-mix run%n", pid,
+        mode.profileSeconds());
+    progress.flush();
+    io.canopy.bench.mix.MixNamespace namespace = MixComparison.loadNamespace(canopy, settings, conf, progress);
+    JfrProfile.start(pid);
+    try {
+      new MixRunner(URI.create(canopy.uri()), conf, settings).run(namespace, progress);
+    } finally {
+      JfrProfile.stop(pid, work.resolve("canopy-namenode.jfr"));
+    }
+    return JfrProfile.summarize(work.resolve("canopy-namenode.jfr"));
+  }
+
+  private void resetWorkDirectory() throws IOException {
+    if (Files.isDirectory(work.resolve("canopy"))) {
+      // a previous run that died may have left its cluster running: stop it before deleting its directory
+      io.canopy.cli.CanopyCli.newCommandLine().setOut(new PrintWriter(java.io.Writer.nullWriter()))
+          .setErr(new PrintWriter(java.io.Writer.nullWriter())).execute("down", "--dir", work.resolve("canopy")
+              .toString());
+    }
+    if (Files.exists(work)) {
+      try (var paths = Files.walk(work)) {
+        paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+      }
+    }
+    Files.createDirectories(work);
+  }
+}

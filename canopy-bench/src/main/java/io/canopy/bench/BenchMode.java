@@ -1,0 +1,35 @@
+package io.canopy.bench;
+
+import java.util.List;
+
+/**
+ * How much to measure. {@code SMOKE} only proves the harness works (CI); {@code QUICK} is for development (under
+ * three minutes for everything); {@code FULL} is what docs/benchmarks.md reports.
+ *
+ * @param repetitions times each measurement is repeated (median and spread are reported)
+ * @param nnThreads NNThroughputBenchmark client threads
+ * @param nnOperations NNThroughputBenchmark operations (files or directories) per run
+ * @param mixThreads Spotify-mix client threads
+ * @param mixWarmupSeconds mix warm-up, not recorded
+ * @param mixSeconds recorded mix duration per repetition
+ * @param namespaceDepth depth of the pre-built mix namespace (16 files and 2 subdirectories per directory)
+ * @param profileSeconds length of the separate profiled Canopy mix run
+ */
+public record BenchMode(String name, int repetitions, int nnThreads, int nnOperations, int mixThreads,
+    int mixWarmupSeconds, int mixSeconds, int namespaceDepth, int profileSeconds) {
+
+  public static final BenchMode SMOKE = new BenchMode("smoke", 1, 2, 100, 2, 1, 3, 2, 3);
+  public static final BenchMode QUICK = new BenchMode("quick", 1, 8, 1000, 8, 3, 10, 4, 8);
+  public static final BenchMode FULL = new BenchMode("full", 3, 16, 10000, 16, 10, 30, 7, 30);
+
+  public static final List<BenchMode> ALL = List.of(SMOKE, QUICK, FULL);
+
+  public static BenchMode named(String name) {
+    for (BenchMode mode : ALL) {
+      if (mode.name.equals(name)) {
+        return mode;
+      }
+    }
+    throw new IllegalArgumentException("unknown benchmark mode '" + name + "': one of smoke, quick, full");
+  }
+}

@@ -1,0 +1,115 @@
+package io.canopy.bench;
+
+import io.canopy.cli.CanopyCli;
+import io.canopy.cli.ClusterLayout;
+import io.canopy.cli.DaemonLauncher;
+import io.canopy.cli.Role;
+import io.canopy.metadata.postgres.Postmaster;
+import io.canopy.namenode.tx.MetricsFile;
+import io.canopy.namenode.tx.OperationMetrics;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+
+/** A Canopy cluster started with the real {@code canopy up} (child processes), stopped with {@code canopy down}. */
+public final class CanopySystem implements SystemUnderTest {
+  private static final Pattern DEFAULT_FS = Pattern.compile("(?m)^fs\\.defaultFS=(hdfs://127\\.0\\.0\\.1:\\d+)$");
+  static final String SERVER_LOG4J = "canopy-bench-servers-log4j.properties";
+
+  private final Path directory;
+  private final String uri;
+
+  private CanopySystem(Path directory, String uri) {
+    this.directory = directory;
+    this.uri = uri;
+  }
+
+  /** Starts a fresh cluster in {@code directory} with {@code datanodes} datanodes and the given settings. */
+  public static CanopySystem start(Path directory, int datanodes, Map<String, String> settings) throws IOException {
+    System.setProperty(DaemonLauncher.LOG4J_PROPERTY, SERVER_LOG4J);
+    List<String> args = new ArrayList<>(List.of("up", "--dir", directory.toString(), "--datanodes",
+        Integer.toString(datanodes)));
+    settings.forEach((key, value) -> {
+      args.add("-D");
+      args.add(key + "=" + value);
+    });
+    String output = canopy(args);
+    Matcher matcher = DEFAULT_FS.matcher(output);
+    if (!matcher.find()) {
+      throw new IOException("canopy up did not start a cluster in " + directory + ":\n" + output);
+    }
+    return new CanopySystem(directory, matcher.group(1));
+  }
+
+  private static String canopy(List<String> args) throws IOException {
+    CommandLine commandLine = CanopyCli.newCommandLine();
+    StringWriter out = new StringWriter();
+    commandLine.setOut(new PrintWriter(out, true));
+    commandLine.setErr(new PrintWriter(out, true));
+    int exit = commandLine.execute(args.toArray(new String[0]));
+    if (exit != 0) {
+      throw new IOException("canopy " + String.join(" ", args) + " exited " + exit + ":\n" + out);
+    }
+    return out.toString();
+  }
+
+  @Override
+  public String name() {
+    return "Canopy";
+  }
+
+  @Override
+  public String uri() {
+    return uri;
+  }
+
+  ClusterLayout layout() {
+    return new ClusterLayout(directory);
+  }
+
+  /** The first namenode's pid (the process the profiler attaches to). */
+  public long nameNodePid() throws IOException {
+    return Long.parseLong(Files.readString(layout().pidFile(Role.namenode(1))).trim());
+  }
+
+  /** Operation counters of the first namenode since it started. */
+  public Map<String, OperationMetrics.Snapshot> nameNodeMetrics() throws IOException {
+    return MetricsFile.read(layout().metricsFile(Role.namenode(1)));
+  }
+
+  @Override
+  public List<Long> serverPids() throws IOException {
+    List<Long> pids = new ArrayList<>();
+    try (Stream<Path> files = Files.list(layout().runDir())) {
+      for (Path file : (Iterable<Path>) files::iterator) {
+        if (file.getFileName().toString().endsWith(".pid")) {
+          pids.add(Long.parseLong(Files.readString(file).trim()));
+        }
+      }
+    }
+    // PostgreSQL is started by pg_ctl, not as a child of its launcher: pin the server and its backends too.
+    Postmaster.running(layout().databaseDir()).ifPresent(server -> pids.addAll(
+        CpuPinning.withDescendants(server.pid())));
+    return pids;
+  }
+
+  @Override
+  public String durability() {
+    return "PostgreSQL with fsync=on and synchronous_commit=on: every metadata commit is on disk before the client "
+        + "hears of it";
+  }
+
+  @Override
+  public void close() throws IOException {
+    canopy(List.of("down", "--dir", directory.toString()));
+  }
+}

@@ -1,0 +1,69 @@
+package io.canopy.bench;
+
+import io.canopy.bench.nnthroughput.NnThroughput;
+import io.canopy.bench.nnthroughput.NnThroughputResult;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Hadoop's NNThroughputBenchmark in remote mode against both systems, per operation, repeated; alternating which
+ * system goes first in each repetition so that drift of the machine does not favour one.
+ */
+final class NnThroughputComparison {
+  /** The operations the issue asks for, in NNThroughputBenchmark's names. */
+  static final List<String> OPERATIONS = List.of("create", "mkdirs", "open", "fileStatus", "rename", "delete");
+  private static final Duration RUN_TIMEOUT = Duration.ofMinutes(10);
+
+  /** Throughputs of one operation on both systems. */
+  record Row(String operation, Spread canopy, Spread hdfs) {
+    double ratio() {
+      return canopy.median() / hdfs.median();
+    }
+  }
+
+  private NnThroughputComparison() {
+  }
+
+  static List<Row> run(BenchMode mode, List<SystemUnderTest> systems, Map<String, String> conf, Path workDir,
+      CpuPinning pinning, PrintWriter progress) throws IOException {
+    Map<String, Map<String, List<Double>>> measured = new LinkedHashMap<>();
+    for (int repetition = 0; repetition < mode.repetitions(); repetition++) {
+      List<SystemUnderTest> order = new ArrayList<>(systems);
+      if (repetition % 2 == 1) {
+        java.util.Collections.reverse(order);
+      }
+      for (String operation : OPERATIONS) {
+        for (SystemUnderTest system : order) {
+          NnThroughputResult result = NnThroughput.run(system.uri(), operation, mode.nnThreads(),
+              mode.nnOperations(), conf, RUN_TIMEOUT, workDir.resolve(system.name().toLowerCase(Locale.ROOT)),
+              pinning.clientCommandPrefix());
+          measured.computeIfAbsent(operation, o -> new LinkedHashMap<>())
+              .computeIfAbsent(system.name(), s -> new ArrayList<>()).add(result.opsPerSecond());
+          progress.printf(Locale.ROOT, "  NNThroughputBenchmark %-10s %-6s run %d: %8.0f ops/s%n", operation,
+              system.name(), repetition + 1, result.opsPerSecond());
+          progress.flush();
+        }
+      }
+    }
+    List<Row> rows = new ArrayList<>();
+    for (String operation : OPERATIONS) {
+      Map<String, List<Double>> bySystem = measured.get(operation);
+      rows.add(new Row(operation, Spread.of(bySystem.get("Canopy")), Spread.of(bySystem.get("HDFS"))));
+    }
+    return rows;
+  }
+
+  /** The command line of one run, for the report. */
+  static String command(BenchMode mode, String operation) {
+    String count = operation.equals("mkdirs") ? "-dirs" : "-files";
+    return "NNThroughputBenchmark -fs hdfs://127.0.0.1:PORT -op " + operation + " -threads " + mode.nnThreads()
+        + " " + count + " " + mode.nnOperations();
+  }
+}

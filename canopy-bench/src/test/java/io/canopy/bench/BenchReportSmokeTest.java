@@ -1,0 +1,51 @@
+package io.canopy.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.awt.image.BufferedImage;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * The whole harness in smoke mode, as `canopy bench report --mode smoke` runs it: both systems, every workload, the
+ * profile and the report. Keeps the harness working on every CI run; the figures themselves mean nothing here.
+ */
+@Timeout(value = 6, unit = TimeUnit.MINUTES)
+class BenchReportSmokeTest {
+  @TempDir
+  Path directory;
+
+  @Test
+  void smokeRunWritesACompleteReport() throws Exception {
+    Path report = directory.resolve("benchmarks.md");
+    StringWriter output = new StringWriter();
+    CommandLine commandLine = new CommandLine(new BenchCli());
+    commandLine.setOut(new PrintWriter(output, true));
+    int exit = commandLine.execute("report", "--mode", "smoke", "--out", report.toString(), "--work",
+        directory.resolve("work").toString());
+    System.out.println(output);
+    assertEquals(0, exit, "the smoke run failed:\n" + output);
+
+    String text = Files.readString(report);
+    for (String operation : NnThroughputComparison.OPERATIONS) {
+      assertTrue(text.contains("| " + operation + " | "), "no NNThroughputBenchmark row for " + operation);
+    }
+    assertTrue(text.contains("## Spotify mix") && text.contains("## Write-heavy mix"), text);
+    assertTrue(text.contains("| failed operations | 0 | 0 |"), "failed operations in a smoke run:\n" + text);
+    assertTrue(text.contains("round trips per call"), "statement counts missing:\n" + text);
+    assertTrue(text.contains("Durability, Canopy") && text.contains("Durability, HDFS"), text);
+    BufferedImage chart = ImageIO.read(ReportWriter.chartPath(report).toFile());
+    assertNotNull(chart, "the chart is not a readable PNG");
+    assertTrue(chart.getWidth() > 0 && chart.getHeight() > 0);
+  }
+}
