@@ -29,7 +29,7 @@ public record MixSettings(String baseDirectory, NamespaceShape shape, OperationM
   public static final Duration DEFAULT_WARMUP = Duration.ofSeconds(10);
   public static final Duration DEFAULT_DURATION = Duration.ofSeconds(60);
   public static final long DEFAULT_SEED = 20_170_101L;
-  public static final int DEFAULT_BUILDER_THREADS = 16;
+  public static final int DEFAULT_BUILDER_THREADS = 64;
   public static final int DEFAULT_MAX_LATENCY_SAMPLES_PER_OPERATION = 2_000_000;
   public static final int DEFAULT_MAX_FAILURE_MESSAGES = 10;
   /** More client threads than this is a typo, not a benchmark of one machine. */
