@@ -63,6 +63,9 @@ public final class BenchCli implements Runnable {
   }
 
   public static void main(String[] args) {
+    if (System.getProperty("log4j.configuration") == null) {
+      System.setProperty("log4j.configuration", "canopy-bench-cli-log4j.properties");
+    }
     System.exit(new CommandLine(new BenchCli()).execute(args));
   }
 }

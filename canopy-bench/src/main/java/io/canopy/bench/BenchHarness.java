@@ -43,6 +43,7 @@ final class BenchHarness {
   BenchResults run(PrintWriter progress) throws Exception {
     Instant started = Instant.now();
     long startNanos = System.nanoTime();
+    MachineInfo machine = MachineInfo.detect(Path.of("").toAbsolutePath()); // before pinning narrows the CPUs
     // The smoke run proves the harness works (in CI, inside a test JVM that runs other tests): no pinning there.
     CpuPinning pinning = mode == BenchMode.SMOKE ? CpuPinning.disabled() : CpuPinning.detect();
     pinning.pinThisProcessToClients();
@@ -80,7 +81,7 @@ final class BenchHarness {
         profileNote = "not profiled: jcmd is not on the PATH";
       }
     }
-    return new BenchResults(mode, seed, MachineInfo.detect(Path.of("").toAbsolutePath()), started,
+    return new BenchResults(mode, seed, machine, started,
         Duration.ofNanos(System.nanoTime() - startNanos), pinning.describe(), durability, CLUSTER_SETTINGS,
         DATANODES, nn, mixes, profile, profileNote);
   }
