@@ -19,7 +19,7 @@ public record BenchMode(String name, int repetitions, int nnThreads, int nnOpera
     int mixWarmupSeconds, int mixSeconds, int namespaceDepth, int profileSeconds) {
 
   public static final BenchMode SMOKE = new BenchMode("smoke", 1, 2, 100, 2, 1, 3, 2, 3);
-  public static final BenchMode QUICK = new BenchMode("quick", 1, 8, 1000, 8, 3, 10, 4, 8);
+  public static final BenchMode QUICK = new BenchMode("quick", 1, 8, 500, 8, 2, 6, 4, 5);
   public static final BenchMode FULL = new BenchMode("full", 3, 16, 5000, 16, 10, 30, 7, 30);
 
   public static final List<BenchMode> ALL = List.of(SMOKE, QUICK, FULL);
