@@ -14,6 +14,9 @@ import picocli.CommandLine.Spec;
         "Both systems run on 127.0.0.1 with the same datanode count, replication, block size and log level."},
     subcommands = {BenchCli.Report.class, CommandLine.HelpCommand.class})
 public final class BenchCli implements Runnable {
+  /** Set by bin/canopy to the repository root. */
+  static final String REPOSITORY_PROPERTY = "canopy.repository";
+
   @Spec
   CommandLine.Model.CommandSpec spec;
 
@@ -52,9 +55,13 @@ public final class BenchCli implements Runnable {
 
     @Override
     public Integer call() throws Exception {
+      // bin/canopy names the repository: relative paths and the commit are the repository's, wherever it runs from
+      Path repository = Path.of(System.getProperty(REPOSITORY_PROPERTY, "")).toAbsolutePath();
+      out = repository.resolve(out);
+      work = repository.resolve(work);
       PrintWriter progress = spec.commandLine().getOut();
       BenchMode benchMode = BenchMode.named(mode);
-      BenchResults results = new BenchHarness(benchMode, work.toAbsolutePath(), seed).run(progress);
+      BenchResults results = new BenchHarness(benchMode, work, seed, repository).run(progress);
       ReportWriter.write(results, out, "bin/canopy bench report --mode " + benchMode.name() + " --seed " + seed);
       progress.println("Report written to " + out + " (chart: " + ReportWriter.chartPath(out) + ")");
       progress.flush();

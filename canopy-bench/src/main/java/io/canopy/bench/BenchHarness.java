@@ -30,20 +30,25 @@ final class BenchHarness {
       "dfs.replication", "3",
       "dfs.namenode.fs-limits.min-block-size", "16");
 
+  /** Marks a directory as the harness's scratch space, which it may empty. */
+  private static final String WORK_MARKER = ".canopy-bench-work";
+
   private final BenchMode mode;
   private final Path work;
   private final long seed;
+  private final Path repository;
 
-  BenchHarness(BenchMode mode, Path work, long seed) {
+  BenchHarness(BenchMode mode, Path work, long seed, Path repository) {
     this.mode = mode;
     this.work = work;
     this.seed = seed;
+    this.repository = repository;
   }
 
   BenchResults run(PrintWriter progress) throws Exception {
     Instant started = Instant.now();
     long startNanos = System.nanoTime();
-    MachineInfo machine = MachineInfo.detect(Path.of("").toAbsolutePath()); // before pinning narrows the CPUs
+    MachineInfo machine = MachineInfo.detect(repository); // before pinning narrows the CPUs
     // The smoke run proves the harness works (in CI, inside a test JVM that runs other tests): no pinning there.
     CpuPinning pinning = mode == BenchMode.SMOKE ? CpuPinning.disabled() : CpuPinning.detect();
     pinning.pinThisProcessToClients();
@@ -113,6 +118,14 @@ final class BenchHarness {
   }
 
   private void resetWorkDirectory() throws IOException {
+    if (Files.isDirectory(work) && !Files.exists(work.resolve(WORK_MARKER))) {
+      try (var entries = Files.list(work)) {
+        if (entries.findAny().isPresent()) {
+          throw new IOException("The work directory " + work + " is not empty and was not made by canopy bench; "
+              + "name an empty or new directory with --work (it is emptied on every run)");
+        }
+      }
+    }
     if (Files.isDirectory(work.resolve("canopy"))) {
       // a previous run that died may have left its cluster running: stop it before deleting its directory
       io.canopy.cli.CanopyCli.newCommandLine().setOut(new PrintWriter(java.io.Writer.nullWriter()))
@@ -125,5 +138,6 @@ final class BenchHarness {
       }
     }
     Files.createDirectories(work);
+    Files.createFile(work.resolve(WORK_MARKER));
   }
 }

@@ -27,10 +27,20 @@ public final class CanopySystem implements SystemUnderTest {
 
   private final Path directory;
   private final String uri;
+  /** Stops the cluster if the harness is interrupted (its processes run in their own sessions and would stay). */
+  private final Thread stopOnExit;
 
   private CanopySystem(Path directory, String uri) {
     this.directory = directory;
     this.uri = uri;
+    this.stopOnExit = new Thread(() -> {
+      try {
+        canopy(List.of("down", "--dir", directory.toString()));
+      } catch (IOException | RuntimeException ignored) {
+        // exiting anyway; canopy down --dir DIR can be run by hand
+      }
+    }, "canopy-bench-stop-cluster");
+    Runtime.getRuntime().addShutdownHook(stopOnExit);
   }
 
   /** Starts a fresh cluster in {@code directory} with {@code datanodes} datanodes and the given settings. */
@@ -110,6 +120,11 @@ public final class CanopySystem implements SystemUnderTest {
 
   @Override
   public void close() throws IOException {
+    try {
+      Runtime.getRuntime().removeShutdownHook(stopOnExit);
+    } catch (IllegalStateException shuttingDown) {
+      // the hook is already running
+    }
     canopy(List.of("down", "--dir", directory.toString()));
   }
 }

@@ -15,25 +15,28 @@ public final class CpuPinning {
   private final String serverCpus;
   private final String clientCpus;
 
-  private CpuPinning(boolean enabled, String serverCpus, String clientCpus) {
+  private final String unpinnedReason;
+
+  private CpuPinning(boolean enabled, String serverCpus, String clientCpus, String unpinnedReason) {
     this.enabled = enabled;
     this.serverCpus = serverCpus;
     this.clientCpus = clientCpus;
+    this.unpinnedReason = unpinnedReason;
   }
 
   public static CpuPinning detect() {
     int cpus = Runtime.getRuntime().availableProcessors();
     if (cpus < 2 || !commandExists("taskset")) {
-      return new CpuPinning(false, "all", "all");
+      return new CpuPinning(false, "all", "all", "not pinned (taskset missing or a single CPU)");
     }
     int half = cpus / 2;
     String servers = half == 1 ? "0" : "0-" + (half - 1);
     String clients = half == cpus - 1 ? Integer.toString(half) : half + "-" + (cpus - 1);
-    return new CpuPinning(true, servers, clients);
+    return new CpuPinning(true, servers, clients, null);
   }
 
   public static CpuPinning disabled() {
-    return new CpuPinning(false, "all", "all");
+    return new CpuPinning(false, "all", "all", "not pinned (smoke mode runs inside other programs)");
   }
 
   public boolean enabled() {
@@ -42,14 +45,20 @@ public final class CpuPinning {
 
   public String describe() {
     return enabled ? "servers on CPU " + serverCpus + ", load generator on CPU " + clientCpus + " (taskset)"
-        : "not pinned (taskset missing or a single CPU)";
+        : unpinnedReason;
   }
 
   /** Pins every thread of each process (and of its children, e.g. PostgreSQL backends) to the server CPUs. */
   public void pinServers(List<Long> pids) throws IOException {
     if (enabled) {
       for (long pid : pids) {
-        run(List.of("taskset", "-a", "-p", "-c", serverCpus, Long.toString(pid)));
+        try {
+          run(List.of("taskset", "-a", "-p", "-c", serverCpus, Long.toString(pid)));
+        } catch (IOException e) {
+          if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+            throw e; // a process that exited meanwhile (a PostgreSQL backend) needs no pinning
+          }
+        }
       }
     }
   }

@@ -30,8 +30,11 @@ public final class JfrProfile {
   private JfrProfile() {
   }
 
+  /** jcmd of the JDK running the harness (the one the namenodes run on), for a matching attach protocol. */
+  private static final Path JCMD = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+
   public static boolean available() {
-    return CpuPinning.commandExists("jcmd");
+    return Files.isExecutable(JCMD);
   }
 
   public static void start(long pid) throws IOException {
@@ -45,18 +48,22 @@ public final class JfrProfile {
   }
 
   private static void jcmd(long pid, String... arguments) throws IOException {
-    List<String> command = new ArrayList<>(List.of("jcmd", Long.toString(pid)));
+    List<String> command = new ArrayList<>(List.of(JCMD.toString(), Long.toString(pid)));
     command.addAll(List.of(arguments));
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    Path output = Files.createTempFile("canopy-jcmd", ".out");
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
     try {
-      String output = new String(process.getInputStream().readAllBytes());
-      if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
+      boolean finished = process.waitFor(60, TimeUnit.SECONDS);
+      if (!finished || process.exitValue() != 0) {
         process.destroyForcibly();
-        throw new IOException("'" + String.join(" ", command) + "' failed: " + output.strip());
+        throw new IOException("'" + String.join(" ", command) + "' " + (finished ? "failed" : "did not finish in 60 s")
+            + ": " + Files.readString(output).strip());
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted running jcmd", e);
+    } finally {
+      Files.deleteIfExists(output);
     }
   }
 

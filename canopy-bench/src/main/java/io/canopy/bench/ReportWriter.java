@@ -75,10 +75,10 @@ final class ReportWriter {
           .append(".\n");
     }
     int runs = results.mode().repetitions();
-    md.append("- Each figure is the median of ").append(runs).append(runs == 1 ? " run" : " runs")
-        .append(runs == 1 ? "" : " (range in parentheses)")
-        .append("; the order of the two systems alternates from run to run. Ratio = Canopy / HDFS (throughput: "
-            + "above 1 means Canopy is faster).\n\n");
+    md.append(runs == 1 ? "- Each figure comes from one run (Canopy first, then HDFS)."
+        : "- Each figure is the median of " + runs + " runs (range in parentheses); the order of the two systems "
+            + "alternates from run to run.")
+        .append(" Ratio = Canopy / HDFS (throughput: above 1 means Canopy is faster).\n\n");
     md.append("![Canopy/HDFS throughput ratios](").append(chart).append(")\n\n");
   }
 
@@ -141,8 +141,9 @@ final class ReportWriter {
     md.append("Profile: ").append(results.profileNote()).append(".\n\n");
     MixComparison.Outcome spotify = results.mixes().get(0);
     Map<String, OperationMetrics.Snapshot> statements = spotify.canopyStatements();
-    md.append("Database round trips (statements and commits) per namenode operation during the measured ")
-        .append(spotify.workload()).append(" runs, from the namenode's own counters:\n\n");
+    md.append("Database round trips (statements and commits) per namenode operation during the ")
+        .append(spotify.workload()).append(" runs (warm-up included; datanode calls such as heartbeats and block "
+            + "reports included), from the namenode's own counters:\n\n");
     md.append("| namenode operation | calls | round trips per call | retries |\n|---|---:|---:|---:|\n");
     List<Map.Entry<String, OperationMetrics.Snapshot>> byCalls = new ArrayList<>(statements.entrySet());
     byCalls.sort((a, b) -> Long.compare(b.getValue().operations(), a.getValue().operations()));
@@ -198,7 +199,8 @@ final class ReportWriter {
       if (listed == 2 || totalTrips == 0 || entry.getValue().roundTrips() == 0) {
         break;
       }
-      findings.add(String.format(Locale.ROOT, "`%s` issues %.0f%% of all database round trips in the Spotify mix "
+      findings.add(String.format(Locale.ROOT, "`%s` issues %.0f%% of the namenode's database round trips in the "
+          + "Spotify mix runs "
           + "(%d calls at %.1f round trips each).", entry.getKey(), 100.0 * entry.getValue().roundTrips() / totalTrips,
           entry.getValue().operations(), entry.getValue().roundTripsPerOperation()));
       listed++;

@@ -28,17 +28,27 @@ public final class ClusterConfigs {
       "fs.defaultFS", "it is the address of namenode 1",
       "canopy.namenode.rpc-address", "each namenode gets its own port",
       "dfs.datanode.data.dir", "each datanode stores blocks under DIR/dn/I",
-      "dfs.datanode.address", "each datanode gets its own port");
+      "dfs.datanode.address", "each datanode gets its own port",
+      "canopy.namenode.metrics-file", "each namenode writes its counters to DIR/run/namenode-I.metrics");
 
   private ClusterConfigs() {
   }
 
   /** Throws a usage error when {@code key} may not be set with -D. */
   public static void checkOverridable(String key) {
+    checkOverridable(key, null);
+  }
+
+  /** Throws a usage error when {@code key} may not be set with -D, or not to {@code value}. */
+  public static void checkOverridable(String key, String value) {
     if (key == null || key.isBlank() || key.chars().anyMatch(Character::isWhitespace)) {
       throw new CliException(2, "-D needs KEY=VALUE with a non-empty key without spaces, got '" + key + "'");
     }
     String reason = RESERVED.get(key);
+    if (key.equals(JDBC_URL_KEY) && value != null && value.isBlank()) {
+      throw new CliException(2, "-D " + JDBC_URL_KEY + " needs the JDBC URL of the external PostgreSQL, e.g. "
+          + "jdbc:postgresql://HOST:5432/canopy; leave it out to use the embedded database");
+    }
     if (reason != null) {
       throw new CliException(2, "-D " + key + " cannot be overridden: canopy up sets it because " + reason);
     }

@@ -116,7 +116,7 @@ public final class UpCommand implements Callable<Integer> {
     if (timeoutSeconds < 1) {
       throw new CliException(2, "--timeout must be at least 1 second, got " + timeoutSeconds);
     }
-    overrides.keySet().forEach(ClusterConfigs::checkOverridable);
+    overrides.forEach(ClusterConfigs::checkOverridable);
   }
 
   private static List<Role> runningRoles(Daemons daemons, Optional<ClusterProperties> previous) throws IOException {

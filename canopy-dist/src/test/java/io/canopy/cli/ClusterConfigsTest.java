@@ -98,6 +98,10 @@ class ClusterConfigsTest {
     assertThrows(CliException.class, () -> ClusterConfigs.checkOverridable("a b"));
     ClusterConfigs.checkOverridable("dfs.blocksize");
     ClusterConfigs.checkOverridable("canopy.metadata.jdbc.url"); // selects an external database
+    CliException blank = assertThrows(CliException.class,
+        () -> ClusterConfigs.checkOverridable("canopy.metadata.jdbc.url", " "));
+    assertEquals(2, blank.exitCode());
+    assertThrows(CliException.class, () -> ClusterConfigs.checkOverridable("canopy.namenode.metrics-file", "/x"));
   }
 
   @Test
