@@ -60,10 +60,9 @@ final class NnThroughputComparison {
     return rows;
   }
 
-  /** The command line of one run, for the report. */
-  static String command(BenchMode mode, String operation) {
-    String count = operation.equals("mkdirs") ? "-dirs" : "-files";
-    return "NNThroughputBenchmark -fs hdfs://127.0.0.1:PORT -op " + operation + " -threads " + mode.nnThreads()
-        + " " + count + " " + mode.nnOperations();
+  /** The command line of one run, for the report: the arguments NnThroughput passes, with placeholders. */
+  static String command(BenchMode mode, String operation, Map<String, String> conf) {
+    return "NNThroughputBenchmark " + String.join(" ", NnThroughput.arguments("hdfs://127.0.0.1:PORT", operation,
+        mode.nnThreads(), mode.nnOperations(), new java.util.TreeMap<>(conf), "/nnThroughputBenchmark/RUNID"));
   }
 }

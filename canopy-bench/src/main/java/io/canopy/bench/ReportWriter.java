@@ -87,7 +87,8 @@ final class ReportWriter {
     md.append("Hadoop's own namenode benchmark (hadoop-hdfs test jar) in remote mode, against each system's RPC "
         + "port, from its own JVM on the load-generator CPU. Commands:\n\n```\n");
     for (NnThroughputComparison.Row row : results.nnThroughput()) {
-      md.append(NnThroughputComparison.command(results.mode(), row.operation())).append('\n');
+      md.append(NnThroughputComparison.command(results.mode(), row.operation(), results.clusterSettings()))
+          .append('\n');
     }
     md.append("```\n\n| operation | Canopy ops/s | HDFS ops/s | Canopy / HDFS |\n|---|---:|---:|---:|\n");
     for (NnThroughputComparison.Row row : results.nnThroughput()) {

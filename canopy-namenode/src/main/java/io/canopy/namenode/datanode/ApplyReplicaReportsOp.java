@@ -22,8 +22,8 @@ import java.util.Set;
 
 /**
  * Applies what one datanode storage reported about the replicas of one file, under the file's exclusive lock:
- * records finalized replicas (completing committed blocks that reach minimum replication), tracks replicas being
- * written, forgets deleted or missing ones, and schedules deletion of replicas that are stale or whose block is
+ * records finalized replicas (completing committed blocks that reach minimum replication), forgets deleted or
+ * missing ones, and schedules deletion of replicas that are stale or whose block is
  * gone. Reporting the same thing twice changes nothing.
  */
 public final class ApplyReplicaReportsOp implements Operation<Void> {
@@ -90,11 +90,6 @@ public final class ApplyReplicaReportsOp implements Operation<Void> {
       ReplicaKey key = new ReplicaKey(inodeId, report.blockId(), storageId);
       switch (report.kind()) {
         case FINALIZED -> finalized(transaction, report, block, key, counts, recordedHere, pipelineHere, blocks);
-        case RECEIVING -> {
-          if (block != null && block.state() == BlockState.UNDER_CONSTRUCTION) {
-            writePipeline(transaction, pipelineHere, key, UcReplicaState.RECEIVING, report.generationStamp());
-          }
-        }
         case DELETED, ABSENT -> {
           if (recordedHere.remove(report.blockId())) {
             transaction.replicas().delete(key);

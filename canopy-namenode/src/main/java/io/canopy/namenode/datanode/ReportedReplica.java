@@ -6,8 +6,6 @@ public record ReportedReplica(long blockId, long generationStamp, long numBytes,
   public enum Kind {
     /** A complete, finalized replica (RECEIVED_BLOCK, or listed as finalized in a full report). */
     FINALIZED,
-    /** Being written (RECEIVING_BLOCK). */
-    RECEIVING,
     /** The datanode deleted it (DELETED_BLOCK). */
     DELETED,
     /** Recorded for this storage but missing from its full report. */
