@@ -55,6 +55,19 @@ final class FlakyStore implements MetadataStore {
   }
 
   @Override
+  public Transaction beginReadOnly(long partitionHint) throws StoreException {
+    if (failuresLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      throw new TransientStoreException("injected deadlock", null, false);
+    }
+    return delegate.beginReadOnly(partitionHint);
+  }
+
+  @Override
+  public int purgeExpiredRetryEntries(long nowMs, int limit) throws StoreException {
+    return delegate.purgeExpiredRetryEntries(nowMs, limit);
+  }
+
+  @Override
   public IdRange allocateIds(IdKind kind, int count) throws StoreException {
     return delegate.allocateIds(kind, count);
   }

@@ -20,6 +20,19 @@ public interface MetadataStore extends AutoCloseable {
    */
   Transaction begin(long partitionHint) throws StoreException;
 
+  /**
+   * Begins a read-only transaction: it may not write, and the row locks its reads take are held only until the
+   * end of the read or {@link io.canopy.metadata.dal.ReadBatch} that took them (so a consistent read must lock and
+   * read in one batch). It commits without a round trip.
+   */
+  Transaction beginReadOnly(long partitionHint) throws StoreException;
+
+  /**
+   * Deletes up to {@code limit} retry-cache entries that expired before {@code nowMs}, in its own transaction;
+   * returns how many. Housekeeping, not on any client's path.
+   */
+  int purgeExpiredRetryEntries(long nowMs, int limit) throws StoreException;
+
   /** Allocates {@code count} consecutive ids of one kind in its own committed transaction. */
   IdRange allocateIds(IdKind kind, int count) throws StoreException;
 

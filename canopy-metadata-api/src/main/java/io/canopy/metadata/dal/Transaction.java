@@ -28,7 +28,19 @@ public interface Transaction extends AutoCloseable {
 
   InvalidationTable invalidations();
 
-  /** Flushes buffered writes and commits. After a failure the transaction is rolled back and unusable. */
+  RetryCacheTable retryCache();
+
+  /** A new, empty batch of reads sent together in one round trip (see {@link ReadBatch}). */
+  ReadBatch batch();
+
+  /** True for transactions begun with {@link io.canopy.metadata.MetadataStore#beginReadOnly}. */
+  boolean readOnly();
+
+  /**
+   * Flushes buffered writes and commits, in as few round trips as the engine allows (one on PostgreSQL for small
+   * transactions). After a failure the transaction is rolled back and unusable. A read-only transaction commits
+   * without contacting the store.
+   */
   void commit() throws StoreException;
 
   /** Discards buffered writes and releases locks; safe to call more than once. */

@@ -1,10 +1,9 @@
 package io.canopy.metadata.postgres;
 
-import io.canopy.metadata.StoreException;
-
 /** A table whose buffered writes are sent at commit. */
 interface BufferedTable {
-  void flush() throws StoreException;
+  /** Queues the buffered writes on the transaction's {@link Jdbc} (deletes, then inserts, then updates). */
+  void flush();
 
   void clear();
 }

@@ -9,21 +9,59 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Statement helpers bound to one transaction's connection; counts every round trip. */
+/**
+ * Statement helpers bound to one transaction's connection. Several statements can travel in one round trip: the
+ * driver sends a multi-statement as one pipeline with a single Sync, and the server runs them in order. Writes are
+ * queued by the tables' flushes and sent, with the COMMIT, in one such pipeline. Counts every round trip.
+ */
 final class Jdbc {
   interface Binder {
-    void bind(PreparedStatement statement) throws SQLException;
+    void bind(Params statement) throws SQLException;
   }
 
   interface RowBinder<R> {
-    void bind(PreparedStatement statement, R row) throws SQLException;
+    void bind(Params statement, R row) throws SQLException;
   }
 
   interface Mapper<R> {
     R map(ResultSet row) throws SQLException;
   }
 
+  /** One statement of a pipeline: its SQL, parameters and, for queries, how rows map (null for writes). */
+  static final class Part<R> {
+    private final String sql;
+    private final int parameters;
+    private final Binder binder;
+    private final Mapper<R> mapper;
+    private List<R> rows;
+
+    Part(String sql, Binder binder, Mapper<R> mapper) {
+      this.sql = sql;
+      this.parameters = countParameters(sql);
+      this.binder = binder;
+      this.mapper = mapper;
+    }
+
+    /** The rows a query returned; null before its pipeline ran. */
+    List<R> rows() {
+      return rows;
+    }
+  }
+
+  /** A queued batch write: one statement per row. */
+  private record QueuedWrite<R>(String sql, List<R> rows, RowBinder<R> binder) {
+  }
+
+  /**
+   * Above this many queued write rows a flush sends one JDBC batch per statement instead of one pipeline, so that
+   * deleting a large directory does not build one enormous multi-statement.
+   */
+  static final int MAX_PIPELINED_WRITES = 256;
+
+  private static final Part<Void> COMMIT = new Part<>("COMMIT", s -> { }, null);
+
   private final Connection connection;
+  private final List<QueuedWrite<?>> queuedWrites = new ArrayList<>();
   private int roundTrips;
 
   Jdbc(Connection connection) {
@@ -51,36 +89,143 @@ final class Jdbc {
   }
 
   <R> List<R> query(String sql, Binder binder, Mapper<R> mapper) throws StoreException {
-    roundTrips++;
-    try (PreparedStatement statement = connection.prepareStatement(sql)) {
-      binder.bind(statement);
-      try (ResultSet rows = statement.executeQuery()) {
-        List<R> result = new ArrayList<>();
-        while (rows.next()) {
-          result.add(mapper.map(rows));
-        }
-        return result;
-      }
-    } catch (SQLException e) {
-      throw SqlErrors.classify("query [" + sql + "]", e, false);
-    }
+    return run(new Part<>(sql, binder, mapper));
   }
 
-  <R> void batch(String sql, List<R> rows, RowBinder<R> binder) throws StoreException {
-    if (rows.isEmpty()) {
+  /** Runs one statement in its own round trip and returns its rows. */
+  <R> List<R> run(Part<R> part) throws StoreException {
+    pipeline(List.of(part), false);
+    return part.rows();
+  }
+
+  /** Runs {@code parts} in order in one round trip; a query part's rows are then in {@link Part#rows()}. */
+  void pipeline(List<? extends Part<?>> parts, boolean commits) throws StoreException {
+    if (parts.isEmpty()) {
       return;
     }
     roundTrips++;
-    try (PreparedStatement statement = connection.prepareStatement(sql)) {
-      for (R row : rows) {
-        binder.bind(statement, row);
+    StringBuilder sql = new StringBuilder();
+    for (Part<?> part : parts) {
+      if (sql.length() > 0) {
+        sql.append(";\n");
+      }
+      sql.append(part.sql);
+    }
+    try (PreparedStatement statement = connection.prepareStatement(sql.toString())) {
+      int offset = 0;
+      for (Part<?> part : parts) {
+        part.binder.bind(new Params(statement, offset));
+        offset += part.parameters;
+      }
+      statement.execute();
+      for (int i = 0; i < parts.size(); i++) {
+        collect(statement, parts.get(i));
+        if (i + 1 < parts.size()) {
+          statement.getMoreResults();
+        }
+      }
+    } catch (SQLException e) {
+      String what = parts.size() == 1 ? "statement [" + sql + "]"
+          : "pipeline of " + parts.size() + " statements [" + abbreviate(sql) + "]";
+      throw SqlErrors.classify(what, e.getNextException() != null ? e.getNextException() : e, commits);
+    }
+  }
+
+  private static <R> void collect(PreparedStatement statement, Part<R> part) throws SQLException {
+    if (part.mapper == null) {
+      return;
+    }
+    try (ResultSet rows = statement.getResultSet()) {
+      if (rows == null) {
+        throw new SQLException("statement [" + part.sql + "] returned no rows in its pipeline");
+      }
+      List<R> result = new ArrayList<>();
+      while (rows.next()) {
+        result.add(part.mapper.map(rows));
+      }
+      part.rows = result;
+    }
+  }
+
+  /** Queues a batch write (one statement per row) for {@link #flushWrites}. */
+  <R> void batch(String sql, List<R> rows, RowBinder<R> binder) {
+    if (!rows.isEmpty()) {
+      queuedWrites.add(new QueuedWrite<>(sql, rows, binder));
+    }
+  }
+
+  boolean hasQueuedWrites() {
+    return !queuedWrites.isEmpty();
+  }
+
+  /**
+   * Sends the queued writes, followed by COMMIT when {@code commit}: one round trip for a small transaction. A
+   * large one sends one JDBC batch per statement, then commits separately.
+   */
+  void flushWrites(boolean commit) throws StoreException {
+    int rows = 0;
+    for (QueuedWrite<?> write : queuedWrites) {
+      rows += write.rows().size();
+    }
+    List<QueuedWrite<?>> writes = new ArrayList<>(queuedWrites);
+    queuedWrites.clear();
+    if (rows <= MAX_PIPELINED_WRITES) {
+      List<Part<?>> parts = new ArrayList<>(rows + 1);
+      for (QueuedWrite<?> write : writes) {
+        addParts(parts, write);
+      }
+      if (commit) {
+        parts.add(COMMIT);
+      }
+      pipeline(parts, commit);
+      return;
+    }
+    for (QueuedWrite<?> write : writes) {
+      executeBatch(write);
+    }
+    if (commit) {
+      pipeline(List.of(COMMIT), true);
+    }
+  }
+
+  void clearQueuedWrites() {
+    queuedWrites.clear();
+  }
+
+  private static <R> void addParts(List<Part<?>> parts, QueuedWrite<R> write) {
+    for (R row : write.rows()) {
+      parts.add(new Part<Void>(write.sql(), s -> write.binder().bind(s, row), null));
+    }
+  }
+
+  private <R> void executeBatch(QueuedWrite<R> write) throws StoreException {
+    roundTrips++;
+    try (PreparedStatement statement = connection.prepareStatement(write.sql())) {
+      Params params = new Params(statement, 0);
+      for (R row : write.rows()) {
+        write.binder().bind(params, row);
         statement.addBatch();
       }
       statement.executeBatch();
     } catch (SQLException e) {
       SQLException cause = e.getNextException() != null ? e.getNextException() : e;
-      throw SqlErrors.classify("batch [" + sql + "]", cause, false);
+      throw SqlErrors.classify("batch [" + write.sql() + "]", cause, false);
     }
+  }
+
+  private static String abbreviate(CharSequence sql) {
+    return sql.length() <= 400 ? sql.toString() : sql.subSequence(0, 400) + "...";
+  }
+
+  /** Number of {@code ?} placeholders: Canopy's SQL has no question marks in literals or operators. */
+  static int countParameters(String sql) {
+    int count = 0;
+    for (int i = 0; i < sql.length(); i++) {
+      if (sql.charAt(i) == '?') {
+        count++;
+      }
+    }
+    return count;
   }
 
   static Long[] longs(List<Long> values) {

@@ -41,7 +41,7 @@ final class PgBlockLookupTable implements BlockLookupTable, BufferedTable {
   }
 
   @Override
-  public void flush() throws StoreException {
+  public void flush() {
     jdbc.batch("DELETE FROM block_lookup WHERE block_id = ?", writes.deletes(), (s, id) -> s.setLong(1, id));
     jdbc.batch("INSERT INTO block_lookup (block_id, inode_id) VALUES (?, ?)", writes.inserts(), (s, row) -> {
       s.setLong(1, row[0]);

@@ -30,10 +30,14 @@ final class PgBlockTable implements BlockTable, BufferedTable {
     }, PgBlockTable::map).stream().findFirst();
   }
 
+  static Jdbc.Part<Block> ofFilePart(long inodeId) {
+    return new Jdbc.Part<>("SELECT " + COLUMNS + " FROM blocks WHERE inode_id = ? ORDER BY block_index",
+        s -> s.setLong(1, inodeId), PgBlockTable::map);
+  }
+
   @Override
   public List<Block> ofFile(long inodeId) throws StoreException {
-    return jdbc.query("SELECT " + COLUMNS + " FROM blocks WHERE inode_id = ? ORDER BY block_index",
-        s -> s.setLong(1, inodeId), PgBlockTable::map);
+    return jdbc.run(ofFilePart(inodeId));
   }
 
   @Override
@@ -62,7 +66,7 @@ final class PgBlockTable implements BlockTable, BufferedTable {
   }
 
   @Override
-  public void flush() throws StoreException {
+  public void flush() {
     jdbc.batch("DELETE FROM blocks WHERE inode_id = ? AND block_id = ?", writes.deletes(), (s, key) -> {
       s.setLong(1, key.inodeId());
       s.setLong(2, key.blockId());

@@ -5,7 +5,6 @@ import io.canopy.metadata.StoreException;
 import io.canopy.metadata.dal.DatanodeTable;
 import io.canopy.metadata.entity.DatanodeRecord;
 import io.canopy.metadata.spi.WriteBuffer;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
@@ -50,7 +49,7 @@ final class PgDatanodeTable implements DatanodeTable, BufferedTable {
   }
 
   @Override
-  public void flush() throws StoreException {
+  public void flush() {
     jdbc.batch("DELETE FROM datanodes WHERE uuid = ?", writes.deletes(), (s, uuid) -> s.setString(1, uuid));
     jdbc.batch("INSERT INTO datanodes (host_name, ip_address, transfer_port, info_port, info_secure_port, ipc_port, "
         + "network_location, software_version, last_heartbeat_ms, capacity, dfs_used, remaining, block_pool_used, "
@@ -69,7 +68,7 @@ final class PgDatanodeTable implements DatanodeTable, BufferedTable {
   }
 
   /** Binds every column with the uuid last, the order both the insert and the update use. */
-  private static void bind(PreparedStatement s, DatanodeRecord d) throws SQLException {
+  private static void bind(Params s, DatanodeRecord d) throws SQLException {
     s.setString(1, d.hostName());
     s.setString(2, d.ipAddress());
     s.setInt(3, d.transferPort());

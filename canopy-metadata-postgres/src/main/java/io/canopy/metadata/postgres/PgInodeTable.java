@@ -6,7 +6,6 @@ import io.canopy.metadata.dal.InodeTable;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.InodeKey;
 import io.canopy.metadata.spi.WriteBuffer;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
@@ -36,23 +35,16 @@ final class PgInodeTable implements InodeTable, BufferedTable {
     this.jdbc = jdbc;
   }
 
-  @Override
-  public Optional<Inode> get(InodeKey key, LockMode lock) throws StoreException {
-    List<Inode> rows = jdbc.query("SELECT " + COLUMNS + " FROM inodes i WHERE i.partition_id = ? AND i.parent_id = ? "
+  static Jdbc.Part<Inode> getPart(InodeKey key, LockMode lock) {
+    return new Jdbc.Part<>("SELECT " + COLUMNS + " FROM inodes i WHERE i.partition_id = ? AND i.parent_id = ? "
         + "AND i.name = ?" + Jdbc.lockClause(lock, "i"), s -> {
           s.setLong(1, key.partitionId());
           s.setLong(2, key.parentId());
           s.setString(3, key.name());
         }, PgInodeTable::map);
-    return rows.stream().findFirst();
   }
 
-  @Override
-  public Map<InodeKey, Inode> getAll(List<InodeKey> keys, LockMode lock) throws StoreException {
-    Map<InodeKey, Inode> result = new LinkedHashMap<>();
-    if (keys.isEmpty()) {
-      return result;
-    }
+  static Jdbc.Part<Inode> getAllPart(List<InodeKey> keys, LockMode lock) {
     Long[] partitions = new Long[keys.size()];
     Long[] parents = new Long[keys.size()];
     String[] names = new String[keys.size()];
@@ -62,23 +54,44 @@ final class PgInodeTable implements InodeTable, BufferedTable {
       names[i] = keys.get(i).name();
     }
     // One statement for any batch size: join the key arrays against the primary key.
-    String sql = "SELECT " + COLUMNS + " FROM unnest(?::bigint[], ?::bigint[], ?::text[]) AS k(p, pa, n) "
+    return new Jdbc.Part<>("SELECT " + COLUMNS + " FROM unnest(?::bigint[], ?::bigint[], ?::text[]) AS k(p, pa, n) "
         + "JOIN inodes i ON i.partition_id = k.p AND i.parent_id = k.pa AND i.name = k.n COLLATE \"C\""
-        + Jdbc.lockClause(lock, "i");
-    for (Inode inode : jdbc.query(sql, s -> {
-      s.setArray(1, s.getConnection().createArrayOf("bigint", partitions));
-      s.setArray(2, s.getConnection().createArrayOf("bigint", parents));
-      s.setArray(3, s.getConnection().createArrayOf("text", names));
-    }, PgInodeTable::map)) {
+        + Jdbc.lockClause(lock, "i"), s -> {
+          s.setArray(1, s.getConnection().createArrayOf("bigint", partitions));
+          s.setArray(2, s.getConnection().createArrayOf("bigint", parents));
+          s.setArray(3, s.getConnection().createArrayOf("text", names));
+        }, PgInodeTable::map);
+  }
+
+  static Jdbc.Part<Inode> byIdPart(long inodeId, LockMode lock) {
+    return new Jdbc.Part<>("SELECT " + COLUMNS + " FROM inodes i WHERE i.id = ?" + Jdbc.lockClause(lock, "i"),
+        s -> s.setLong(1, inodeId), PgInodeTable::map);
+  }
+
+  static Map<InodeKey, Inode> byKey(List<Inode> rows) {
+    Map<InodeKey, Inode> result = new LinkedHashMap<>();
+    for (Inode inode : rows) {
       result.put(inode.key(), inode);
     }
     return result;
   }
 
   @Override
+  public Optional<Inode> get(InodeKey key, LockMode lock) throws StoreException {
+    return jdbc.run(getPart(key, lock)).stream().findFirst();
+  }
+
+  @Override
+  public Map<InodeKey, Inode> getAll(List<InodeKey> keys, LockMode lock) throws StoreException {
+    if (keys.isEmpty()) {
+      return new LinkedHashMap<>();
+    }
+    return byKey(jdbc.run(getAllPart(keys, lock)));
+  }
+
+  @Override
   public Optional<Inode> getById(long inodeId, LockMode lock) throws StoreException {
-    return jdbc.query("SELECT " + COLUMNS + " FROM inodes i WHERE i.id = ?" + Jdbc.lockClause(lock, "i"),
-        s -> s.setLong(1, inodeId), PgInodeTable::map).stream().findFirst();
+    return jdbc.run(byIdPart(inodeId, lock)).stream().findFirst();
   }
 
   @Override
@@ -113,7 +126,7 @@ final class PgInodeTable implements InodeTable, BufferedTable {
   }
 
   @Override
-  public void flush() throws StoreException {
+  public void flush() {
     jdbc.batch("DELETE FROM inodes WHERE partition_id = ? AND parent_id = ? AND name = ?", writes.deletes(),
         (s, key) -> {
           s.setLong(1, key.partitionId());
@@ -130,7 +143,7 @@ final class PgInodeTable implements InodeTable, BufferedTable {
     writes.clear();
   }
 
-  private static void bindInsert(PreparedStatement s, Inode inode) throws SQLException {
+  private static void bindInsert(Params s, Inode inode) throws SQLException {
     s.setLong(1, inode.partitionId());
     s.setLong(2, inode.parentId());
     s.setString(3, inode.name());
@@ -139,7 +152,7 @@ final class PgInodeTable implements InodeTable, BufferedTable {
     bindAttributes(s, 6, inode);
   }
 
-  private static void bindUpdate(PreparedStatement s, Inode inode) throws SQLException {
+  private static void bindUpdate(Params s, Inode inode) throws SQLException {
     s.setLong(1, inode.id());
     s.setBoolean(2, inode.directory());
     int next = bindAttributes(s, 3, inode);
@@ -149,7 +162,7 @@ final class PgInodeTable implements InodeTable, BufferedTable {
   }
 
   /** Binds permission .. children_count from {@code first}; returns the next free index. */
-  private static int bindAttributes(PreparedStatement s, int first, Inode inode) throws SQLException {
+  private static int bindAttributes(Params s, int first, Inode inode) throws SQLException {
     int i = first;
     s.setShort(i++, inode.permission());
     s.setString(i++, inode.owner());

@@ -34,7 +34,7 @@ final class PgInvalidationTable implements InvalidationTable, BufferedTable {
   }
 
   @Override
-  public void flush() throws StoreException {
+  public void flush() {
     jdbc.batch("DELETE FROM invalidated_blocks WHERE datanode_uuid = ? AND block_id = ?", writes.deletes(),
         (s, key) -> {
           s.setString(1, (String) key.get(0));

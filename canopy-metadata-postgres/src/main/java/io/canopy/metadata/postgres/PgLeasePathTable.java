@@ -31,7 +31,7 @@ final class PgLeasePathTable implements LeasePathTable, BufferedTable {
   }
 
   @Override
-  public void flush() throws StoreException {
+  public void flush() {
     jdbc.batch("DELETE FROM lease_paths WHERE holder = ? AND inode_id = ?", writes.deletes(), (s, path) -> {
       s.setString(1, path.holder());
       s.setLong(2, path.inodeId());

@@ -15,11 +15,14 @@ final class PgLeaseTable implements LeaseTable, BufferedTable {
     this.jdbc = jdbc;
   }
 
+  static Jdbc.Part<Lease> getPart(String holder, LockMode lock) {
+    return new Jdbc.Part<>("SELECT l.holder, l.last_renewed_ms FROM leases l WHERE l.holder = ?"
+        + Jdbc.lockClause(lock, "l"), s -> s.setString(1, holder), r -> new Lease(r.getString(1), r.getLong(2)));
+  }
+
   @Override
   public Optional<Lease> get(String holder, LockMode lock) throws StoreException {
-    return jdbc.query("SELECT l.holder, l.last_renewed_ms FROM leases l WHERE l.holder = ?"
-        + Jdbc.lockClause(lock, "l"), s -> s.setString(1, holder),
-        r -> new Lease(r.getString(1), r.getLong(2))).stream().findFirst();
+    return jdbc.run(getPart(holder, lock)).stream().findFirst();
   }
 
   @Override
@@ -33,7 +36,7 @@ final class PgLeaseTable implements LeaseTable, BufferedTable {
   }
 
   @Override
-  public void flush() throws StoreException {
+  public void flush() {
     jdbc.batch("DELETE FROM leases WHERE holder = ?", writes.deletes(), (s, holder) -> s.setString(1, holder));
     jdbc.batch("INSERT INTO leases (holder, last_renewed_ms) VALUES (?, ?) ON CONFLICT (holder) "
         + "DO UPDATE SET last_renewed_ms = EXCLUDED.last_renewed_ms", writes.inserts(), (s, lease) -> {

@@ -20,10 +20,14 @@ final class PgReplicaTable implements ReplicaTable, BufferedTable {
     this.jdbc = jdbc;
   }
 
+  static Jdbc.Part<Replica> ofFilePart(long inodeId) {
+    return new Jdbc.Part<>("SELECT " + COLUMNS + " FROM replicas WHERE inode_id = ?", s -> s.setLong(1, inodeId),
+        PgReplicaTable::map);
+  }
+
   @Override
   public List<Replica> ofFile(long inodeId) throws StoreException {
-    return jdbc.query("SELECT " + COLUMNS + " FROM replicas WHERE inode_id = ?", s -> s.setLong(1, inodeId),
-        PgReplicaTable::map);
+    return jdbc.run(ofFilePart(inodeId));
   }
 
   @Override
@@ -53,7 +57,7 @@ final class PgReplicaTable implements ReplicaTable, BufferedTable {
   }
 
   @Override
-  public void flush() throws StoreException {
+  public void flush() {
     jdbc.batch("DELETE FROM replicas WHERE inode_id = ? AND block_id = ? AND storage_id = ?", writes.deletes(),
         (s, key) -> {
           s.setLong(1, key.inodeId());

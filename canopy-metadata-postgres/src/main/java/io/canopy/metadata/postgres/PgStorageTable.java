@@ -4,7 +4,6 @@ import io.canopy.metadata.StoreException;
 import io.canopy.metadata.dal.StorageTable;
 import io.canopy.metadata.entity.StorageRecord;
 import io.canopy.metadata.spi.WriteBuffer;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
@@ -48,7 +47,7 @@ final class PgStorageTable implements StorageTable, BufferedTable {
   }
 
   @Override
-  public void flush() throws StoreException {
+  public void flush() {
     jdbc.batch("DELETE FROM storages WHERE datanode_uuid = ? AND storage_id = ?", writes.deletes(), (s, key) -> {
       s.setString(1, key.get(0));
       s.setString(2, key.get(1));
@@ -65,7 +64,7 @@ final class PgStorageTable implements StorageTable, BufferedTable {
     writes.clear();
   }
 
-  private static void bind(PreparedStatement s, StorageRecord r) throws SQLException {
+  private static void bind(Params s, StorageRecord r) throws SQLException {
     s.setString(1, r.storageType());
     s.setBoolean(2, r.failed());
     s.setLong(3, r.capacity());

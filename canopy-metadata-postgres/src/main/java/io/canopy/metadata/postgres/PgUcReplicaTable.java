@@ -21,10 +21,14 @@ final class PgUcReplicaTable implements UcReplicaTable, BufferedTable {
     this.jdbc = jdbc;
   }
 
+  static Jdbc.Part<UcReplica> ofFilePart(long inodeId) {
+    return new Jdbc.Part<>("SELECT " + COLUMNS + " FROM uc_replicas WHERE inode_id = ?", s -> s.setLong(1, inodeId),
+        PgUcReplicaTable::map);
+  }
+
   @Override
   public List<UcReplica> ofFile(long inodeId) throws StoreException {
-    return jdbc.query("SELECT " + COLUMNS + " FROM uc_replicas WHERE inode_id = ?", s -> s.setLong(1, inodeId),
-        PgUcReplicaTable::map);
+    return jdbc.run(ofFilePart(inodeId));
   }
 
   @Override
@@ -53,7 +57,7 @@ final class PgUcReplicaTable implements UcReplicaTable, BufferedTable {
   }
 
   @Override
-  public void flush() throws StoreException {
+  public void flush() {
     jdbc.batch("DELETE FROM uc_replicas WHERE inode_id = ? AND block_id = ? AND storage_id = ?", writes.deletes(),
         (s, key) -> {
           s.setLong(1, key.inodeId());

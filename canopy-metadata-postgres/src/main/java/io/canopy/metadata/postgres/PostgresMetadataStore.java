@@ -27,7 +27,8 @@ import org.postgresql.core.Parser;
 final class PostgresMetadataStore implements MetadataStore {
   /** Every file-system table, emptied by a forced format. Never the migration history. */
   private static final List<String> NAMESPACE_TABLES = List.of("variables", "inodes", "blocks", "block_lookup",
-      "replicas", "uc_replicas", "leases", "lease_paths", "datanodes", "storages", "invalidated_blocks");
+      "replicas", "uc_replicas", "leases", "lease_paths", "datanodes", "storages", "invalidated_blocks",
+      "retry_cache");
   private static final int ADMIN_QUERY_TIMEOUT_SECONDS = 30;
 
   private final HikariDataSource pool;
@@ -79,9 +80,49 @@ final class PostgresMetadataStore implements MetadataStore {
   @Override
   public Transaction begin(long partitionHint) throws StoreException {
     try {
-      return new PostgresTransaction(pool.getConnection());
+      return new PostgresTransaction(pool.getConnection(), false);
     } catch (SQLException e) {
       throw SqlErrors.classify("begin", e, false);
+    }
+  }
+
+  @Override
+  public Transaction beginReadOnly(long partitionHint) throws StoreException {
+    Connection connection = null;
+    try {
+      connection = pool.getConnection();
+      return new PostgresTransaction(connection, true);
+    } catch (SQLException e) {
+      closeQuietly(connection);
+      throw SqlErrors.classify("begin", e, false);
+    }
+  }
+
+  private static void closeQuietly(Connection connection) {
+    if (connection != null) {
+      try {
+        connection.close();
+      } catch (SQLException ignored) {
+        // the pool evicts a broken connection
+      }
+    }
+  }
+
+  @Override
+  public int purgeExpiredRetryEntries(long nowMs, int limit) throws StoreException {
+    if (limit <= 0) {
+      throw new IllegalArgumentException("purge limit must be positive, got " + limit);
+    }
+    try (Connection connection = pool.getConnection();
+        PreparedStatement statement = connection.prepareStatement("DELETE FROM retry_cache WHERE ctid IN "
+            + "(SELECT ctid FROM retry_cache WHERE expires_at_ms < ? ORDER BY expires_at_ms LIMIT ?)")) {
+      statement.setLong(1, nowMs);
+      statement.setInt(2, limit);
+      int deleted = statement.executeUpdate();
+      connection.commit();
+      return deleted;
+    } catch (SQLException e) {
+      throw SqlErrors.classify("retry cache purge", e, false);
     }
   }
 

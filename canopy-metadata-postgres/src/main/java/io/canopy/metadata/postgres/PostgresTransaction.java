@@ -8,6 +8,8 @@ import io.canopy.metadata.dal.InodeTable;
 import io.canopy.metadata.dal.InvalidationTable;
 import io.canopy.metadata.dal.LeasePathTable;
 import io.canopy.metadata.dal.LeaseTable;
+import io.canopy.metadata.dal.ReadBatch;
+import io.canopy.metadata.dal.RetryCacheTable;
 import io.canopy.metadata.dal.ReplicaTable;
 import io.canopy.metadata.dal.StorageTable;
 import io.canopy.metadata.dal.Transaction;
@@ -29,12 +31,22 @@ final class PostgresTransaction implements Transaction {
   private final PgDatanodeTable datanodes;
   private final PgStorageTable storages;
   private final PgInvalidationTable invalidations;
+  private final PgRetryCacheTable retryCache;
+  private final boolean readOnly;
   /** Flush order: fixed, so concurrent commits touch tables in the same order. */
   private final List<BufferedTable> flushOrder;
   private boolean finished;
 
-  PostgresTransaction(Connection connection) {
+  /**
+   * A read-only transaction runs in autocommit mode: each statement or pipeline is its own implicit transaction,
+   * holding its row locks until it ends, and commit needs no round trip.
+   */
+  PostgresTransaction(Connection connection, boolean readOnly) throws SQLException {
     this.connection = connection;
+    this.readOnly = readOnly;
+    if (readOnly) {
+      connection.setAutoCommit(true); // no round trip; the pool restores autocommit off when it gets it back
+    }
     this.jdbc = new Jdbc(connection);
     this.inodes = new PgInodeTable(jdbc);
     this.blocks = new PgBlockTable(jdbc);
@@ -46,8 +58,9 @@ final class PostgresTransaction implements Transaction {
     this.datanodes = new PgDatanodeTable(jdbc);
     this.storages = new PgStorageTable(jdbc);
     this.invalidations = new PgInvalidationTable(jdbc);
+    this.retryCache = new PgRetryCacheTable(jdbc);
     this.flushOrder = List.of(inodes, blocks, blockLookup, replicas, ucReplicas, leases, leasePaths, datanodes,
-        storages, invalidations);
+        storages, invalidations, retryCache);
   }
 
   @Override
@@ -101,26 +114,45 @@ final class PostgresTransaction implements Transaction {
   }
 
   @Override
+  public RetryCacheTable retryCache() {
+    return retryCache;
+  }
+
+  @Override
+  public ReadBatch batch() {
+    return new PgReadBatch(jdbc);
+  }
+
+  @Override
+  public boolean readOnly() {
+    return readOnly;
+  }
+
+  @Override
   public void commit() throws StoreException {
     if (finished) {
       throw new IllegalStateException("transaction already finished");
     }
-    try {
-      for (BufferedTable table : flushOrder) {
-        table.flush();
+    for (BufferedTable table : flushOrder) {
+      table.flush();
+    }
+    if (readOnly) {
+      if (jdbc.hasQueuedWrites()) {
+        rollback();
+        throw new IllegalStateException("invariant: a read-only transaction buffered writes");
       }
+      finished = true;
+      release();
+      return;
+    }
+    try {
+      // The writes and the COMMIT travel together: one round trip for a small transaction.
+      jdbc.flushWrites(true);
+      finished = true;
+      release();
     } catch (StoreException e) {
       rollback();
       throw e;
-    }
-    try {
-      jdbc.countRoundTrip();
-      connection.commit();
-      finished = true;
-      release();
-    } catch (SQLException e) {
-      rollback();
-      throw SqlErrors.classify("commit", e, true);
     }
   }
 
@@ -131,10 +163,13 @@ final class PostgresTransaction implements Transaction {
     }
     finished = true;
     flushOrder.forEach(BufferedTable::clear);
-    try {
-      connection.rollback();
-    } catch (SQLException ignored) {
-      // the connection is broken; the pool discards it on close
+    jdbc.clearQueuedWrites();
+    if (!readOnly) {
+      try {
+        connection.rollback();
+      } catch (SQLException ignored) {
+        // the connection is broken; the pool discards it on close
+      }
     }
     release();
   }

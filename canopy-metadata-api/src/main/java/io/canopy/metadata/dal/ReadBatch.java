@@ -1,0 +1,54 @@
+package io.canopy.metadata.dal;
+
+import io.canopy.metadata.LockMode;
+import io.canopy.metadata.StoreException;
+import io.canopy.metadata.entity.Block;
+import io.canopy.metadata.entity.Inode;
+import io.canopy.metadata.entity.InodeKey;
+import io.canopy.metadata.entity.Lease;
+import io.canopy.metadata.entity.Replica;
+import io.canopy.metadata.entity.RetryEntry;
+import io.canopy.metadata.entity.RetryKey;
+import io.canopy.metadata.entity.UcReplica;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Reads sent to the store together, in one round trip, and executed in the order they were added: row locks are
+ * taken in that order, and a read added after a locking read sees the state under that lock. This is how the
+ * transaction framework reads a whole path, locks it and prefetches a file's blocks at once (paper 002, Table I).
+ * Each method returns a handle whose value is available once {@link #execute()} returned.
+ */
+public interface ReadBatch {
+  /** The value of one read of the batch. */
+  interface Result<T> {
+    /** The value; throws {@link IllegalStateException} before the batch executed. */
+    T get();
+  }
+
+  /** Primary-key read of one inode. */
+  Result<Optional<Inode>> inode(InodeKey key, LockMode lock);
+
+  /** Batched primary-key read of inodes (one statement, so use one lock mode only where the order is free). */
+  Result<Map<InodeKey, Inode>> inodes(List<InodeKey> keys, LockMode lock);
+
+  /** Unique-key read of one inode by id. */
+  Result<Optional<Inode>> inodeById(long inodeId, LockMode lock);
+
+  /** A file's blocks ordered by index (locked implicitly through the file's inode). */
+  Result<List<Block>> blocksOfFile(long inodeId);
+
+  Result<List<Replica>> replicasOfFile(long inodeId);
+
+  Result<List<UcReplica>> ucReplicasOfFile(long inodeId);
+
+  Result<Optional<Lease>> lease(String holder);
+
+  Result<Optional<RetryEntry>> retryEntry(RetryKey key);
+
+  boolean isEmpty();
+
+  /** Sends every read added so far in one round trip. A batch executes once. */
+  void execute() throws StoreException;
+}

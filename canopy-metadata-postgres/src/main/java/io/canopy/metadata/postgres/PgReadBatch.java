@@ -1,0 +1,105 @@
+package io.canopy.metadata.postgres;
+
+import io.canopy.metadata.LockMode;
+import io.canopy.metadata.StoreException;
+import io.canopy.metadata.dal.ReadBatch;
+import io.canopy.metadata.entity.Block;
+import io.canopy.metadata.entity.Inode;
+import io.canopy.metadata.entity.InodeKey;
+import io.canopy.metadata.entity.Lease;
+import io.canopy.metadata.entity.Replica;
+import io.canopy.metadata.entity.RetryEntry;
+import io.canopy.metadata.entity.RetryKey;
+import io.canopy.metadata.entity.UcReplica;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/** A {@link ReadBatch} sent as one multi-statement pipeline. */
+final class PgReadBatch implements ReadBatch {
+  private final Jdbc jdbc;
+  private final List<Jdbc.Part<?>> parts = new ArrayList<>();
+  private boolean executed;
+
+  PgReadBatch(Jdbc jdbc) {
+    this.jdbc = jdbc;
+  }
+
+  private <R, T> Result<T> add(Jdbc.Part<R> part, Function<List<R>, T> shape) {
+    if (executed) {
+      throw new IllegalStateException("read batch already executed");
+    }
+    parts.add(part);
+    return () -> {
+      if (part.rows() == null) {
+        throw new IllegalStateException("read batch not executed yet");
+      }
+      return shape.apply(part.rows());
+    };
+  }
+
+  private static <R> Optional<R> first(List<R> rows) {
+    return rows.stream().findFirst();
+  }
+
+  @Override
+  public Result<Optional<Inode>> inode(InodeKey key, LockMode lock) {
+    return add(PgInodeTable.getPart(key, lock), PgReadBatch::first);
+  }
+
+  @Override
+  public Result<Map<InodeKey, Inode>> inodes(List<InodeKey> keys, LockMode lock) {
+    if (keys.isEmpty()) {
+      Map<InodeKey, Inode> none = new LinkedHashMap<>();
+      return () -> none;
+    }
+    return add(PgInodeTable.getAllPart(keys, lock), PgInodeTable::byKey);
+  }
+
+  @Override
+  public Result<Optional<Inode>> inodeById(long inodeId, LockMode lock) {
+    return add(PgInodeTable.byIdPart(inodeId, lock), PgReadBatch::first);
+  }
+
+  @Override
+  public Result<List<Block>> blocksOfFile(long inodeId) {
+    return add(PgBlockTable.ofFilePart(inodeId), List::copyOf);
+  }
+
+  @Override
+  public Result<List<Replica>> replicasOfFile(long inodeId) {
+    return add(PgReplicaTable.ofFilePart(inodeId), List::copyOf);
+  }
+
+  @Override
+  public Result<List<UcReplica>> ucReplicasOfFile(long inodeId) {
+    return add(PgUcReplicaTable.ofFilePart(inodeId), List::copyOf);
+  }
+
+  @Override
+  public Result<Optional<Lease>> lease(String holder) {
+    return add(PgLeaseTable.getPart(holder, LockMode.READ_COMMITTED), PgReadBatch::first);
+  }
+
+  @Override
+  public Result<Optional<RetryEntry>> retryEntry(RetryKey key) {
+    return add(PgRetryCacheTable.getPart(key), PgReadBatch::first);
+  }
+
+  @Override
+  public boolean isEmpty() {
+    return parts.isEmpty();
+  }
+
+  @Override
+  public void execute() throws StoreException {
+    if (executed) {
+      throw new IllegalStateException("read batch already executed");
+    }
+    executed = true;
+    jdbc.pipeline(parts, false);
+  }
+}
