@@ -105,11 +105,8 @@ final class MixComparison {
   private static void addDelta(Map<String, OperationMetrics.Snapshot> sum, Map<String, OperationMetrics.Snapshot> before,
       Map<String, OperationMetrics.Snapshot> after) {
     after.forEach((name, end) -> {
-      OperationMetrics.Snapshot start = before.getOrDefault(name, new OperationMetrics.Snapshot(0, 0, 0, 0));
-      OperationMetrics.Snapshot delta = new OperationMetrics.Snapshot(end.operations() - start.operations(),
-          end.roundTrips() - start.roundTrips(), end.retries() - start.retries(), end.failures() - start.failures());
-      sum.merge(name, delta, (a, b) -> new OperationMetrics.Snapshot(a.operations() + b.operations(),
-          a.roundTrips() + b.roundTrips(), a.retries() + b.retries(), a.failures() + b.failures()));
+      OperationMetrics.Snapshot start = before.getOrDefault(name, OperationMetrics.Snapshot.ZERO);
+      sum.merge(name, end.minus(start), OperationMetrics.Snapshot::plus);
     });
   }
 }

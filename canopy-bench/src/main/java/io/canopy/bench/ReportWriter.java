@@ -142,10 +142,12 @@ final class ReportWriter {
     md.append("Profile: ").append(results.profileNote()).append(".\n\n");
     MixComparison.Outcome spotify = results.mixes().get(0);
     Map<String, OperationMetrics.Snapshot> statements = spotify.canopyStatements();
-    md.append("Database round trips (statements and commits) per namenode operation during the ")
+    md.append("Database round trips (each may carry several pipelined statements, the commit included) and "
+        + "statements per namenode operation during the ")
         .append(spotify.workload()).append(" runs (warm-up included; datanode calls such as heartbeats and block "
             + "reports included), from the namenode's own counters:\n\n");
-    md.append("| namenode operation | calls | round trips per call | retries |\n|---|---:|---:|---:|\n");
+    md.append("| namenode operation | calls | round trips per call | statements per call | retries |\n"
+        + "|---|---:|---:|---:|---:|\n");
     List<Map.Entry<String, OperationMetrics.Snapshot>> byCalls = new ArrayList<>(statements.entrySet());
     byCalls.sort((a, b) -> Long.compare(b.getValue().operations(), a.getValue().operations()));
     for (Map.Entry<String, OperationMetrics.Snapshot> entry : byCalls) {
@@ -153,8 +155,8 @@ final class ReportWriter {
       if (s.operations() == 0) {
         continue;
       }
-      md.append(String.format(Locale.ROOT, "| %s | %d | %.1f | %d |%n", entry.getKey(), s.operations(),
-          s.roundTripsPerOperation(), s.retries()));
+      md.append(String.format(Locale.ROOT, "| %s | %d | %.1f | %.1f | %d |%n", entry.getKey(), s.operations(),
+          s.roundTripsPerOperation(), s.statementsPerOperation(), s.retries()));
     }
     md.append('\n');
     JfrProfile.Summary profile = results.profile();

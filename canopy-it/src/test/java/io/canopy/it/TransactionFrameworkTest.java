@@ -102,13 +102,40 @@ class TransactionFrameworkTest {
     assertTrue(runner.run(mkdirs("/lost-reply/dir")), "mkdirs is re-run: its second run finds the directory");
     assertTrue(runner.run(new GetFileInfoOp(FsPath.parse("/lost-reply/dir"))) != null);
 
+    // An operation that is neither idempotent nor recorded in the retry cache cannot know whether it happened.
+    runner.run(mkdirs("/lost-reply/plain"));
+    FsPath plain = FsPath.parse("/lost-reply/plain");
+    Operation<Void> chmod = new Operation<>() {
+      @Override
+      public String name() {
+        return "plainChmod";
+      }
+
+      @Override
+      public LockRequest locks() {
+        return LockRequest.of(PathLock.write(plain));
+      }
+
+      @Override
+      public Void execute(TransactionContext context) {
+        context.updateInode(context.path(plain).target().withPermission((short) 0700));
+        return null;
+      }
+    };
+    store.loseNextCommitReplies(1);
+    IOException error = assertThrows(IOException.class, () -> runner.run(chmod));
+    assertTrue(error.getMessage().contains("may or may not have taken effect"), error.getMessage());
+    assertEquals((short) 0700, runner.run(new GetFileInfoOp(plain)).getPermission().toShort());
+  }
+
+  @Test
+  void lostCommitReplyOfAnAtMostOnceOperationAnswersItsFirstResult() throws IOException {
     runner.run(mkdirs("/lost-reply/victim"));
     store.loseNextCommitReplies(1);
-    IOException error = assertThrows(IOException.class, () -> runner.run(new io.canopy.namenode.ops.DeleteOp(
-        services, null, FsPath.parse("/lost-reply/victim"), false)));
-    assertTrue(error.getMessage().contains("may or may not have taken effect"), error.getMessage());
-    assertEquals(null, runner.run(new GetFileInfoOp(FsPath.parse("/lost-reply/victim"))),
-        "the delete did commit: re-running it would have answered false");
+    assertTrue(runner.run(new io.canopy.namenode.ops.DeleteOp(services, null, FsPath.parse("/lost-reply/victim"),
+        false)), "the delete committed once; the retry cache gives back its answer instead of re-running it");
+    assertEquals(null, runner.run(new GetFileInfoOp(FsPath.parse("/lost-reply/victim"))));
+    assertEquals(1, runner.metrics().snapshot().get("delete").retryCacheAnswers());
   }
 
   @Test

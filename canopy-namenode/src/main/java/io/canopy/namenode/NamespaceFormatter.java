@@ -30,7 +30,8 @@ public final class NamespaceFormatter {
     String group = conf.get("dfs.permissions.superusergroup", "supergroup");
     Inode root = new Inode(InodePartitioning.ROOT_ID, InodePartitioning.ROOT_KEY.partitionId(),
         InodePartitioning.ROOT_PARENT_ID, InodePartitioning.ROOT_NAME, true, (short) 0755, owner, group, now, 0, 0,
-        (short) 0, 0, (byte) 0, false, null, null, null, 0);
+        (short) 0, 0, (byte) 0, false, null, null, null, 0,
+        InodePartitioning.spreads(0, InodePartitioning.DEFAULT_SPREAD_LEVELS));
     store.format(identity, root, force);
     return identity;
   }

@@ -26,6 +26,12 @@ public interface InodeTable {
   List<Inode> children(long partitionId, long parentId, String startAfter, int limit, LockMode lock)
       throws StoreException;
 
+  /**
+   * The children of a directory that spreads its children over partitions ({@link Inode#spreadsChildren()}, the
+   * top levels): the one index scan across partitions the namespace code may use, as HopsFS lists the root.
+   */
+  List<Inode> spreadChildren(long parentId, String startAfter, int limit, LockMode lock) throws StoreException;
+
   void insert(Inode inode);
 
   /** Updates the row with the inode's key; the key must not change (move = delete + insert). */

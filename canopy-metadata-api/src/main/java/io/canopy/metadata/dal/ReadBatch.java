@@ -36,6 +36,12 @@ public interface ReadBatch {
   /** Unique-key read of one inode by id. */
   Result<Optional<Inode>> inodeById(long inodeId, LockMode lock);
 
+  /** Partition-scoped scan of a directory's children (see {@link InodeTable#children}). */
+  Result<List<Inode>> children(long partitionId, long parentId, String startAfter, int limit, LockMode lock);
+
+  /** Children of a directory that spreads them over partitions (see {@link InodeTable#spreadChildren}). */
+  Result<List<Inode>> spreadChildren(long parentId, String startAfter, int limit, LockMode lock);
+
   /** A file's blocks ordered by index (locked implicitly through the file's inode). */
   Result<List<Block>> blocksOfFile(long inodeId);
 

@@ -49,6 +49,9 @@ public interface Transaction extends AutoCloseable {
   /** Number of statements sent to the store so far (round trips), for budgets and metrics. */
   int roundTrips();
 
+  /** Number of statements sent so far (several may share a round trip), for metrics. */
+  int statements();
+
   /** Rolls back when not committed. */
   @Override
   void close();

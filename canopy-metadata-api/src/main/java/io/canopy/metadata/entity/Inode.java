@@ -4,7 +4,8 @@ import java.util.Objects;
 
 /**
  * One row per path component (DESIGN s.4). Files and directories share the row; file-only fields are zero for
- * directories. {@code size} is the length of a file's complete blocks plus what the writer reported so far.
+ * directories. {@code spreadsChildren} marks a top-level directory whose children get pseudo-random partition ids
+ * (fixed when the directory is created, so moves never re-key its children). {@code size} is the length of a file's complete blocks plus what the writer reported so far.
  */
 public record Inode(
     long id,
@@ -25,7 +26,8 @@ public record Inode(
     String clientName,
     String clientMachine,
     String symlinkTarget,
-    long childrenCount) {
+    long childrenCount,
+    boolean spreadsChildren) {
 
   public Inode {
     Objects.requireNonNull(name, "name");
@@ -36,6 +38,22 @@ public record Inode(
     }
   }
 
+  /** A directory that keeps its children in its own partition, or a file. */
+  public Inode(long id, long partitionId, long parentId, String name, boolean directory, short permission,
+      String owner, String group, long modificationTime, long accessTime, long size, short replication,
+      long preferredBlockSize, byte storagePolicy, boolean underConstruction, String clientName,
+      String clientMachine, String symlinkTarget, long childrenCount) {
+    this(id, partitionId, parentId, name, directory, permission, owner, group, modificationTime, accessTime, size,
+        replication, preferredBlockSize, storagePolicy, underConstruction, clientName, clientMachine, symlinkTarget,
+        childrenCount, false);
+  }
+
+  public Inode withSpreadChildren(boolean spread) {
+    return new Inode(id, partitionId, parentId, name, directory, permission, owner, group, modificationTime,
+        accessTime, size, replication, preferredBlockSize, storagePolicy, underConstruction, clientName,
+        clientMachine, symlinkTarget, childrenCount, spread);
+  }
+
   public InodeKey key() {
     return new InodeKey(partitionId, parentId, name);
   }
@@ -43,49 +61,49 @@ public record Inode(
   public Inode withLocation(long newPartitionId, long newParentId, String newName) {
     return new Inode(id, newPartitionId, newParentId, newName, directory, permission, owner, group,
         modificationTime, accessTime, size, replication, preferredBlockSize, storagePolicy, underConstruction,
-        clientName, clientMachine, symlinkTarget, childrenCount);
+        clientName, clientMachine, symlinkTarget, childrenCount, spreadsChildren);
   }
 
   public Inode withPermission(short newPermission) {
     return new Inode(id, partitionId, parentId, name, directory, newPermission, owner, group, modificationTime,
         accessTime, size, replication, preferredBlockSize, storagePolicy, underConstruction, clientName,
-        clientMachine, symlinkTarget, childrenCount);
+        clientMachine, symlinkTarget, childrenCount, spreadsChildren);
   }
 
   public Inode withOwnership(String newOwner, String newGroup) {
     return new Inode(id, partitionId, parentId, name, directory, permission, newOwner, newGroup, modificationTime,
         accessTime, size, replication, preferredBlockSize, storagePolicy, underConstruction, clientName,
-        clientMachine, symlinkTarget, childrenCount);
+        clientMachine, symlinkTarget, childrenCount, spreadsChildren);
   }
 
   public Inode withTimes(long newModificationTime, long newAccessTime) {
     return new Inode(id, partitionId, parentId, name, directory, permission, owner, group, newModificationTime,
         newAccessTime, size, replication, preferredBlockSize, storagePolicy, underConstruction, clientName,
-        clientMachine, symlinkTarget, childrenCount);
+        clientMachine, symlinkTarget, childrenCount, spreadsChildren);
   }
 
   public Inode withReplication(short newReplication) {
     return new Inode(id, partitionId, parentId, name, directory, permission, owner, group, modificationTime,
         accessTime, size, newReplication, preferredBlockSize, storagePolicy, underConstruction, clientName,
-        clientMachine, symlinkTarget, childrenCount);
+        clientMachine, symlinkTarget, childrenCount, spreadsChildren);
   }
 
   public Inode withSize(long newSize) {
     return new Inode(id, partitionId, parentId, name, directory, permission, owner, group, modificationTime,
         accessTime, newSize, replication, preferredBlockSize, storagePolicy, underConstruction, clientName,
-        clientMachine, symlinkTarget, childrenCount);
+        clientMachine, symlinkTarget, childrenCount, spreadsChildren);
   }
 
   public Inode withChildrenCount(long newChildrenCount) {
     return new Inode(id, partitionId, parentId, name, directory, permission, owner, group, modificationTime,
         accessTime, size, replication, preferredBlockSize, storagePolicy, underConstruction, clientName,
-        clientMachine, symlinkTarget, newChildrenCount);
+        clientMachine, symlinkTarget, newChildrenCount, spreadsChildren);
   }
 
   /** The file closed: no writer, no lease holder. */
   public Inode closed(long newSize, long newModificationTime) {
     return new Inode(id, partitionId, parentId, name, directory, permission, owner, group, newModificationTime,
         accessTime, newSize, replication, preferredBlockSize, storagePolicy, false, null, null, symlinkTarget,
-        childrenCount);
+        childrenCount, spreadsChildren);
   }
 }

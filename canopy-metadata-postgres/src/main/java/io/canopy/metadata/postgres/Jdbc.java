@@ -63,6 +63,7 @@ final class Jdbc {
   private final Connection connection;
   private final List<QueuedWrite<?>> queuedWrites = new ArrayList<>();
   private int roundTrips;
+  private int statements;
 
   Jdbc(Connection connection) {
     this.connection = connection;
@@ -74,6 +75,10 @@ final class Jdbc {
 
   int roundTrips() {
     return roundTrips;
+  }
+
+  int statements() {
+    return statements;
   }
 
   void countRoundTrip() {
@@ -104,6 +109,7 @@ final class Jdbc {
       return;
     }
     roundTrips++;
+    statements += parts.size();
     StringBuilder sql = new StringBuilder();
     for (Part<?> part : parts) {
       if (sql.length() > 0) {
@@ -200,6 +206,7 @@ final class Jdbc {
 
   private <R> void executeBatch(QueuedWrite<R> write) throws StoreException {
     roundTrips++;
+    statements += write.rows().size();
     try (PreparedStatement statement = connection.prepareStatement(write.sql())) {
       Params params = new Params(statement, 0);
       for (R row : write.rows()) {

@@ -17,15 +17,15 @@ final class PgInodeTable implements InodeTable, BufferedTable {
   private static final String COLUMNS = "i.partition_id, i.parent_id, i.name, i.id, i.is_dir, i.permission, "
       + "i.owner_name, i.group_name, i.modification_time, i.access_time, i.size, i.replication, "
       + "i.preferred_block_size, i.storage_policy, i.under_construction, i.client_name, i.client_machine, "
-      + "i.symlink_target, i.children_count";
+      + "i.symlink_target, i.children_count, i.spread_children";
   private static final String INSERT = "INSERT INTO inodes (partition_id, parent_id, name, id, is_dir, permission, "
       + "owner_name, group_name, modification_time, access_time, size, replication, preferred_block_size, "
-      + "storage_policy, under_construction, client_name, client_machine, symlink_target, children_count) "
-      + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+      + "storage_policy, under_construction, client_name, client_machine, symlink_target, children_count, "
+      + "spread_children) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
   private static final String UPDATE = "UPDATE inodes SET id = ?, is_dir = ?, permission = ?, owner_name = ?, "
       + "group_name = ?, modification_time = ?, access_time = ?, size = ?, replication = ?, "
       + "preferred_block_size = ?, storage_policy = ?, under_construction = ?, client_name = ?, "
-      + "client_machine = ?, symlink_target = ?, children_count = ? "
+      + "client_machine = ?, symlink_target = ?, children_count = ?, spread_children = ? "
       + "WHERE partition_id = ? AND parent_id = ? AND name = ?";
 
   private final Jdbc jdbc;
@@ -94,20 +94,48 @@ final class PgInodeTable implements InodeTable, BufferedTable {
     return jdbc.run(byIdPart(inodeId, lock)).stream().findFirst();
   }
 
-  @Override
-  public List<Inode> children(long partitionId, long parentId, String startAfter, int limit, LockMode lock)
-      throws StoreException {
-    if (limit <= 0) {
-      throw new IllegalArgumentException("listing limit must be positive, got " + limit);
-    }
+  static Jdbc.Part<Inode> childrenPart(long partitionId, long parentId, String startAfter, int limit,
+      LockMode lock) {
+    checkLimit(limit);
     String after = startAfter == null ? "" : startAfter;
-    return jdbc.query("SELECT " + COLUMNS + " FROM inodes i WHERE i.partition_id = ? AND i.parent_id = ? "
+    return new Jdbc.Part<>("SELECT " + COLUMNS + " FROM inodes i WHERE i.partition_id = ? AND i.parent_id = ? "
         + "AND i.name > ? ORDER BY i.name LIMIT ?" + Jdbc.lockClause(lock, "i"), s -> {
           s.setLong(1, partitionId);
           s.setLong(2, parentId);
           s.setString(3, after);
           s.setInt(4, limit);
         }, PgInodeTable::map);
+  }
+
+  static Jdbc.Part<Inode> spreadChildrenPart(long parentId, String startAfter, int limit, LockMode lock) {
+    checkLimit(limit);
+    String after = startAfter == null ? "" : startAfter;
+    // partition_id <> parent_id selects the partial index that holds exactly the spread rows
+    return new Jdbc.Part<>("SELECT " + COLUMNS + " FROM inodes i WHERE i.parent_id = ? "
+        + "AND i.partition_id <> i.parent_id AND i.name > ? ORDER BY i.name LIMIT ?" + Jdbc.lockClause(lock, "i"),
+        s -> {
+          s.setLong(1, parentId);
+          s.setString(2, after);
+          s.setInt(3, limit);
+        }, PgInodeTable::map);
+  }
+
+  private static void checkLimit(int limit) {
+    if (limit <= 0) {
+      throw new IllegalArgumentException("listing limit must be positive, got " + limit);
+    }
+  }
+
+  @Override
+  public List<Inode> children(long partitionId, long parentId, String startAfter, int limit, LockMode lock)
+      throws StoreException {
+    return jdbc.run(childrenPart(partitionId, parentId, startAfter, limit, lock));
+  }
+
+  @Override
+  public List<Inode> spreadChildren(long parentId, String startAfter, int limit, LockMode lock)
+      throws StoreException {
+    return jdbc.run(spreadChildrenPart(parentId, startAfter, limit, lock));
   }
 
   @Override
@@ -178,12 +206,14 @@ final class PgInodeTable implements InodeTable, BufferedTable {
     s.setString(i++, inode.clientMachine());
     s.setString(i++, inode.symlinkTarget());
     s.setLong(i++, inode.childrenCount());
+    s.setBoolean(i++, inode.spreadsChildren());
     return i;
   }
 
   static Inode map(ResultSet r) throws SQLException {
     return new Inode(r.getLong(4), r.getLong(1), r.getLong(2), r.getString(3), r.getBoolean(5), r.getShort(6),
         r.getString(7), r.getString(8), r.getLong(9), r.getLong(10), r.getLong(11), r.getShort(12), r.getLong(13),
-        (byte) r.getShort(14), r.getBoolean(15), r.getString(16), r.getString(17), r.getString(18), r.getLong(19));
+        (byte) r.getShort(14), r.getBoolean(15), r.getString(16), r.getString(17), r.getString(18), r.getLong(19),
+        r.getBoolean(20));
   }
 }

@@ -65,6 +65,17 @@ final class PgReadBatch implements ReadBatch {
   }
 
   @Override
+  public Result<List<Inode>> children(long partitionId, long parentId, String startAfter, int limit,
+      LockMode lock) {
+    return add(PgInodeTable.childrenPart(partitionId, parentId, startAfter, limit, lock), List::copyOf);
+  }
+
+  @Override
+  public Result<List<Inode>> spreadChildren(long parentId, String startAfter, int limit, LockMode lock) {
+    return add(PgInodeTable.spreadChildrenPart(parentId, startAfter, limit, lock), List::copyOf);
+  }
+
+  @Override
   public Result<List<Block>> blocksOfFile(long inodeId) {
     return add(PgBlockTable.ofFilePart(inodeId), List::copyOf);
   }

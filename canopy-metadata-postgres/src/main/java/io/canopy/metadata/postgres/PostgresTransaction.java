@@ -188,6 +188,11 @@ final class PostgresTransaction implements Transaction {
   }
 
   @Override
+  public int statements() {
+    return jdbc.statements();
+  }
+
+  @Override
   public void close() {
     rollback();
   }

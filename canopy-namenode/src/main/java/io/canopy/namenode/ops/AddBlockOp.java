@@ -58,7 +58,7 @@ public final class AddBlockOp implements Operation<LocatedBlock> {
 
   @Override
   public LockRequest locks() {
-    return OpenFile.lock(request.path, request.fileId, LockMode.EXCLUSIVE);
+    return OpenFile.lock(request.path, request.fileId, LockMode.EXCLUSIVE, true);
   }
 
   @Override
@@ -67,8 +67,9 @@ public final class AddBlockOp implements Operation<LocatedBlock> {
     Inode file = OpenFile.find(context, request.path, request.fileId, request.holder);
     Leases.check(file, request.holder, path);
     Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
-    List<Block> fileBlocks = new ArrayList<>(transaction.blocks().ofFile(file.id()));
-    LocatedBlock retried = retriedAllocation(transaction, fileBlocks);
+    TransactionContext.FileData data = context.readFileData(file, LockMode.EXCLUSIVE);
+    List<Block> fileBlocks = new ArrayList<>(data.blocks());
+    LocatedBlock retried = retriedAllocation(data, fileBlocks);
     if (retried != null) {
       return retried;
     }
@@ -78,7 +79,7 @@ public final class AddBlockOp implements Operation<LocatedBlock> {
     }
     int minReplication = services.limits().minReplication();
     if (request.previous != null) {
-      Map<Long, Integer> counts = BlockCommit.replicaCounts(transaction, file);
+      Map<Long, Integer> counts = BlockCommit.replicaCounts(data);
       BlockCommit.commitLast(transaction, path, fileBlocks, request.previous, counts, minReplication);
     }
     if (fileBlocks.size() >= 2 && fileBlocks.get(fileBlocks.size() - 2).state() != BlockState.COMPLETE) {
@@ -108,7 +109,8 @@ public final class AddBlockOp implements Operation<LocatedBlock> {
   }
 
   /** The block handed out by an earlier attempt of this same call, or null. */
-  private LocatedBlock retriedAllocation(Transaction transaction, List<Block> fileBlocks) throws IOException {
+  private LocatedBlock retriedAllocation(TransactionContext.FileData data, List<Block> fileBlocks)
+      throws IOException {
     if (fileBlocks.isEmpty()) {
       return null;
     }
@@ -120,7 +122,7 @@ public final class AddBlockOp implements Operation<LocatedBlock> {
       return null;
     }
     List<String> storages = new ArrayList<>();
-    for (UcReplica replica : transaction.ucReplicas().ofFile(last.inodeId())) {
+    for (UcReplica replica : data.ucReplicas()) {
       if (replica.blockId() == last.blockId()) {
         storages.add(replica.storageId());
       }

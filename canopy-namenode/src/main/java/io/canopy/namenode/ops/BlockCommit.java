@@ -1,10 +1,9 @@
 package io.canopy.namenode.ops;
 
-import io.canopy.metadata.StoreException;
 import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockState;
-import io.canopy.metadata.entity.Inode;
+import io.canopy.namenode.tx.TransactionContext;
 import io.canopy.metadata.entity.Replica;
 import java.io.IOException;
 import java.util.HashMap;
@@ -18,9 +17,9 @@ final class BlockCommit {
   }
 
   /** Finalized replicas per block id of a file. */
-  static Map<Long, Integer> replicaCounts(Transaction transaction, Inode file) throws StoreException {
+  static Map<Long, Integer> replicaCounts(TransactionContext.FileData file) {
     Map<Long, Integer> counts = new HashMap<>();
-    for (Replica replica : transaction.replicas().ofFile(file.id())) {
+    for (Replica replica : file.replicas()) {
       counts.merge(replica.blockId(), 1, Integer::sum);
     }
     return counts;

@@ -49,20 +49,21 @@ public final class CompleteOp implements Operation<Boolean> {
 
   @Override
   public LockRequest locks() {
-    return OpenFile.lock(path, fileId, LockMode.EXCLUSIVE);
+    return OpenFile.lock(path, fileId, LockMode.EXCLUSIVE, true);
   }
 
   @Override
   public Boolean execute(TransactionContext context) throws IOException {
     Inode file = OpenFile.find(context, path, fileId, holder);
     Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
-    List<Block> blocks = new ArrayList<>(transaction.blocks().ofFile(file.id()));
+    TransactionContext.FileData data = context.readFileData(file, LockMode.EXCLUSIVE);
+    List<Block> blocks = new ArrayList<>(data.blocks());
     if (!file.underConstruction() && !file.directory() && isRepeat(blocks)) {
       return true;
     }
     Leases.check(file, holder, path.toString());
     int minReplication = services.limits().minReplication();
-    Map<Long, Integer> counts = BlockCommit.replicaCounts(transaction, file);
+    Map<Long, Integer> counts = BlockCommit.replicaCounts(data);
     if (last != null) {
       BlockCommit.commitLast(transaction, path.toString(), blocks, last, counts, minReplication);
     }
@@ -72,7 +73,7 @@ public final class CompleteOp implements Operation<Boolean> {
         return false;
       }
     }
-    for (UcReplica replica : transaction.ucReplicas().ofFile(file.id())) {
+    for (UcReplica replica : data.ucReplicas()) {
       transaction.ucReplicas().delete(replica.key());
     }
     Inode closed = file.closed(OpenFile.length(blocks), services.now());

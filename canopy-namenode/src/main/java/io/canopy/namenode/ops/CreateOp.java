@@ -8,7 +8,8 @@ import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.InodePartitioning;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.tx.LockRequest;
-import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.AtMostOnce;
+import io.canopy.namenode.tx.ResultCodecs;
 import io.canopy.namenode.tx.PathLock;
 import io.canopy.namenode.tx.ResolvedPath;
 import io.canopy.namenode.tx.TransactionContext;
@@ -23,7 +24,7 @@ import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
  * create: a new file under construction, leased to its writer, under exclusive locks on the parent (or the
  * deepest existing ancestor, when parents are created) and on the target.
  */
-public final class CreateOp implements Operation<HdfsFileStatus> {
+public final class CreateOp implements AtMostOnce<HdfsFileStatus> {
   /** What the client asked for. */
   public record Request(FsPath path, FsPermission permission, String holder, String clientMachine, boolean create,
       boolean overwrite, boolean createParent, short replication, long blockSize, String user) {
@@ -40,13 +41,23 @@ public final class CreateOp implements Operation<HdfsFileStatus> {
   }
 
   @Override
+  public byte[] encodeResult(HdfsFileStatus result) {
+    return ResultCodecs.encodeStatus(result);
+  }
+
+  @Override
+  public HdfsFileStatus decodeResult(byte[] encoded) throws IOException {
+    return ResultCodecs.decodeStatus(encoded);
+  }
+
+  @Override
   public String name() {
     return "create";
   }
 
   @Override
   public LockRequest locks() {
-    return LockRequest.of(PathLock.writeTargetAndParent(request.path));
+    return LockRequest.of(PathLock.writeTargetAndParent(request.path)).withLease(request.holder);
   }
 
   @Override
@@ -79,8 +90,7 @@ public final class CreateOp implements Operation<HdfsFileStatus> {
       }
     }
     long now = services.now();
-    Inode file = new Inode(services.ids().next(IdKind.INODE), InodePartitioning.partitionOf(parent.id(),
-        path.name()), parent.id(), path.name(), false, request.permission.toShort(), request.user, parent.group(),
+    Inode file = new Inode(services.ids().next(IdKind.INODE), InodePartitioning.partitionOf(parent, path.name()), parent.id(), path.name(), false, request.permission.toShort(), request.user, parent.group(),
         now, now, 0, request.replication, request.blockSize, (byte) 0, true, request.holder, request.clientMachine,
         null, 0);
     DirectoryMaker.attach(context, services, parent, path.parent(), file);

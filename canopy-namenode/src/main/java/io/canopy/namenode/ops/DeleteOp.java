@@ -5,7 +5,8 @@ import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.tx.LockRequest;
-import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.AtMostOnce;
+import io.canopy.namenode.tx.ResultCodecs;
 import io.canopy.namenode.tx.PathLock;
 import io.canopy.namenode.tx.ResolvedPath;
 import io.canopy.namenode.tx.TransactionContext;
@@ -16,7 +17,7 @@ import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
  * delete: removes a file or a directory (recursively when asked) in one transaction; false when the path does
  * not exist or is the root, as in HDFS. Blocks are scheduled for deletion on their datanodes.
  */
-public final class DeleteOp implements Operation<Boolean> {
+public final class DeleteOp implements AtMostOnce<Boolean> {
   private final NamespaceServices services;
   private final DatanodeRegistry registry;
   private final FsPath path;
@@ -30,13 +31,24 @@ public final class DeleteOp implements Operation<Boolean> {
   }
 
   @Override
+  public byte[] encodeResult(Boolean result) {
+    return ResultCodecs.encodeBoolean(result);
+  }
+
+  @Override
+  public Boolean decodeResult(byte[] encoded) throws IOException {
+    return ResultCodecs.decodeBoolean(encoded);
+  }
+
+  @Override
   public String name() {
     return "delete";
   }
 
   @Override
   public LockRequest locks() {
-    return LockRequest.of(PathLock.writeTargetAndParent(path));
+    // The subtree's first level (or a file's blocks) comes with the locks, in one round trip.
+    return LockRequest.of(PathLock.writeTargetAndParent(path).withSubtree().withFileData());
   }
 
   @Override

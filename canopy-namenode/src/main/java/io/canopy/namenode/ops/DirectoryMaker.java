@@ -33,7 +33,7 @@ final class DirectoryMaker {
     FsPath parentPath = path.deepestExistingPath();
     for (int depth = path.existingCount(); depth < untilDepth; depth++) {
       String name = path.path().components().get(depth - 1);
-      Inode child = newDirectory(services, parent, name, permission, owner);
+      Inode child = newDirectory(services, parent, name, depth, permission, owner);
       attach(context, services, parent, parentPath, child);
       parent = child;
       parentPath = parentPath.child(name);
@@ -41,13 +41,16 @@ final class DirectoryMaker {
     return parent;
   }
 
-  /** A new directory row under {@code parent}, taking the parent's group as HDFS does. */
-  static Inode newDirectory(NamespaceServices services, Inode parent, String name, FsPermission permission,
-      String owner) throws StoreException {
+  /**
+   * A new directory row at {@code depth} under {@code parent}, taking the parent's group as HDFS does; a directory
+   * of the top levels spreads its children over partitions.
+   */
+  static Inode newDirectory(NamespaceServices services, Inode parent, String name, int depth,
+      FsPermission permission, String owner) throws StoreException {
     long now = services.now();
-    return new Inode(services.ids().next(IdKind.INODE), InodePartitioning.partitionOf(parent.id(), name),
+    return new Inode(services.ids().next(IdKind.INODE), InodePartitioning.partitionOf(parent, name),
         parent.id(), name, true, permission.toShort(), owner, parent.group(), now, 0, 0, (short) 0, 0, (byte) 0,
-        false, null, null, null, 0);
+        false, null, null, null, 0, InodePartitioning.spreads(depth, InodePartitioning.DEFAULT_SPREAD_LEVELS));
   }
 
   /**

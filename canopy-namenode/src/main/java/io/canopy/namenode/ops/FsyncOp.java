@@ -39,7 +39,7 @@ public final class FsyncOp implements Operation<Void> {
 
   @Override
   public LockRequest locks() {
-    return OpenFile.lock(path, fileId, LockMode.EXCLUSIVE);
+    return OpenFile.lock(path, fileId, LockMode.EXCLUSIVE, true);
   }
 
   @Override
@@ -47,7 +47,7 @@ public final class FsyncOp implements Operation<Void> {
     Inode file = OpenFile.find(context, path, fileId, holder);
     Leases.check(file, holder, path.toString());
     Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
-    List<Block> blocks = new ArrayList<>(transaction.blocks().ofFile(file.id()));
+    List<Block> blocks = new ArrayList<>(context.readFileData(file, LockMode.EXCLUSIVE).blocks());
     if (lastBlockLength > 0 && !blocks.isEmpty()) {
       Block last = blocks.get(blocks.size() - 1);
       if (last.state() == BlockState.UNDER_CONSTRUCTION && last.numBytes() < lastBlockLength) {

@@ -1,7 +1,6 @@
 package io.canopy.namenode.ops;
 
 import io.canopy.metadata.LockMode;
-import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.UcReplica;
 import io.canopy.namenode.blocks.BlockLocator;
@@ -39,21 +38,25 @@ public final class GetBlockLocationsOp implements Operation<org.apache.hadoop.hd
   }
 
   @Override
+  public boolean readOnly() {
+    return true;
+  }
+
+  @Override
   public String name() {
     return "getBlockLocations";
   }
 
   @Override
   public LockRequest locks() {
-    return LockRequest.of(PathLock.read(path));
+    return LockRequest.of(PathLock.read(path).withFileData());
   }
 
   @Override
   public org.apache.hadoop.hdfs.protocol.LocatedBlocks execute(TransactionContext context) throws IOException {
     Inode file = PathChecks.requireFile(context.path(path));
-    Transaction transaction = context.fileData(file, LockMode.SHARED);
-    List<UcReplica> pipeline = file.underConstruction() ? transaction.ucReplicas().ofFile(file.id()) : List.of();
-    return locator.locate(file, transaction.blocks().ofFile(file.id()), transaction.replicas().ofFile(file.id()),
-        pipeline, offset, length);
+    TransactionContext.FileData data = context.readFileData(file, LockMode.SHARED);
+    List<UcReplica> pipeline = file.underConstruction() ? data.ucReplicas() : List.of();
+    return locator.locate(file, data.blocks(), data.replicas(), pipeline, offset, length);
   }
 }

@@ -8,9 +8,6 @@ import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.PathLock;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
-import java.util.ArrayDeque;
-import java.util.Deque;
-import java.util.List;
 import org.apache.hadoop.fs.ContentSummary;
 
 /**
@@ -18,8 +15,6 @@ import org.apache.hadoop.fs.ContentSummary;
  * read-committed, one partition-scoped scan per directory batch.
  */
 public final class GetContentSummaryOp implements Operation<ContentSummary> {
-  private static final int SCAN_BATCH = 1000;
-
   private final FsPath path;
 
   public GetContentSummaryOp(FsPath path) {
@@ -32,13 +27,18 @@ public final class GetContentSummaryOp implements Operation<ContentSummary> {
   }
 
   @Override
+  public boolean readOnly() {
+    return true;
+  }
+
+  @Override
   public String name() {
     return "getContentSummary";
   }
 
   @Override
   public LockRequest locks() {
-    return LockRequest.of(PathLock.read(path));
+    return LockRequest.of(new PathLock(path, LockMode.READ_COMMITTED, LockMode.READ_COMMITTED).withSubtree());
   }
 
   @Override
@@ -48,25 +48,13 @@ public final class GetContentSummaryOp implements Operation<ContentSummary> {
     long files = 0;
     long length = 0;
     long space = 0;
-    Deque<Inode> pending = new ArrayDeque<>();
-    pending.add(root);
-    while (!pending.isEmpty()) {
-      Inode inode = pending.poll();
-      if (!inode.directory()) {
+    for (Inode inode : context.subtree(root, LockMode.READ_COMMITTED)) {
+      if (inode.directory()) {
+        directories++;
+      } else {
         files++;
         length += inode.size();
         space += inode.size() * inode.replication();
-        continue;
-      }
-      directories++;
-      String after = null;
-      while (true) {
-        List<Inode> children = context.children(inode, after, SCAN_BATCH, LockMode.READ_COMMITTED);
-        pending.addAll(children);
-        if (children.size() < SCAN_BATCH) {
-          break;
-        }
-        after = children.get(children.size() - 1).name();
       }
     }
     return new ContentSummary.Builder().length(length).fileCount(files).directoryCount(directories)

@@ -25,6 +25,11 @@ public final class GetFileInfoOp implements Operation<HdfsFileStatus> {
   }
 
   @Override
+  public boolean readOnly() {
+    return true;
+  }
+
+  @Override
   public String name() {
     return "getFileInfo";
   }

@@ -47,13 +47,19 @@ public final class GetListingOp implements Operation<DirectoryListing> {
   }
 
   @Override
+  public boolean readOnly() {
+    return true;
+  }
+
+  @Override
   public String name() {
     return "getListing";
   }
 
   @Override
   public LockRequest locks() {
-    return LockRequest.of(PathLock.read(path));
+    // The first page of children comes in the same round trip as the path.
+    return LockRequest.of(PathLock.read(path).withChildren(startAfter, limit + 1));
   }
 
   @Override

@@ -25,38 +25,13 @@ import java.util.Set;
  * and their rows go in the same transaction.
  */
 final class InodeRemover {
-  /** Children read per round trip while collecting a subtree. */
-  private static final int SCAN_BATCH = 1000;
-
   private InodeRemover() {
   }
 
   /** Removes {@code root} and its subtree; returns the number of inodes removed. */
   static long removeSubtree(TransactionContext context, DatanodeRegistry registry, Inode root)
       throws StoreException {
-    List<Inode> all = new ArrayList<>();
-    all.add(root);
-    Deque<Inode> directories = new ArrayDeque<>();
-    if (root.directory()) {
-      directories.add(root);
-    }
-    while (!directories.isEmpty()) {
-      Inode directory = directories.poll();
-      String after = null;
-      while (true) {
-        List<Inode> children = context.children(directory, after, SCAN_BATCH, LockMode.EXCLUSIVE);
-        for (Inode child : children) {
-          all.add(child);
-          if (child.directory()) {
-            directories.add(child);
-          }
-        }
-        if (children.size() < SCAN_BATCH) {
-          break;
-        }
-        after = children.get(children.size() - 1).name();
-      }
-    }
+    List<Inode> all = context.subtree(root, LockMode.EXCLUSIVE);
     List<Inode> files = new ArrayList<>();
     for (Inode inode : all) {
       if (!inode.directory()) {
@@ -82,18 +57,32 @@ final class InodeRemover {
       transaction = context.fileData(file, LockMode.EXCLUSIVE);
       byId.put(file.id(), file);
     }
+    List<Block> fileBlocks;
+    List<Replica> replicas;
+    List<UcReplica> ucReplicas;
+    if (files.size() == 1) {
+      // one file (the common delete): its rows come with its lock, or in one round trip
+      TransactionContext.FileData data = context.readFileData(files.get(0), LockMode.EXCLUSIVE);
+      fileBlocks = data.blocks();
+      replicas = data.replicas();
+      ucReplicas = data.ucReplicas();
+    } else {
+      fileBlocks = transaction.blocks().ofFiles(byId.keySet());
+      replicas = transaction.replicas().ofFiles(byId.keySet());
+      ucReplicas = transaction.ucReplicas().ofFiles(byId.keySet());
+    }
     Map<Long, Block> blocks = new HashMap<>();
-    for (Block block : transaction.blocks().ofFiles(byId.keySet())) {
+    for (Block block : fileBlocks) {
       blocks.put(block.blockId(), block);
       transaction.blocks().delete(block.key());
       transaction.blockLookup().delete(block.blockId());
     }
     Set<String> scheduled = new HashSet<>();
-    for (Replica replica : transaction.replicas().ofFiles(byId.keySet())) {
+    for (Replica replica : replicas) {
       invalidate(transaction, registry, replica.storageId(), blocks.get(replica.blockId()), scheduled);
       transaction.replicas().delete(replica.key());
     }
-    for (UcReplica replica : transaction.ucReplicas().ofFiles(byId.keySet())) {
+    for (UcReplica replica : ucReplicas) {
       invalidate(transaction, registry, replica.storageId(), blocks.get(replica.blockId()), scheduled);
       transaction.ucReplicas().delete(replica.key());
     }

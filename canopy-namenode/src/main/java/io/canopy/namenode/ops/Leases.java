@@ -1,7 +1,6 @@
 package io.canopy.namenode.ops;
 
 import io.canopy.metadata.LockMode;
-import io.canopy.metadata.StoreException;
 import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.Lease;
@@ -11,36 +10,39 @@ import java.io.FileNotFoundException;
 import java.util.Set;
 import org.apache.hadoop.hdfs.server.namenode.LeaseExpiredException;
 
-/** Write leases: a lease per client, a lease path per file it holds open. Written after the file's inode lock. */
+/**
+ * Write leases: a lease per client, a lease path per file it holds open. The lease row only records when its holder
+ * last renewed; it is never locked on the client path, so a client's concurrent creates and closes do not
+ * serialize on it. A lease row whose holder has no open file left stays until it expires (lease housekeeping).
+ */
 final class Leases {
   private Leases() {
   }
 
-  /** Opens {@code file} for {@code holder} and renews the holder's lease: the file must be exclusively locked. */
+  /** A lease renewed more recently than this is not rewritten by a create. */
+  static final long RENEWAL_GRANULARITY_MS = 1000;
+
+  /**
+   * Opens {@code file} for {@code holder}: the file must be exclusively locked and the holder's lease read with the
+   * locks ({@link io.canopy.namenode.tx.LockRequest#withLease}). The lease is written only when missing or not
+   * renewed within {@link #RENEWAL_GRANULARITY_MS}.
+   */
   static void add(TransactionContext context, Inode file, String holder, long now) {
     Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
-    transaction.leases().put(new Lease(holder, now));
+    java.util.Optional<Lease> lease = context.lease();
+    if (lease.isEmpty() || now - lease.get().lastRenewedMs() >= RENEWAL_GRANULARITY_MS) {
+      transaction.leases().put(new Lease(holder, now));
+    }
     transaction.leasePaths().insert(new LeasePath(holder, file.id()));
   }
 
   /**
-   * Closes {@code files} (all held by {@code holder}, all exclusively locked, all closing in this transaction); the
-   * lease goes when the holder keeps no other file open.
+   * Closes {@code files} (all held by {@code holder}, all exclusively locked, all closing in this transaction). The
+   * lease row stays (see the class comment).
    */
-  static void remove(TransactionContext context, String holder, Set<Inode> files) throws StoreException {
-    Transaction transaction = null;
+  static void remove(TransactionContext context, String holder, Set<Inode> files) {
     for (Inode file : files) {
-      transaction = context.fileData(file, LockMode.EXCLUSIVE);
-      transaction.leasePaths().delete(new LeasePath(holder, file.id()));
-    }
-    if (transaction == null) {
-      return;
-    }
-    Set<Long> closing = new java.util.HashSet<>();
-    files.forEach(file -> closing.add(file.id()));
-    boolean others = transaction.leasePaths().ofHolder(holder).stream().anyMatch(p -> !closing.contains(p.inodeId()));
-    if (!others) {
-      transaction.leases().delete(holder);
+      context.fileData(file, LockMode.EXCLUSIVE).leasePaths().delete(new LeasePath(holder, file.id()));
     }
   }
 

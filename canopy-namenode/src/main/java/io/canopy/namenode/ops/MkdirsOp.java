@@ -62,7 +62,7 @@ public final class MkdirsOp implements Operation<Boolean> {
     Inode parent = DirectoryMaker.createMissing(context, services, resolved, path.depth(),
         DirectoryMaker.withImplicitOwnerWriteExecute(permission), user);
     DirectoryMaker.attach(context, services, parent, path.parent(),
-        DirectoryMaker.newDirectory(services, parent, path.name(), permission, user));
+        DirectoryMaker.newDirectory(services, parent, path.name(), path.depth(), permission, user));
     return true;
   }
 }

@@ -20,10 +20,17 @@ final class OpenFile {
   }
 
   static LockRequest lock(FsPath path, long fileId, LockMode mode) {
+    return lock(path, fileId, mode, false);
+  }
+
+  /** With {@code fileData}, the file's blocks and replicas are read in the same round trip as its lock. */
+  static LockRequest lock(FsPath path, long fileId, LockMode mode, boolean fileData) {
     if (fileId > 0) {
-      return LockRequest.inode(fileId, mode);
+      LockRequest request = LockRequest.inode(fileId, mode);
+      return fileData ? request.withFileData() : request;
     }
-    return LockRequest.of(mode == LockMode.EXCLUSIVE ? PathLock.write(path) : PathLock.read(path));
+    PathLock lock = mode == LockMode.EXCLUSIVE ? PathLock.write(path) : PathLock.read(path);
+    return LockRequest.of(fileData ? lock.withFileData() : lock);
   }
 
   static Inode find(TransactionContext context, FsPath path, long fileId, String holder) throws IOException {

@@ -5,7 +5,8 @@ import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.tx.LockRequest;
-import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.AtMostOnce;
+import io.canopy.namenode.tx.ResultCodecs;
 import io.canopy.namenode.tx.PathLock;
 import io.canopy.namenode.tx.ResolvedPath;
 import io.canopy.namenode.tx.TransactionContext;
@@ -19,7 +20,7 @@ import org.apache.hadoop.fs.ParentNotDirectoryException;
  * (files replace files, empty directories replace... directories). Errors are HDFS's exceptions and messages.
  * Locks: source, destination and both parents exclusively, taken in the global path order.
  */
-public final class Rename2Op implements Operation<Void> {
+public final class Rename2Op implements AtMostOnce<Void> {
   private final NamespaceServices services;
   private final DatanodeRegistry registry;
   private final FsPath source;
@@ -33,6 +34,16 @@ public final class Rename2Op implements Operation<Void> {
     this.source = source;
     this.destination = destination;
     this.overwrite = overwrite;
+  }
+
+  @Override
+  public byte[] encodeResult(Void result) {
+    return ResultCodecs.encodeVoid();
+  }
+
+  @Override
+  public Void decodeResult(byte[] encoded) {
+    return null;
   }
 
   @Override

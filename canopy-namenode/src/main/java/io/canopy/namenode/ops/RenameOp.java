@@ -5,7 +5,8 @@ import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.tx.LockRequest;
-import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.AtMostOnce;
+import io.canopy.namenode.tx.ResultCodecs;
 import io.canopy.namenode.tx.PathLock;
 import io.canopy.namenode.tx.ResolvedPath;
 import io.canopy.namenode.tx.TransactionContext;
@@ -16,7 +17,7 @@ import java.io.IOException;
  * overwrites; answers false instead of throwing for a missing source, the root, an existing destination, a missing
  * destination parent or a move into the source's own subtree.
  */
-public final class RenameOp implements Operation<Boolean> {
+public final class RenameOp implements AtMostOnce<Boolean> {
   private final NamespaceServices services;
   private final DatanodeRegistry registry;
   private final FsPath source;
@@ -27,6 +28,16 @@ public final class RenameOp implements Operation<Boolean> {
     this.registry = registry;
     this.source = source;
     this.destination = destination;
+  }
+
+  @Override
+  public byte[] encodeResult(Boolean result) {
+    return ResultCodecs.encodeBoolean(result);
+  }
+
+  @Override
+  public Boolean decodeResult(byte[] encoded) throws IOException {
+    return ResultCodecs.decodeBoolean(encoded);
   }
 
   @Override

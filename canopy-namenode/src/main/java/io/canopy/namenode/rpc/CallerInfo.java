@@ -2,6 +2,8 @@ package io.canopy.namenode.rpc;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import io.canopy.metadata.entity.RetryKey;
+import io.canopy.namenode.tx.ClientCall;
 import org.apache.hadoop.ipc.Server;
 import org.apache.hadoop.security.UserGroupInformation;
 
@@ -17,6 +19,23 @@ final class CallerInfo {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot determine the calling user", e);
     }
+  }
+
+  /**
+   * The RPC call being served, as the retry cache keys it (Hadoop's client id and call id, and the client's retry
+   * count), or null outside RPC or for a client that sends no client id.
+   */
+  static ClientCall call() {
+    byte[] clientId = Server.getClientId();
+    int callId = Server.getCallId();
+    if (clientId == null || clientId.length == 0 || callId < 0) {
+      return null;
+    }
+    StringBuilder hex = new StringBuilder(clientId.length * 2);
+    for (byte b : clientId) {
+      hex.append(Character.forDigit((b >> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
+    }
+    return new ClientCall(new RetryKey(hex.toString(), callId), Math.max(0, Server.getCallRetryCount()));
   }
 
   static String address() {

@@ -143,7 +143,7 @@ public final class ClientProtocolServer {
     EnumSet<CreateFlag> flags = flag.get();
     return runner.run(new CreateOp(services, registry(), new CreateOp.Request(FsPath.parse(src), masked,
         clientName, CallerInfo.address(), flags.contains(CreateFlag.CREATE), flags.contains(CreateFlag.OVERWRITE),
-        createParent, replication, blockSize, CallerInfo.user())));
+        createParent, replication, blockSize, CallerInfo.user())), CallerInfo.call());
   }
 
   public LocatedBlock addBlock(String src, String clientName, ExtendedBlock previous, DatanodeInfo[] excludeNodes,
@@ -210,16 +210,17 @@ public final class ClientProtocolServer {
   }
 
   public boolean delete(String src, boolean recursive) throws IOException {
-    return runner.run(new DeleteOp(services, registry(), FsPath.parse(src), recursive));
+    return runner.run(new DeleteOp(services, registry(), FsPath.parse(src), recursive), CallerInfo.call());
   }
 
   public boolean rename(String src, String dst) throws IOException {
-    return runner.run(new RenameOp(services, registry(), FsPath.parse(src), FsPath.parse(dst)));
+    return runner.run(new RenameOp(services, registry(), FsPath.parse(src), FsPath.parse(dst)), CallerInfo.call());
   }
 
   public void rename2(String src, String dst, Options.Rename... options) throws IOException {
     boolean overwrite = options != null && Arrays.asList(options).contains(Options.Rename.OVERWRITE);
-    runner.run(new Rename2Op(services, registry(), FsPath.parse(src), FsPath.parse(dst), overwrite));
+    runner.run(new Rename2Op(services, registry(), FsPath.parse(src), FsPath.parse(dst), overwrite),
+        CallerInfo.call());
   }
 
   public void setPermission(String src, FsPermission permission) throws IOException {

@@ -4,11 +4,17 @@ import io.canopy.metadata.LockMode;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Everything an operation locks before its body runs: paths, or single inodes named by id (datanode reports). */
+/**
+ * Everything an operation locks and reads before its body runs: paths, or one inode named by id (writers and
+ * datanode reports), plus rows outside the inode hierarchy it wants read in the same round trip (a lease). The
+ * transaction framework takes the locks in the global order: paths in path order, then the inode named by id.
+ */
 public final class LockRequest {
   private final List<PathLock> paths = new ArrayList<>();
   private long inodeId = -1;
   private LockMode inodeMode = LockMode.READ_COMMITTED;
+  private boolean inodeFileData;
+  private String leaseHolder;
 
   public static LockRequest none() {
     return new LockRequest();
@@ -28,6 +34,21 @@ public final class LockRequest {
     return request;
   }
 
+  /** With {@link #inode}: also reads the file's blocks and replicas in the same round trip as its lock. */
+  public LockRequest withFileData() {
+    if (!hasInode()) {
+      throw new IllegalStateException("withFileData on a request without an inode; use PathLock.withFileData");
+    }
+    inodeFileData = true;
+    return this;
+  }
+
+  /** Also reads {@code holder}'s lease (read-committed: leases are never locked on the client path). */
+  public LockRequest withLease(String holder) {
+    leaseHolder = holder;
+    return this;
+  }
+
   List<PathLock> paths() {
     return paths;
   }
@@ -42,5 +63,13 @@ public final class LockRequest {
 
   LockMode inodeMode() {
     return inodeMode;
+  }
+
+  boolean inodeFileData() {
+    return inodeFileData;
+  }
+
+  String leaseHolder() {
+    return leaseHolder;
   }
 }

@@ -19,8 +19,9 @@ public final class MetricsFile {
   public static void write(Path file, OperationMetrics metrics) throws IOException {
     StringBuilder text = new StringBuilder("# canopy namenode operation counters since start\n");
     metrics.snapshot().forEach((name, s) -> text.append(name).append(" operations=").append(s.operations())
-        .append(" roundTrips=").append(s.roundTrips()).append(" retries=").append(s.retries()).append(" failures=")
-        .append(s.failures()).append('\n'));
+        .append(" roundTrips=").append(s.roundTrips()).append(" statements=").append(s.statements())
+        .append(" retries=").append(s.retries()).append(" failures=").append(s.failures())
+        .append(" retryCacheAnswers=").append(s.retryCacheAnswers()).append('\n'));
     Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
     Files.writeString(temporary, text);
     Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -40,8 +41,9 @@ public final class MetricsFile {
         values.put(pair[0], Long.parseLong(pair[1]));
       }
       result.put(fields[0], new OperationMetrics.Snapshot(values.getOrDefault("operations", 0L),
-          values.getOrDefault("roundTrips", 0L), values.getOrDefault("retries", 0L),
-          values.getOrDefault("failures", 0L)));
+          values.getOrDefault("roundTrips", 0L), values.getOrDefault("statements", 0L),
+          values.getOrDefault("retries", 0L), values.getOrDefault("failures", 0L),
+          values.getOrDefault("retryCacheAnswers", 0L)));
     }
     return result;
   }

@@ -26,4 +26,13 @@ public interface Operation<T> {
   default boolean idempotent() {
     return false;
   }
+
+  /**
+   * True when the operation never writes: it runs in a read-only transaction, whose row locks last only for the
+   * round trip that took them (so it must read what it needs consistently in the lock round trip) and whose commit
+   * costs nothing.
+   */
+  default boolean readOnly() {
+    return false;
+  }
 }

@@ -5,28 +5,51 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
-/** Per-operation counts: committed operations, database round trips of their final attempt, retries. */
+/**
+ * Per-operation counts: committed operations, database round trips and statements of their final attempt, retries,
+ * failures, and calls answered from the retry cache.
+ */
 public final class OperationMetrics {
   /** Figures of one operation type. */
-  public record Snapshot(long operations, long roundTrips, long retries, long failures) {
+  public record Snapshot(long operations, long roundTrips, long statements, long retries, long failures,
+      long retryCacheAnswers) {
     public double roundTripsPerOperation() {
       return operations == 0 ? 0 : (double) roundTrips / operations;
+    }
+
+    public double statementsPerOperation() {
+      return operations == 0 ? 0 : (double) statements / operations;
+    }
+
+    public static final Snapshot ZERO = new Snapshot(0, 0, 0, 0, 0, 0);
+
+    public Snapshot plus(Snapshot o) {
+      return new Snapshot(operations + o.operations, roundTrips + o.roundTrips, statements + o.statements,
+          retries + o.retries, failures + o.failures, retryCacheAnswers + o.retryCacheAnswers);
+    }
+
+    public Snapshot minus(Snapshot o) {
+      return new Snapshot(operations - o.operations, roundTrips - o.roundTrips, statements - o.statements,
+          retries - o.retries, failures - o.failures, retryCacheAnswers - o.retryCacheAnswers);
     }
   }
 
   private static final class Counters {
     final LongAdder operations = new LongAdder();
     final LongAdder roundTrips = new LongAdder();
+    final LongAdder statements = new LongAdder();
+    final LongAdder retryCacheAnswers = new LongAdder();
     final LongAdder retries = new LongAdder();
     final LongAdder failures = new LongAdder();
   }
 
   private final ConcurrentHashMap<String, Counters> counters = new ConcurrentHashMap<>();
 
-  void committed(String operation, int roundTrips, int attempts) {
+  void committed(String operation, int roundTrips, int statements, int attempts) {
     Counters c = counters.computeIfAbsent(operation, o -> new Counters());
     c.operations.increment();
     c.roundTrips.add(roundTrips);
+    c.statements.add(statements);
     c.retries.add(attempts - 1L);
   }
 
@@ -36,10 +59,14 @@ public final class OperationMetrics {
     c.retries.add(attempts - 1L);
   }
 
+  void answeredFromRetryCache(String operation) {
+    counters.computeIfAbsent(operation, o -> new Counters()).retryCacheAnswers.increment();
+  }
+
   public Map<String, Snapshot> snapshot() {
     Map<String, Snapshot> result = new TreeMap<>();
     counters.forEach((name, c) -> result.put(name, new Snapshot(c.operations.sum(), c.roundTrips.sum(),
-        c.retries.sum(), c.failures.sum())));
+        c.statements.sum(), c.retries.sum(), c.failures.sum(), c.retryCacheAnswers.sum())));
     return result;
   }
 }

@@ -2,45 +2,84 @@ package io.canopy.namenode.tx;
 
 import io.canopy.metadata.LockMode;
 import io.canopy.metadata.StoreException;
+import io.canopy.metadata.dal.ReadBatch;
 import io.canopy.metadata.dal.Transaction;
+import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.InodeKey;
+import io.canopy.metadata.entity.Lease;
+import io.canopy.metadata.entity.Replica;
+import io.canopy.metadata.entity.UcReplica;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.InodePartitioning;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * One operation's view of the namespace inside its transaction: the paths it resolved, the locks it holds, and the
- * only way it may change inodes. Changing an inode that is not exclusively locked is an invariant failure.
- * Effects on the namenode's caches run only after commit.
+ * One operation's view of the namespace inside its transaction: the paths it resolved, the locks it holds, what it
+ * read with them, and the only way it may change inodes. Changing an inode that is not exclusively locked is an
+ * invariant failure. Effects on the namenode's caches run only after commit.
+ *
+ * <p>Locking (DESIGN s.6, paper 002 Table I): when the hint cache knows every proper ancestor of every path, the
+ * components, the locks (in path order) and the prefetched rows are read in <em>one</em> round trip, and the hints
+ * are verified against the rows. Otherwise the paths are first resolved at read-committed (one batched read of what
+ * the hints know, then one read per unknown component, repairing the hints), and the locks and prefetches follow in
+ * one more round trip. A lock that finds a different row than expected means the namespace changed under us: the
+ * operation re-runs ({@link StalePathException}).
  */
 public final class TransactionContext {
-  /** One row to lock: the lock order is the order of {@code path}. */
+  /** A file's block-level rows, read together. */
+  public record FileData(List<Block> blocks, List<Replica> replicas, List<UcReplica> ucReplicas) {
+  }
+
+  /** One row to lock: the lock order is the order of its path prefix. */
   private static final class LockTarget {
     final int depth;
     final InodeKey key;
-    final Inode expected;
+    final long expectedId;
     LockMode mode;
     final List<ResolvedPath> paths = new ArrayList<>();
+    ReadBatch.Result<Optional<Inode>> row;
 
-    LockTarget(int depth, InodeKey key, Inode expected, LockMode mode) {
+    LockTarget(int depth, InodeKey key, long expectedId, LockMode mode) {
       this.depth = depth;
       this.key = key;
-      this.expected = expected;
+      this.expectedId = expectedId;
       this.mode = mode;
     }
+  }
+
+  /** A path as the hints predict it: ids and keys of components 0..n-1, and of the target when hinted. */
+  private static final class Prediction {
+    final FsPath path;
+    final long[] ids;
+    final InodeKey[] keys;
+    final boolean[] spreads;
+
+    Prediction(FsPath path) {
+      this.path = path;
+      this.ids = new long[path.depth() + 1];
+      this.keys = new InodeKey[path.depth() + 1];
+      this.spreads = new boolean[path.depth() + 1];
+    }
+  }
+
+  private record ChildrenPage(long directoryId, String after, int limit, LockMode mode) {
   }
 
   private final Transaction transaction;
   private final InodeHintCache hints;
   private final Map<Long, LockMode> locks = new HashMap<>();
   private final Map<FsPath, ResolvedPath> resolved = new HashMap<>();
+  private final Map<Long, ReadBatch.Result<FileData>> fileData = new HashMap<>();
+  private final Map<ChildrenPage, ReadBatch.Result<List<Inode>>> childrenPages = new HashMap<>();
   private final List<Runnable> afterCommit = new ArrayList<>();
+  private ReadBatch.Result<Optional<Lease>> lease;
   private Inode lockedById;
 
   TransactionContext(Transaction transaction, InodeHintCache hints) {
@@ -49,22 +88,179 @@ public final class TransactionContext {
   }
 
   void acquire(LockRequest request) throws StoreException {
+    Map<FsPath, Prediction> predictions = predict(request);
+    ReadBatch batch = transaction.batch();
+    TreeMap<FsPath, LockTarget> targets;
+    ReadBatch.Result<Map<InodeKey, Inode>> unlocked = null;
+    if (predictions != null) {
+      targets = plan(request, predictions);
+      List<InodeKey> readCommitted = new ArrayList<>();
+      for (Prediction prediction : predictions.values()) {
+        FsPath prefix = FsPath.ROOT;
+        for (int depth = 0; depth < prediction.keys.length; depth++) {
+          prefix = depth == 0 ? prefix : prefix.child(prediction.path.components().get(depth - 1));
+          InodeKey key = prediction.keys[depth];
+          if (key != null && !targets.containsKey(prefix) && !readCommitted.contains(key)) {
+            readCommitted.add(key);
+          }
+        }
+      }
+      unlocked = batch.inodes(readCommitted, LockMode.READ_COMMITTED);
+    } else {
+      for (PathLock lock : request.paths()) {
+        if (!resolved.containsKey(lock.path())) {
+          resolved.put(lock.path(), resolve(lock.path()));
+        }
+      }
+      targets = planFromResolved(request);
+    }
+    for (LockTarget target : targets.values()) {
+      target.row = batch.inode(target.key, target.mode);
+    }
+    ReadBatch.Result<Optional<Inode>> byId = null;
     if (request.hasInode()) {
-      lockedById = transaction.inodes().getById(request.inodeId(), request.inodeMode()).orElse(null);
-      if (lockedById != null) {
-        locks.put(lockedById.id(), request.inodeMode());
-      } else if (request.inodeMode() != LockMode.READ_COMMITTED
-          && transaction.inodes().getById(request.inodeId(), LockMode.READ_COMMITTED).isPresent()) {
-        // A move (delete + insert of the row) committed while this read waited for the lock: the locking read
-        // skipped the old row and cannot see the new one. The inode exists: re-run on the moved row.
-        throw new StalePathException("inode " + request.inodeId() + " moved while being locked");
+      // Paths and an inode by id are never requested together today; the id comes last in the global order.
+      byId = batch.inodeById(request.inodeId(), request.inodeMode());
+      if (request.inodeFileData()) {
+        prefetchFileData(batch, request.inodeId());
       }
     }
     for (PathLock lock : request.paths()) {
-      if (!resolved.containsKey(lock.path())) {
-        resolved.put(lock.path(), resolve(lock.path()));
+      prefetch(batch, lock, predictions);
+    }
+    if (request.leaseHolder() != null) {
+      lease = batch.lease(request.leaseHolder());
+    }
+    batch.execute();
+    if (predictions != null) {
+      verifyPredictions(request, predictions, targets, unlocked.get());
+    } else {
+      for (Map.Entry<FsPath, LockTarget> entry : targets.entrySet()) {
+        applyLock(entry.getKey(), entry.getValue());
       }
     }
+    if (byId != null) {
+      acquiredById(request, byId.get().orElse(null));
+    }
+  }
+
+  // ---- prediction from the hint cache (one round trip) ----
+
+  /** Predictions for every path, or null when some path's proper ancestors are not all hinted. */
+  private Map<FsPath, Prediction> predict(LockRequest request) {
+    InodeHintCache.Hint root = hints.root();
+    if (root == null || request.paths().isEmpty()) {
+      return null;
+    }
+    Map<FsPath, Prediction> result = new LinkedHashMap<>();
+    for (PathLock lock : request.paths()) {
+      FsPath path = lock.path();
+      if (result.containsKey(path)) {
+        continue;
+      }
+      Prediction prediction = new Prediction(path);
+      prediction.ids[0] = root.id();
+      prediction.keys[0] = InodePartitioning.ROOT_KEY;
+      prediction.spreads[0] = root.spreadsChildren();
+      List<String> names = path.components();
+      for (int depth = 1; depth <= names.size(); depth++) {
+        String name = names.get(depth - 1);
+        long parentId = prediction.ids[depth - 1];
+        InodeHintCache.Hint hint = hints.get(parentId, name);
+        if (hint == null) {
+          if (depth < names.size()) {
+            return null; // an unknown ancestor: resolve component by component
+          }
+          prediction.ids[depth] = -1; // the target may or may not exist: its key is known from its parent
+          prediction.keys[depth] = InodePartitioning.keyOf(parentId, prediction.spreads[depth - 1], name);
+        } else {
+          prediction.ids[depth] = hint.id();
+          prediction.keys[depth] = new InodeKey(hint.partitionId(), parentId, name);
+          prediction.spreads[depth] = hint.spreadsChildren();
+        }
+      }
+      result.put(path, prediction);
+    }
+    return result;
+  }
+
+  /** The lock plan on predicted paths: every proper ancestor exists and is a directory. */
+  private TreeMap<FsPath, LockTarget> plan(LockRequest request, Map<FsPath, Prediction> predictions) {
+    TreeMap<FsPath, LockTarget> targets = new TreeMap<>();
+    for (PathLock lock : request.paths()) {
+      Prediction prediction = predictions.get(lock.path());
+      int depth = lock.path().depth();
+      add(targets, lock.path(), depth, prediction.keys[depth], prediction.ids[depth], lock.targetMode(), null);
+      int ancestorDepth = depth - 1;
+      for (int shared = lock.sharedAncestorsFromDepth(); shared < ancestorDepth; shared++) {
+        add(targets, lock.path(), shared, prediction.keys[shared], prediction.ids[shared], LockMode.SHARED, null);
+      }
+      if (ancestorDepth >= 0) {
+        add(targets, lock.path(), ancestorDepth, prediction.keys[ancestorDepth], prediction.ids[ancestorDepth],
+            lock.ancestorMode(), null);
+      }
+    }
+    return targets;
+  }
+
+  /**
+   * Checks the rows read against the hints. A hinted component that is gone or has another id, or an ancestor
+   * that is not a directory, makes the operation re-run with the hint dropped. Then the locks the rows call for
+   * must all be among those taken; otherwise it re-runs too (resolving step by step).
+   */
+  private void verifyPredictions(LockRequest request, Map<FsPath, Prediction> predictions,
+      TreeMap<FsPath, LockTarget> targets, Map<InodeKey, Inode> unlocked) throws StalePathException {
+    Map<InodeKey, Inode> rows = new HashMap<>(unlocked);
+    for (Map.Entry<FsPath, LockTarget> entry : targets.entrySet()) {
+      LockTarget target = entry.getValue();
+      target.row.get().ifPresent(row -> rows.put(target.key, row));
+    }
+    for (Prediction prediction : predictions.values()) {
+      ResolvedPath path = new ResolvedPath(prediction.path);
+      List<String> names = prediction.path.components();
+      for (int depth = 0; depth <= names.size(); depth++) {
+        Inode row = rows.get(prediction.keys[depth]);
+        boolean hinted = prediction.ids[depth] >= 0;
+        if (hinted && (row == null || row.id() != prediction.ids[depth])) {
+          if (depth > 0) {
+            hints.invalidate(prediction.ids[depth - 1], names.get(depth - 1));
+          }
+          throw new StalePathException("hint for " + prefix(prediction.path, depth) + " is stale (expected inode "
+              + prediction.ids[depth] + ", found " + (row == null ? "none" : row.id()) + ")");
+        }
+        if (row == null) {
+          break;
+        }
+        if (depth < names.size() && !row.directory() && prediction.ids[depth + 1] >= 0) {
+          throw new StalePathException(prefix(prediction.path, depth) + " is no longer a directory");
+        }
+        path.set(depth, row);
+        rememberHint(row);
+        if (!row.directory()) {
+          break;
+        }
+      }
+      resolved.put(prediction.path, path);
+    }
+    for (LockTarget target : targets.values()) {
+      target.row.get().ifPresent(row -> locks.merge(row.id(), target.mode, TransactionContext::stronger));
+    }
+    // The plan the rows call for must be covered by the locks taken.
+    TreeMap<FsPath, LockTarget> needed = planFromResolved(request);
+    for (Map.Entry<FsPath, LockTarget> entry : needed.entrySet()) {
+      LockTarget need = entry.getValue();
+      LockTarget taken = targets.get(entry.getKey());
+      if (taken == null || !taken.mode.covers(need.mode) || !taken.key.equals(need.key)) {
+        throw new StalePathException("the namespace at " + entry.getKey() + " differs from the hints: locking "
+            + "step by step");
+      }
+    }
+  }
+
+  // ---- step-by-step resolution (hint misses) ----
+
+  /** The lock plan on paths resolved at read-committed. */
+  private TreeMap<FsPath, LockTarget> planFromResolved(LockRequest request) {
     TreeMap<FsPath, LockTarget> targets = new TreeMap<>();
     for (PathLock lock : request.paths()) {
       ResolvedPath path = resolved.get(lock.path());
@@ -72,64 +268,59 @@ public final class TransactionContext {
       // The target is lockable when its parent exists and is a directory; locking an absent target's key confirms,
       // under the parent's lock, that it is still absent.
       if (depth == 0 || path.existingCount() >= depth && path.at(depth - 1).directory()) {
-        addTarget(targets, path, depth, lock.targetMode());
+        addResolved(targets, path, depth, lock.targetMode());
       }
       int ancestorDepth = path.exists() ? depth - 1 : path.existingCount() - 1;
       for (int shared = lock.sharedAncestorsFromDepth(); shared < ancestorDepth; shared++) {
-        addTarget(targets, path, shared, LockMode.SHARED);
+        addResolved(targets, path, shared, LockMode.SHARED);
       }
       if (ancestorDepth >= 0) {
-        addTarget(targets, path, ancestorDepth, lock.ancestorMode());
+        addResolved(targets, path, ancestorDepth, lock.ancestorMode());
         // Under the ancestor's lock, the first missing component must still be missing: otherwise a concurrent
         // operation created it after we resolved the path, and the operation re-runs on the new namespace.
         int firstMissing = ancestorDepth + 1;
         if (!path.exists() && firstMissing < depth && path.at(ancestorDepth).directory()) {
-          addTarget(targets, path, firstMissing, lock.ancestorMode());
+          addResolved(targets, path, firstMissing, lock.ancestorMode());
         }
       }
     }
-    for (Map.Entry<FsPath, LockTarget> entry : targets.entrySet()) {
-      lockTarget(entry.getKey(), entry.getValue());
-    }
+    return targets;
   }
 
-  private void addTarget(TreeMap<FsPath, LockTarget> targets, ResolvedPath path, int depth, LockMode mode) {
+  private void addResolved(TreeMap<FsPath, LockTarget> targets, ResolvedPath path, int depth, LockMode mode) {
+    InodeKey key = depth == 0 ? InodePartitioning.ROOT_KEY
+        : InodePartitioning.keyOf(path.at(depth - 1), path.path().components().get(depth - 1));
+    Inode expected = path.at(depth);
+    add(targets, path.path(), depth, key, expected == null ? -1 : expected.id(), mode, path);
+  }
+
+  private static void add(TreeMap<FsPath, LockTarget> targets, FsPath path, int depth, InodeKey key,
+      long expectedId, LockMode mode, ResolvedPath resolvedPath) {
     if (mode == LockMode.READ_COMMITTED) {
       return;
     }
-    FsPath prefix = prefix(path.path(), depth);
-    InodeKey key = depth == 0 ? InodePartitioning.ROOT_KEY
-        : InodePartitioning.keyOf(path.at(depth - 1).id(), path.path().components().get(depth - 1));
-    LockTarget target = targets.computeIfAbsent(prefix, p -> new LockTarget(depth, key, path.at(depth), mode));
-    if (mode.covers(target.mode)) {
-      target.mode = mode; // one lock per row, at the strongest mode any path needs: never an upgrade
+    LockTarget target = targets.computeIfAbsent(prefix(path, depth), p -> new LockTarget(depth, key, expectedId,
+        mode));
+    target.mode = stronger(target.mode, mode); // one lock per row, at the strongest mode any path needs
+    if (resolvedPath != null) {
+      target.paths.add(resolvedPath);
     }
-    target.paths.add(path);
   }
 
-  private void lockTarget(FsPath prefix, LockTarget target) throws StoreException {
-    Optional<Inode> row = transaction.inodes().get(target.key, target.mode);
-    long expectedId = target.expected == null ? -1 : target.expected.id();
+  private void applyLock(FsPath prefix, LockTarget target) throws StalePathException {
+    Optional<Inode> row = target.row.get();
     long actualId = row.map(Inode::id).orElse(-1L);
-    if (expectedId != actualId) {
+    if (target.expectedId != actualId) {
       hints.invalidate(target.key.parentId(), target.key.name());
       throw new StalePathException("namespace changed at " + prefix + " while locking it (expected inode "
-          + expectedId + ", found " + actualId + ")");
+          + target.expectedId + ", found " + actualId + ")");
     }
     if (row.isPresent()) {
-      locks.merge(row.get().id(), target.mode, (old, mode) -> mode.covers(old) ? mode : old);
+      locks.merge(row.get().id(), target.mode, TransactionContext::stronger);
       for (ResolvedPath path : target.paths) {
         path.set(target.depth, row.get()); // the locked version is the freshest
       }
     }
-  }
-
-  private static FsPath prefix(FsPath path, int depth) {
-    FsPath result = FsPath.ROOT;
-    for (int i = 0; i < depth; i++) {
-      result = result.child(path.components().get(i));
-    }
-    return result;
   }
 
   /**
@@ -138,41 +329,100 @@ public final class TransactionContext {
    */
   private ResolvedPath resolve(FsPath path) throws StoreException {
     List<String> names = path.components();
-    List<InodeKey> batch = new ArrayList<>();
-    batch.add(InodePartitioning.ROOT_KEY);
+    List<InodeKey> keys = new ArrayList<>();
+    keys.add(InodePartitioning.ROOT_KEY);
+    InodeHintCache.Hint parent = hints.root();
     long parentId = InodePartitioning.ROOT_ID;
     for (String name : names) {
-      batch.add(InodePartitioning.keyOf(parentId, name));
-      parentId = hints.get(parentId, name);
-      if (parentId < 0) {
+      if (parent == null) {
         break;
       }
+      keys.add(InodePartitioning.keyOf(parentId, parent.spreadsChildren(), name));
+      parent = hints.get(parentId, name);
+      parentId = parent == null ? -1 : parent.id();
     }
-    Map<InodeKey, Inode> rows = transaction.inodes().getAll(batch, LockMode.READ_COMMITTED);
+    Map<InodeKey, Inode> rows = transaction.inodes().getAll(keys, LockMode.READ_COMMITTED);
     ResolvedPath result = new ResolvedPath(path);
     Inode root = rows.get(InodePartitioning.ROOT_KEY);
     if (root == null) {
       throw new StoreException("The metadata store holds no namespace (no root inode): format it first");
     }
+    rememberHint(root);
     result.set(0, root);
     for (int depth = 1; depth <= names.size(); depth++) {
-      Inode parent = result.at(depth - 1);
-      if (!parent.directory()) {
+      Inode directory = result.at(depth - 1);
+      if (!directory.directory()) {
         break;
       }
       String name = names.get(depth - 1);
-      InodeKey key = InodePartitioning.keyOf(parent.id(), name);
-      Inode row = batch.contains(key) ? rows.get(key)
+      InodeKey key = InodePartitioning.keyOf(directory, name);
+      Inode row = keys.contains(key) ? rows.get(key)
           : transaction.inodes().get(key, LockMode.READ_COMMITTED).orElse(null);
       if (row == null) {
-        hints.invalidate(parent.id(), name);
+        hints.invalidate(directory.id(), name);
         break;
       }
-      hints.put(parent.id(), name, row.id());
+      rememberHint(row);
       result.set(depth, row);
     }
     return result;
   }
+
+  private void rememberHint(Inode row) {
+    hints.put(row);
+  }
+
+  // ---- by-id locks ----
+
+  private void acquiredById(LockRequest request, Inode row) throws StoreException {
+    lockedById = row;
+    if (row != null) {
+      locks.merge(row.id(), request.inodeMode(), TransactionContext::stronger);
+    } else if (request.inodeMode() != LockMode.READ_COMMITTED
+        && transaction.inodes().getById(request.inodeId(), LockMode.READ_COMMITTED).isPresent()) {
+      // A move (delete + insert of the row) committed while this read waited for the lock: the locking read
+      // skipped the old row and cannot see the new one. The inode exists: re-run on the moved row.
+      throw new StalePathException("inode " + request.inodeId() + " moved while being locked");
+    }
+  }
+
+  // ---- prefetching ----
+
+  private void prefetch(ReadBatch batch, PathLock lock, Map<FsPath, Prediction> predictions) {
+    long targetId;
+    boolean spreads;
+    if (predictions != null) {
+      Prediction prediction = predictions.get(lock.path());
+      targetId = prediction.ids[lock.path().depth()];
+      spreads = prediction.spreads[lock.path().depth()];
+    } else {
+      Inode target = resolved.get(lock.path()).target();
+      targetId = target == null ? -1 : target.id();
+      spreads = target != null && target.spreadsChildren();
+    }
+    if (targetId < 0) {
+      return; // nothing known to prefetch: the operation reads what it needs on demand
+    }
+    if (lock.fileData()) {
+      prefetchFileData(batch, targetId);
+    }
+    if (lock.resolve() != PathLock.Resolve.PATH) {
+      LockMode mode = lock.resolve() == PathLock.Resolve.PATH_AND_ALL_CHILDREN ? lock.targetMode()
+          : LockMode.READ_COMMITTED;
+      ChildrenPage page = new ChildrenPage(targetId, lock.childrenAfter(), lock.childrenLimit(), mode);
+      childrenPages.put(page, spreads ? batch.spreadChildren(targetId, page.after(), page.limit(), mode)
+          : batch.children(targetId, targetId, page.after(), page.limit(), mode));
+    }
+  }
+
+  private void prefetchFileData(ReadBatch batch, long inodeId) {
+    ReadBatch.Result<List<Block>> blocks = batch.blocksOfFile(inodeId);
+    ReadBatch.Result<List<Replica>> replicas = batch.replicasOfFile(inodeId);
+    ReadBatch.Result<List<UcReplica>> ucReplicas = batch.ucReplicasOfFile(inodeId);
+    fileData.put(inodeId, () -> new FileData(blocks.get(), replicas.get(), ucReplicas.get()));
+  }
+
+  // ---- what operations use ----
 
   /** The resolution of a path named in the lock request. */
   public ResolvedPath path(FsPath path) {
@@ -188,6 +438,14 @@ public final class TransactionContext {
     return lockedById;
   }
 
+  /** The lease read with the locks ({@link LockRequest#withLease}), or empty when the holder has none. */
+  public Optional<Lease> lease() {
+    if (lease == null) {
+      throw new IllegalStateException("operation did not ask for a lease in its lock request");
+    }
+    return lease.get();
+  }
+
   public LockMode lockOf(Inode inode) {
     return locks.getOrDefault(inode.id(), LockMode.READ_COMMITTED);
   }
@@ -199,26 +457,39 @@ public final class TransactionContext {
     }
   }
 
+  private void requireWritable(String action) {
+    if (transaction.readOnly()) {
+      throw new IllegalStateException("invariant: " + action + " in a read-only operation");
+    }
+  }
+
   /** Adds {@code child} under {@code parent}; the parent must be exclusively locked. */
   public void insertInode(Inode parent, Inode child) {
+    requireWritable("adding an inode");
     requireLock(parent, LockMode.EXCLUSIVE, "adding a child");
     if (child.parentId() != parent.id()) {
       throw new IllegalStateException("invariant: inode " + child.id() + " inserted under " + parent.id()
           + " names parent " + child.parentId());
     }
+    if (!child.key().equals(InodePartitioning.keyOf(parent, child.name()))) {
+      throw new IllegalStateException("invariant: inode " + child.id() + " has key " + child.key()
+          + " but belongs at " + InodePartitioning.keyOf(parent, child.name()));
+    }
     transaction.inodes().insert(child);
     locks.put(child.id(), LockMode.EXCLUSIVE);
-    afterCommit.add(() -> hints.put(child.parentId(), child.name(), child.id()));
+    afterCommit.add(() -> hints.put(child));
   }
 
   /** Rewrites an exclusively locked inode whose key does not change. */
   public void updateInode(Inode inode) {
+    requireWritable("updating an inode");
     requireLock(inode, LockMode.EXCLUSIVE, "update");
     transaction.inodes().update(inode);
   }
 
   /** Removes an exclusively locked inode. */
   public void deleteInode(Inode inode) {
+    requireWritable("deleting an inode");
     requireLock(inode, LockMode.EXCLUSIVE, "delete");
     transaction.inodes().delete(inode.key());
     locks.put(inode.id(), LockMode.EXCLUSIVE);
@@ -227,40 +498,125 @@ public final class TransactionContext {
 
   /** Moves an exclusively locked inode under an exclusively locked directory with a new name. */
   public Inode moveInode(Inode inode, Inode newParent, String newName) {
+    requireWritable("moving an inode");
     requireLock(inode, LockMode.EXCLUSIVE, "move");
     requireLock(newParent, LockMode.EXCLUSIVE, "moving an inode into");
-    Inode moved = inode.withLocation(InodePartitioning.partitionOf(newParent.id(), newName), newParent.id(),
-        newName);
+    Inode moved = inode.withLocation(InodePartitioning.partitionOf(newParent, newName), newParent.id(), newName);
     transaction.inodes().delete(inode.key());
     transaction.inodes().insert(moved);
     afterCommit.add(() -> {
       hints.invalidate(inode.parentId(), inode.name());
-      hints.put(moved.parentId(), moved.name(), moved.id());
+      hints.put(moved);
     });
     return moved;
   }
 
   /**
    * A directory's children in name order. Children read with a lock are locked top-down (consistent with the
-   * global order), so the directory must already hold at least that mode.
+   * global order), so the directory must already hold at least that mode. A page read with the locks
+   * ({@link PathLock#withChildren}) costs no further round trip.
    */
   public List<Inode> children(Inode directory, String startAfter, int limit, LockMode mode) throws StoreException {
     if (mode != LockMode.READ_COMMITTED) {
       requireLock(directory, mode, "locking the children");
     }
-    List<Inode> children = transaction.inodes().children(InodePartitioning.childrenPartitionOf(directory.id()),
-        directory.id(), startAfter, limit, mode);
+    ReadBatch.Result<List<Inode>> page = childrenPages.remove(new ChildrenPage(directory.id(), startAfter, limit,
+        mode));
+    List<Inode> children;
+    if (page != null) {
+      children = page.get();
+    } else if (directory.spreadsChildren()) {
+      children = transaction.inodes().spreadChildren(directory.id(), startAfter, limit, mode);
+    } else {
+      children = transaction.inodes().children(directory.id(), directory.id(), startAfter, limit, mode);
+    }
     if (mode != LockMode.READ_COMMITTED) {
       for (Inode child : children) {
-        locks.merge(child.id(), mode, (old, next) -> next.covers(old) ? next : old);
+        locks.merge(child.id(), mode, TransactionContext::stronger);
       }
     }
     return children;
   }
 
   /**
-   * The block-level tables of a file (blocks, replicas, leases): locked implicitly through the file's inode, so
-   * the file must hold at least {@code needed}.
+   * Every inode of the subtree under {@code root} (root first, parents before children), read level by level:
+   * one round trip per level, each reading a page of children of every directory of the level, locked at
+   * {@code mode} top-down. The first level comes from the lock round trip when the path was declared
+   * {@link PathLock#withSubtree}.
+   */
+  public List<Inode> subtree(Inode root, LockMode mode) throws StoreException {
+    List<Inode> all = new ArrayList<>();
+    all.add(root);
+    if (!root.directory()) {
+      return all;
+    }
+    if (mode != LockMode.READ_COMMITTED) {
+      requireLock(root, mode, "locking a subtree");
+    }
+    int limit = PathLock.SUBTREE_SCAN_BATCH;
+    // directories whose children are still to read, with the name to continue after
+    Map<Inode, String> level = new LinkedHashMap<>();
+    ReadBatch.Result<List<Inode>> first = childrenPages.remove(new ChildrenPage(root.id(), null, limit, mode));
+    if (first != null) {
+      takePage(all, level, root, first.get(), limit, mode);
+    } else {
+      level.put(root, null);
+    }
+    while (!level.isEmpty()) {
+      ReadBatch batch = transaction.batch();
+      Map<Inode, ReadBatch.Result<List<Inode>>> pages = new LinkedHashMap<>();
+      for (Map.Entry<Inode, String> entry : level.entrySet()) {
+        Inode directory = entry.getKey();
+        pages.put(directory, directory.spreadsChildren()
+            ? batch.spreadChildren(directory.id(), entry.getValue(), limit, mode)
+            : batch.children(directory.id(), directory.id(), entry.getValue(), limit, mode));
+      }
+      batch.execute();
+      Map<Inode, String> next = new LinkedHashMap<>();
+      for (Map.Entry<Inode, ReadBatch.Result<List<Inode>>> entry : pages.entrySet()) {
+        takePage(all, next, entry.getKey(), entry.getValue().get(), limit, mode);
+      }
+      level = next;
+    }
+    return all;
+  }
+
+  private void takePage(List<Inode> all, Map<Inode, String> next, Inode directory, List<Inode> page, int limit,
+      LockMode mode) {
+    for (Inode child : page) {
+      all.add(child);
+      if (mode != LockMode.READ_COMMITTED) {
+        locks.merge(child.id(), mode, TransactionContext::stronger);
+      }
+      if (child.directory()) {
+        next.put(child, null);
+      }
+    }
+    if (page.size() == limit) {
+      next.put(directory, page.get(page.size() - 1).name()); // more children: continue after the last one
+    }
+  }
+
+  /**
+   * The block-level rows of a file (blocks, replicas, replicas under construction): those read with its lock when
+   * prefetched, else read now in one round trip. The file must hold at least {@code needed}.
+   */
+  public FileData readFileData(Inode file, LockMode needed) throws StoreException {
+    requireLock(file, needed, "file data access");
+    ReadBatch.Result<FileData> prefetched = fileData.get(file.id());
+    if (prefetched == null) {
+      ReadBatch batch = transaction.batch();
+      prefetchFileData(batch, file.id());
+      batch.execute();
+      prefetched = fileData.get(file.id());
+    }
+    return prefetched.get();
+  }
+
+  /**
+   * The block-level tables of a file (blocks, replicas, leases), for writes and for reads not covered by
+   * {@link #readFileData}: locked implicitly through the file's inode, so the file must hold at least
+   * {@code needed}.
    */
   public Transaction fileData(Inode file, LockMode needed) {
     requireLock(file, needed, "file data access");
@@ -279,5 +635,17 @@ public final class TransactionContext {
 
   void committed() {
     afterCommit.forEach(Runnable::run);
+  }
+
+  private static LockMode stronger(LockMode a, LockMode b) {
+    return a.covers(b) ? a : b;
+  }
+
+  private static FsPath prefix(FsPath path, int depth) {
+    FsPath result = FsPath.ROOT;
+    for (int i = 0; i < depth; i++) {
+      result = result.child(path.components().get(i));
+    }
+    return result;
   }
 }

@@ -1,11 +1,18 @@
 package io.canopy.namenode.tx;
 
 import io.canopy.metadata.MetadataStore;
+import io.canopy.metadata.StoreException;
 import io.canopy.metadata.TransientStoreException;
 import io.canopy.metadata.dal.Transaction;
+import io.canopy.metadata.entity.RetryEntry;
+import io.canopy.metadata.entity.RetryKey;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.util.Optional;
 import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,12 +20,19 @@ import org.slf4j.LoggerFactory;
  * Runs every operation (DESIGN s.6): begin, resolve and lock, execute on the per-transaction context, flush and
  * commit, then the post-commit effects. Transient failures (deadlock, lock timeout, lost connection, a path that
  * changed while being locked) re-run the whole operation after a bounded, jittered exponential backoff.
+ *
+ * <p>{@link AtMostOnce} operations record their result in the retry cache inside their own transaction, keyed by
+ * the client call (or, outside RPC, by a key of this runner's own). A client's retry, and a re-run after a commit
+ * whose reply was lost, find the first result there instead of running again.
  */
 public final class TransactionRunner {
   /** Sleeps between attempts; injected so tests run without real waits. */
   public interface Sleeper {
     void sleep(long millis) throws InterruptedException;
   }
+
+  /** HDFS's default retry-cache entry lifetime (dfs.namenode.retrycache.expirytime.millis). */
+  public static final long DEFAULT_RETRY_CACHE_EXPIRY_MS = 600_000;
 
   private static final Logger LOG = LoggerFactory.getLogger(TransactionRunner.class);
   private static final long BACKOFF_BASE_MS = 5;
@@ -29,42 +43,100 @@ public final class TransactionRunner {
   private final int maxAttempts;
   private final Random random;
   private final Sleeper sleeper;
+  private final LongSupplier clock;
+  private final long retryCacheExpiryMs;
+  /** Keys calls that do not come from RPC: an identity, not a source of behaviour, so not seeded. */
+  private final String ownClientId = "namenode-" + UUID.randomUUID();
+  private final AtomicInteger ownCallIds = new AtomicInteger();
   private final OperationMetrics metrics = new OperationMetrics();
 
   public TransactionRunner(MetadataStore store, InodeHintCache hints, int maxAttempts, Random random,
       Sleeper sleeper) {
+    this(store, hints, maxAttempts, random, sleeper, System::currentTimeMillis, DEFAULT_RETRY_CACHE_EXPIRY_MS);
+  }
+
+  public TransactionRunner(MetadataStore store, InodeHintCache hints, int maxAttempts, Random random,
+      Sleeper sleeper, LongSupplier clock, long retryCacheExpiryMs) {
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("transaction attempts must be at least 1, got " + maxAttempts);
+    }
+    if (retryCacheExpiryMs <= 0) {
+      throw new IllegalArgumentException("retry cache expiry must be positive, got " + retryCacheExpiryMs);
     }
     this.store = store;
     this.hints = hints;
     this.maxAttempts = maxAttempts;
     this.random = random;
     this.sleeper = sleeper;
+    this.clock = clock;
+    this.retryCacheExpiryMs = retryCacheExpiryMs;
   }
 
   public <T> T run(Operation<T> operation) throws IOException {
+    return run(operation, null);
+  }
+
+  /** Runs {@code operation} for the client call {@code call} (null outside RPC). */
+  public <T> T run(Operation<T> operation, ClientCall call) throws IOException {
+    AtMostOnce<T> atMostOnce = operation instanceof AtMostOnce<T> recorded ? recorded : null;
+    RetryKey key = null;
+    if (atMostOnce != null) {
+      key = call != null ? call.key() : new RetryKey(ownClientId, ownCallIds.incrementAndGet());
+      if (call != null && call.retryCount() > 0) {
+        Optional<T> first = firstResult(atMostOnce, key);
+        if (first.isPresent()) {
+          metrics.answeredFromRetryCache(operation.name());
+          return first.get();
+        }
+      }
+    }
+    boolean maybeCommitted = false;
     TransientStoreException last = null;
     for (int attempt = 1; attempt <= maxAttempts; attempt++) {
-      try (Transaction transaction = store.begin(MetadataStore.NO_PARTITION_HINT)) {
+      try (Transaction transaction = operation.readOnly() ? store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)
+          : store.begin(MetadataStore.NO_PARTITION_HINT)) {
         TransactionContext context = new TransactionContext(transaction, hints);
         context.acquire(operation.locks());
         T result = operation.execute(context);
+        if (atMostOnce != null) {
+          transaction.retryCache().insert(new RetryEntry(key, operation.name(), atMostOnce.encodeResult(result),
+              clock.getAsLong() + retryCacheExpiryMs));
+        }
         transaction.commit();
         context.committed();
-        metrics.committed(operation.name(), transaction.roundTrips(), attempt);
+        metrics.committed(operation.name(), transaction.roundTrips(), transaction.statements(), attempt);
         return result;
       } catch (TransientStoreException e) {
-        if (e.outcomeUnknown() && !operation.idempotent()) {
-          metrics.failed(operation.name(), attempt);
-          throw new IOException("The connection to the metadata database broke while committing "
-              + operation.name() + ": it may or may not have taken effect. Check before retrying.", e);
+        if (e.outcomeUnknown()) {
+          if (atMostOnce != null) {
+            Optional<T> first = firstResult(atMostOnce, key);
+            if (first.isPresent()) {
+              metrics.answeredFromRetryCache(operation.name());
+              return first.get(); // it did commit: the reply was lost, not the work
+            }
+            maybeCommitted = true; // not visible yet; a re-run that collides with it finds it below
+          } else if (!operation.idempotent()) {
+            metrics.failed(operation.name(), attempt);
+            throw new IOException("The connection to the metadata database broke while committing "
+                + operation.name() + ": it may or may not have taken effect. Check before retrying.", e);
+          }
         }
         last = e;
         LOG.debug("{} attempt {} of {} failed transiently: {}", operation.name(), attempt, maxAttempts,
             e.getMessage());
         backoff(attempt);
       } catch (IOException | RuntimeException e) {
+        // A call that may have run before (a client retry, or a commit whose reply was lost) and now fails, e.g.
+        // on the retry-cache key or because its own first run already created the file, answers the first result.
+        boolean mayHaveRunBefore = maybeCommitted || call != null && call.retryCount() > 0
+            || e instanceof StoreException;
+        if (atMostOnce != null && mayHaveRunBefore && !(e instanceof RuntimeException)) {
+          Optional<T> first = firstResult(atMostOnce, key);
+          if (first.isPresent()) {
+            metrics.answeredFromRetryCache(operation.name());
+            return first.get();
+          }
+        }
         metrics.failed(operation.name(), attempt);
         throw e;
       }
@@ -72,6 +144,29 @@ public final class TransactionRunner {
     metrics.failed(operation.name(), maxAttempts);
     throw new IOException("Operation " + operation.name() + " did not complete after " + maxAttempts
         + " attempts (canopy.namenode.transaction.max-attempts); last error: " + last.getMessage(), last);
+  }
+
+  /** The recorded result of an earlier run of the call {@code key}, read in its own read-only transaction. */
+  private <T> Optional<T> firstResult(AtMostOnce<T> operation, RetryKey key) throws IOException {
+    for (int attempt = 1; ; attempt++) {
+      try (Transaction transaction = store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)) {
+        Optional<RetryEntry> entry = transaction.retryCache().get(key);
+        transaction.commit();
+        if (entry.isEmpty()) {
+          return Optional.empty();
+        }
+        if (!entry.get().operation().equals(operation.name())) {
+          throw new IOException("Retried call " + key.callId() + " of client " + key.clientId() + " was a "
+              + entry.get().operation() + ", not a " + operation.name());
+        }
+        return Optional.of(operation.decodeResult(entry.get().result()));
+      } catch (TransientStoreException e) {
+        if (attempt >= maxAttempts) {
+          throw e;
+        }
+        backoff(attempt);
+      }
+    }
   }
 
   private void backoff(int attempt) throws InterruptedIOException {

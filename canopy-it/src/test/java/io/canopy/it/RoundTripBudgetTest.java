@@ -1,0 +1,140 @@
+package io.canopy.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import io.canopy.namenode.NameNode;
+import io.canopy.namenode.tx.OperationMetrics;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.Map;
+import org.apache.hadoop.crypto.CryptoProtocolVersion;
+import org.apache.hadoop.fs.CreateFlag;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.protocol.ClientProtocol;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants;
+import org.apache.hadoop.io.EnumSetWritable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Database round trips per operation, counted by the data-access layer (paper 002, Table I): with the inode hints
+ * warm, getFileInfo, getBlockLocations and create of a file cost the same at every depth; with cold hints (a
+ * namenode that never saw the path) they grow by one round trip per path component.
+ */
+@Timeout(120)
+class RoundTripBudgetTest {
+  private static final int[] DEPTHS = {2, 5, 10, 20};
+  /** One batched read of the path, its locks and the file's blocks; nothing else. */
+  private static final long WARM_GET_FILE_INFO = 1;
+  private static final long WARM_GET_BLOCK_LOCATIONS = 1;
+  /** The lock round trip, then the writes and the commit in one pipeline. */
+  private static final long WARM_CREATE = 2;
+
+  @TempDir
+  static Path directory;
+  static MiniCanopyCluster cluster;
+
+  @BeforeAll
+  static void startCluster() throws IOException {
+    cluster = MiniCanopyCluster.start(directory, MiniCanopyCluster.testConfiguration(), 2, 1);
+  }
+
+  @AfterAll
+  static void stopCluster() throws IOException {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  /** A directory at {@code depth - 1} in its own tree, so that no other depth shares its components. */
+  private static String dir(String tree, int depth) {
+    StringBuilder path = new StringBuilder("/" + tree + depth);
+    for (int i = 2; i < depth; i++) {
+      path.append("/d").append(i);
+    }
+    return path.toString();
+  }
+
+  /** Round trips of the one {@code operation} call that {@code call} makes on {@code nameNode}. */
+  private static long roundTrips(NameNode nameNode, String operation, IoRunnable call) throws IOException {
+    OperationMetrics.Snapshot before = snapshot(nameNode, operation);
+    call.run();
+    OperationMetrics.Snapshot delta = snapshot(nameNode, operation).minus(before);
+    assertEquals(1, delta.operations(), operation + " should have run exactly once");
+    assertEquals(0, delta.retries(), operation + " should not have retried");
+    return delta.roundTrips();
+  }
+
+  private static OperationMetrics.Snapshot snapshot(NameNode nameNode, String operation) {
+    Map<String, OperationMetrics.Snapshot> all = nameNode.runner().metrics().snapshot();
+    return all.getOrDefault(operation, OperationMetrics.Snapshot.ZERO);
+  }
+
+  private interface IoRunnable {
+    void run() throws IOException;
+  }
+
+  private static void create(ClientProtocol namenode, String path) throws IOException {
+    assertNotNull(namenode.create(path, FsPermission.getFileDefault(), "budget-client",
+        new EnumSetWritable<>(EnumSet.of(CreateFlag.CREATE)), true, (short) 1, 1024, CryptoProtocolVersion.supported(),
+        null, null));
+    namenode.complete(path, "budget-client", null, HdfsConstants.GRANDFATHER_INODE_ID);
+  }
+
+  @Test
+  void warmHintsMakeRoundTripsIndependentOfDepth() throws IOException {
+    NameNode nameNode = cluster.nameNode(0);
+    ClientProtocol client = cluster.fileSystem(0).getClient().getNamenode();
+    for (int depth : DEPTHS) {
+      String parent = dir("warm", depth);
+      cluster.fileSystem(0).mkdirs(new org.apache.hadoop.fs.Path(parent));
+      String file = parent + "/file";
+      String second = parent + "/second";
+      create(client, file); // warms the hints for the parent's components
+      assertEquals(WARM_CREATE, roundTrips(nameNode, "create", () -> create(client, second)),
+          "create at depth " + depth);
+      assertEquals(WARM_GET_FILE_INFO, roundTrips(nameNode, "getFileInfo", () -> client.getFileInfo(file)),
+          "getFileInfo at depth " + depth);
+      assertEquals(WARM_GET_BLOCK_LOCATIONS, roundTrips(nameNode, "getBlockLocations",
+          () -> client.getBlockLocations(file, 0, 1)), "getBlockLocations at depth " + depth);
+    }
+  }
+
+  @Test
+  void coldHintsCostOneRoundTripPerComponent() throws IOException {
+    ClientProtocol writer = cluster.fileSystem(0).getClient().getNamenode();
+    NameNode cold = cluster.nameNode(1);
+    ClientProtocol reader = cluster.fileSystem(1).getClient().getNamenode();
+    reader.getFileInfo("/"); // the root's hint: known to every namenode after its first operation
+    long[] stat = new long[DEPTHS.length];
+    long[] locate = new long[DEPTHS.length];
+    long[] make = new long[DEPTHS.length];
+    for (int i = 0; i < DEPTHS.length; i++) {
+      int depth = DEPTHS[i];
+      for (String tree : new String[] {"statCold", "locateCold", "createCold"}) {
+        cluster.fileSystem(0).mkdirs(new org.apache.hadoop.fs.Path(dir(tree, depth)));
+        create(writer, dir(tree, depth) + "/file");
+      }
+      stat[i] = roundTrips(cold, "getFileInfo", () -> reader.getFileInfo(dir("statCold", depth) + "/file"));
+      locate[i] = roundTrips(cold, "getBlockLocations",
+          () -> reader.getBlockLocations(dir("locateCold", depth) + "/file", 0, 1));
+      make[i] = roundTrips(cold, "create", () -> reader.create(dir("createCold", depth) + "/new",
+          FsPermission.getFileDefault(), "budget-client", new EnumSetWritable<>(EnumSet.of(CreateFlag.CREATE)),
+          true, (short) 1, 1024, CryptoProtocolVersion.supported(), null, null));
+    }
+    for (int i = 1; i < DEPTHS.length; i++) {
+      long components = DEPTHS[i] - DEPTHS[0];
+      assertEquals(components, stat[i] - stat[0], "getFileInfo: one more round trip per component");
+      assertEquals(components, locate[i] - locate[0], "getBlockLocations: one more round trip per component");
+      assertEquals(components, make[i] - make[0], "create: one more round trip per component");
+    }
+    // and once the hints are warm, the same calls are back to their budget
+    assertEquals(WARM_GET_FILE_INFO, roundTrips(cold, "getFileInfo",
+        () -> reader.getFileInfo(dir("statCold", 20) + "/file")));
+  }
+}
