@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.canopy.metadata.dal.ReadBatch;
 import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockKey;
@@ -19,6 +20,8 @@ import io.canopy.metadata.entity.Lease;
 import io.canopy.metadata.entity.LeasePath;
 import io.canopy.metadata.entity.NamespaceIdentity;
 import io.canopy.metadata.entity.Replica;
+import io.canopy.metadata.entity.RetryEntry;
+import io.canopy.metadata.entity.RetryKey;
 import io.canopy.metadata.entity.StorageRecord;
 import io.canopy.metadata.entity.UcReplica;
 import io.canopy.metadata.entity.UcReplicaState;
@@ -27,6 +30,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -945,6 +949,640 @@ public abstract class MetadataStoreContractTest {
   }
 
   // ---------------------------------------------------------------------------------------------------------
+  // read batches
+
+  @Test
+  void batchReturnsEveryKindOfReadForPresentAndMissingKeys() throws Exception {
+    Inode dir = directory(20_001, ROOT_ID, "d");
+    Inode f = file(20_002, 20_001, "f");
+    Inode g = file(20_003, ROOT_ID, "g");
+    Block b0 = new Block(20_002, 3_000, 0, 100, 1_001, BlockState.COMPLETE);
+    Block b1 = new Block(20_002, 2_000, 1, 50, 1_002, BlockState.UNDER_CONSTRUCTION);
+    Block elsewhere = new Block(20_003, 4_000, 0, 1, 1_003, BlockState.COMPLETE);
+    Replica r1 = new Replica(20_002, 3_000, "DS-1");
+    Replica r2 = new Replica(20_002, 3_000, "DS-2");
+    Replica otherReplica = new Replica(20_003, 4_000, "DS-1");
+    UcReplica u1 = new UcReplica(20_002, 2_000, "DS-1", UcReplicaState.RECEIVING, 1_002);
+    UcReplica otherUc = new UcReplica(20_003, 4_000, "DS-3", UcReplicaState.EXPECTED, 1_003);
+    Lease lease = new Lease("client-1", 77L);
+    RetryEntry entry = retryEntry("client-1", 5, 1_000L, 1, 2, 3);
+    inTransaction(tx -> {
+      List.of(dir, f, g).forEach(tx.inodes()::insert);
+      List.of(b1, elsewhere, b0).forEach(tx.blocks()::insert);
+      List.of(r1, otherReplica, r2).forEach(tx.replicas()::insert);
+      List.of(otherUc, u1).forEach(tx.ucReplicas()::insert);
+      tx.leases().put(lease);
+      tx.retryCache().insert(entry);
+    });
+    InodeKey missing = new InodeKey(ROOT_ID, ROOT_ID, "missing");
+
+    try (Transaction tx = begin()) {
+      ReadBatch batch = tx.batch();
+      assertTrue(batch.isEmpty());
+      ReadBatch.Result<Optional<Inode>> present = batch.inode(f.key(), LockMode.SHARED);
+      assertFalse(batch.isEmpty());
+      ReadBatch.Result<Optional<Inode>> absent = batch.inode(missing, LockMode.EXCLUSIVE);
+      ReadBatch.Result<Map<InodeKey, Inode>> several =
+          batch.inodes(List.of(g.key(), missing, dir.key()), LockMode.READ_COMMITTED);
+      ReadBatch.Result<Map<InodeKey, Inode>> noneFound = batch.inodes(List.of(missing), LockMode.SHARED);
+      ReadBatch.Result<Map<InodeKey, Inode>> noKeys = batch.inodes(List.of(), LockMode.EXCLUSIVE);
+      ReadBatch.Result<Optional<Inode>> byId = batch.inodeById(20_002, LockMode.EXCLUSIVE);
+      ReadBatch.Result<Optional<Inode>> byMissingId = batch.inodeById(20_009, LockMode.READ_COMMITTED);
+      ReadBatch.Result<List<Block>> blocks = batch.blocksOfFile(20_002);
+      ReadBatch.Result<List<Block>> noBlocks = batch.blocksOfFile(20_009);
+      ReadBatch.Result<List<Replica>> replicas = batch.replicasOfFile(20_002);
+      ReadBatch.Result<List<Replica>> noReplicas = batch.replicasOfFile(20_009);
+      ReadBatch.Result<List<UcReplica>> ucReplicas = batch.ucReplicasOfFile(20_002);
+      ReadBatch.Result<List<UcReplica>> noUcReplicas = batch.ucReplicasOfFile(20_001);
+      ReadBatch.Result<Optional<Lease>> leaseRead = batch.lease("client-1");
+      ReadBatch.Result<Optional<Lease>> noLease = batch.lease("client-9");
+      ReadBatch.Result<Optional<RetryEntry>> retry = batch.retryEntry(entry.key());
+      ReadBatch.Result<Optional<RetryEntry>> noRetryOfCall = batch.retryEntry(new RetryKey("client-1", 6));
+      ReadBatch.Result<Optional<RetryEntry>> noRetryOfClient = batch.retryEntry(new RetryKey("client-2", 5));
+      List<ReadBatch.Result<?>> handles = List.of(present, absent, several, noneFound, noKeys, byId, byMissingId,
+          blocks, noBlocks, replicas, noReplicas, ucReplicas, noUcReplicas, leaseRead, noLease, retry,
+          noRetryOfCall, noRetryOfClient);
+      for (int i = 0; i < handles.size(); i++) {
+        assertThrows(IllegalStateException.class, handles.get(i)::get, "read " + i + " of the batch before execute");
+      }
+
+      batch.execute();
+
+      assertEquals(Optional.of(f), present.get());
+      assertEquals(Optional.empty(), absent.get());
+      assertEquals(Map.of(g.key(), g, dir.key(), dir), Map.copyOf(several.get()));
+      assertEquals(Map.of(), noneFound.get());
+      assertEquals(Map.of(), noKeys.get());
+      assertEquals(Optional.of(f), byId.get());
+      assertEquals(Optional.empty(), byMissingId.get());
+      assertEquals(List.of(b0, b1), blocks.get());
+      assertEquals(List.of(), noBlocks.get());
+      assertEquals(2, replicas.get().size(), replicas.get().toString());
+      assertEquals(Set.of(r1, r2), Set.copyOf(replicas.get()));
+      assertEquals(List.of(), noReplicas.get());
+      assertEquals(List.of(u1), ucReplicas.get());
+      assertEquals(List.of(), noUcReplicas.get());
+      assertEquals(Optional.of(lease), leaseRead.get());
+      assertEquals(Optional.empty(), noLease.get());
+      assertSameRetryEntry(entry, retry.get());
+      assertEquals(Optional.empty(), noRetryOfCall.get());
+      assertEquals(Optional.empty(), noRetryOfClient.get());
+
+      assertThrows(IllegalStateException.class, batch::execute, "a batch executes once");
+      assertEquals(Optional.of(f), present.get(), "a refused second execute must not disturb the results");
+      tx.commit();
+    }
+  }
+
+  @Test
+  void emptyBatchExecutesOnceAndLeavesTheTransactionUsable() throws Exception {
+    for (boolean readOnly : new boolean[] {false, true}) {
+      try (Transaction tx = readOnly ? store.beginReadOnly(MetadataStore.NO_PARTITION_HINT) : begin()) {
+        ReadBatch empty = tx.batch();
+        assertTrue(empty.isEmpty());
+        empty.execute();
+        assertThrows(IllegalStateException.class, empty::execute);
+        ReadBatch next = tx.batch();
+        assertTrue(next.isEmpty(), "each batch starts empty");
+        ReadBatch.Result<Optional<Inode>> root = next.inode(ROOT.key(), LockMode.SHARED);
+        next.execute();
+        assertEquals(Optional.of(ROOT), root.get());
+        tx.commit();
+      }
+    }
+  }
+
+  @Test
+  void batchIsOneRoundTripWhateverItHolds() throws Exception {
+    List<Inode> files = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      files.add(file(20_000 + i, ROOT_ID, "f" + i));
+    }
+    insertCommitted(files.toArray(new Inode[0]));
+    inTransaction(tx -> {
+      tx.blocks().insert(new Block(20_007, 1_007, 0, 7, 1_001, BlockState.COMPLETE));
+      tx.leases().put(new Lease("client-1", 1L));
+    });
+    for (boolean readOnly : new boolean[] {false, true}) {
+      try (Transaction tx = readOnly ? store.beginReadOnly(MetadataStore.NO_PARTITION_HINT) : begin()) {
+        assertEquals(readOnly, tx.readOnly());
+        int before = tx.roundTrips();
+        ReadBatch single = tx.batch();
+        ReadBatch.Result<Optional<Inode>> first = single.inode(files.get(0).key(), LockMode.EXCLUSIVE);
+        single.execute();
+        assertEquals(before + 1, tx.roundTrips(), "a batch of one read");
+        assertEquals(Optional.of(files.get(0)), first.get());
+
+        ReadBatch many = tx.batch();
+        List<ReadBatch.Result<Optional<Inode>>> byKey = new ArrayList<>();
+        List<ReadBatch.Result<Optional<Inode>>> byId = new ArrayList<>();
+        List<ReadBatch.Result<List<Block>>> blocks = new ArrayList<>();
+        for (Inode file : files) {
+          byKey.add(many.inode(file.key(), LockMode.SHARED));
+          byId.add(many.inodeById(file.id(), LockMode.READ_COMMITTED));
+          blocks.add(many.blocksOfFile(file.id()));
+          many.replicasOfFile(file.id());
+          many.ucReplicasOfFile(file.id());
+        }
+        ReadBatch.Result<Map<InodeKey, Inode>> all =
+            many.inodes(files.stream().map(Inode::key).collect(Collectors.toList()), LockMode.READ_COMMITTED);
+        ReadBatch.Result<Optional<Lease>> lease = many.lease("client-1");
+        many.retryEntry(new RetryKey("client-1", 1));
+        assertEquals(before + 1, tx.roundTrips(), "adding reads to a batch sends nothing");
+        many.execute();
+        assertEquals(before + 2, tx.roundTrips(), "a batch of " + (files.size() * 5 + 3) + " reads");
+
+        for (int i = 0; i < files.size(); i++) {
+          assertEquals(Optional.of(files.get(i)), byKey.get(i).get());
+          assertEquals(Optional.of(files.get(i)), byId.get(i).get());
+          assertEquals(i == 7 ? 1 : 0, blocks.get(i).get().size());
+        }
+        assertEquals(files.size(), all.get().size());
+        assertEquals(Optional.of(new Lease("client-1", 1L)), lease.get());
+        tx.commit();
+      }
+    }
+  }
+
+  @Test
+  void smallWriteCommitIsOneRoundTripAndReadOnlyCommitIsNone() throws Exception {
+    Inode f = file(20_001, ROOT_ID, "f");
+    Inode doomed = file(20_002, ROOT_ID, "doomed");
+    insertCommitted(f, doomed);
+    Inode added = file(20_003, ROOT_ID, "added");
+    Block block = new Block(20_003, 1_001, 0, 10, 1_001, BlockState.COMPLETE);
+    RetryEntry entry = retryEntry("client-1", 1, 5_000L, 9);
+    try (Transaction tx = begin()) {
+      tx.inodes().get(f.key(), LockMode.EXCLUSIVE).orElseThrow();
+      int before = tx.roundTrips();
+      tx.inodes().update(f.withSize(5));
+      tx.inodes().delete(doomed.key());
+      tx.inodes().insert(added);
+      tx.blocks().insert(block);
+      tx.blockLookup().insert(1_001, 20_003);
+      tx.replicas().insert(new Replica(20_003, 1_001, "DS-1"));
+      tx.ucReplicas().insert(new UcReplica(20_003, 1_002, "DS-1", UcReplicaState.EXPECTED, 1_002));
+      tx.leases().put(new Lease("client-1", 3L));
+      tx.leasePaths().insert(new LeasePath("client-1", 20_003));
+      tx.datanodes().insert(datanode("dn-1", 1));
+      tx.storages().insert(new StorageRecord("dn-1", "DS-1", "DISK", false, 1, 1, 1, 1));
+      tx.invalidations().insert(new InvalidatedBlock("dn-1", 1_003, 1_003, 0));
+      tx.retryCache().insert(entry);
+      assertEquals(before, tx.roundTrips(), "writes are buffered until commit");
+      tx.commit();
+      assertEquals(before + 1, tx.roundTrips(), "a small transaction's writes and commit travel together");
+    }
+    assertEquals(Optional.of(f.withSize(5)), inode(f.key()));
+    assertEquals(Optional.empty(), inode(doomed.key()));
+    assertEquals(Optional.of(added), inode(added.key()));
+    try (Transaction tx = begin()) {
+      assertEquals(List.of(block), tx.blocks().ofFile(20_003));
+      assertEquals(Map.of(1_001L, 20_003L), tx.blockLookup().inodesOf(List.of(1_001L)));
+      assertEquals(1, tx.replicas().ofFile(20_003).size());
+      assertEquals(1, tx.ucReplicas().ofFile(20_003).size());
+      assertEquals(Optional.of(new Lease("client-1", 3L)), tx.leases().get("client-1", LockMode.READ_COMMITTED));
+      assertEquals(List.of(new LeasePath("client-1", 20_003)), tx.leasePaths().ofHolder("client-1"));
+      assertEquals(1, tx.datanodes().all().size());
+      assertEquals(1, tx.storages().all().size());
+      assertEquals(1, tx.invalidations().ofDatanode("dn-1", 10).size());
+      assertSameRetryEntry(entry, tx.retryCache().get(entry.key()));
+    }
+
+    try (Transaction ro = store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)) {
+      assertTrue(ro.readOnly());
+      assertEquals(Optional.of(f.withSize(5)), ro.inodes().get(f.key(), LockMode.SHARED));
+      ReadBatch batch = ro.batch();
+      batch.inode(added.key(), LockMode.EXCLUSIVE);
+      batch.blocksOfFile(20_003);
+      batch.execute();
+      int before = ro.roundTrips();
+      ro.commit();
+      assertEquals(before, ro.roundTrips(), "a read-only commit must not contact the store");
+    }
+    try (Transaction ro = store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)) {
+      ro.commit();
+      assertEquals(0, ro.roundTrips());
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // read batches: locks and order
+
+  @Test
+  void locksTakenByABatchAreHeldUntilCommit() throws Exception {
+    Inode f = file(20_001, ROOT_ID, "f");
+    Inode g = file(20_002, ROOT_ID, "g");
+    Inode h = file(20_003, ROOT_ID, "h");
+    insertCommitted(f, g, h);
+    try (Transaction holder = begin()) {
+      assertFalse(holder.readOnly());
+      ReadBatch batch = holder.batch();
+      batch.inode(f.key(), LockMode.EXCLUSIVE);
+      batch.inodes(List.of(g.key()), LockMode.SHARED);
+      batch.inodeById(h.id(), LockMode.EXCLUSIVE);
+      batch.blocksOfFile(f.id());
+      batch.execute();
+
+      Future<Inode> onF = readInAnotherThread(f.key(), LockMode.EXCLUSIVE);
+      Future<Inode> onG = readInAnotherThread(g.key(), LockMode.EXCLUSIVE);
+      Future<Inode> onH = readInAnotherThread(h.key(), LockMode.SHARED);
+      assertStillWaiting(onF);
+      assertFalse(onG.isDone(), "a shared lock taken by a batch did not block an exclusive read");
+      assertFalse(onH.isDone(), "an exclusive lock taken by a batch's read by id did not block a shared read");
+      holder.inodes().update(f.withSize(1));
+      holder.inodes().update(g.withSize(2));
+      holder.inodes().update(h.withSize(3));
+      holder.commit();
+      assertEquals(1, onF.get(WAIT_SECONDS, SECONDS).size(), "the waiter must see the committed update");
+      assertEquals(2, onG.get(WAIT_SECONDS, SECONDS).size());
+      assertEquals(3, onH.get(WAIT_SECONDS, SECONDS).size());
+    }
+  }
+
+  @Test
+  void readsOfABatchAfterALockingReadSeeTheStateUnderThatLock() throws Exception {
+    Inode f = file(20_001, ROOT_ID, "f");
+    insertCommitted(f);
+    Inode grown = f.withSize(10);
+    Block block = new Block(20_001, 1_001, 0, 10, 1_001, BlockState.COMPLETE);
+    Replica replica = new Replica(20_001, 1_001, "DS-1");
+    UcReplica ucReplica = new UcReplica(20_001, 1_002, "DS-2", UcReplicaState.RECEIVING, 1_002);
+    Lease lease = new Lease("client-1", 10L);
+    RetryEntry entry = retryEntry("client-1", 1, 9_000L, 4, 2);
+    List<Object> expected = List.of(Optional.of(grown), List.of(block), List.of(replica), List.of(ucReplica),
+        Optional.of(lease), Optional.of("client-1/1"));
+    Future<List<Object>> readWrite;
+    Future<List<Object>> readOnly;
+    try (Transaction holder = begin()) {
+      holder.inodes().get(f.key(), LockMode.EXCLUSIVE).orElseThrow();
+      readWrite = threads.submit(() -> lockThenReadFile(f, false));
+      readOnly = threads.submit(() -> lockThenReadFile(f, true));
+      assertStillWaiting(readWrite);
+      assertFalse(readOnly.isDone(), "a read-only batch did not wait for the lock");
+      holder.inodes().update(grown);
+      holder.blocks().insert(block);
+      holder.replicas().insert(replica);
+      holder.ucReplicas().insert(ucReplica);
+      holder.leases().put(lease);
+      holder.retryCache().insert(entry);
+      holder.commit();
+    }
+    assertEquals(expected, readWrite.get(WAIT_SECONDS, SECONDS), "read-write batch");
+    assertEquals(expected, readOnly.get(WAIT_SECONDS, SECONDS), "read-only batch");
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // read-only transactions
+
+  @Test
+  void readOnlyTransactionRefusesToCommitWritesAndWritesNothing() throws Exception {
+    Inode f = file(20_001, ROOT_ID, "f");
+    insertCommitted(f);
+    List<TransactionBody> writes = List.of(
+        tx -> tx.inodes().insert(file(20_002, ROOT_ID, "g")),
+        tx -> tx.inodes().update(f.withSize(5)),
+        tx -> tx.inodes().delete(f.key()),
+        tx -> tx.blocks().insert(new Block(20_001, 1_001, 0, 1, 1_001, BlockState.COMPLETE)),
+        tx -> tx.leases().put(new Lease("client-1", 1L)),
+        tx -> tx.retryCache().insert(retryEntry("client-1", 1, 1_000L, 1)));
+    // Twice round, more transactions than a small connection pool holds: a refused commit must release them.
+    for (int round = 0; round < 2; round++) {
+      for (TransactionBody write : writes) {
+        try (Transaction ro = store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)) {
+          assertTrue(ro.readOnly());
+          assertEquals(Optional.of(f), ro.inodes().get(f.key(), LockMode.SHARED));
+          write.run(ro);
+          assertThrows(IllegalStateException.class, ro::commit);
+        }
+      }
+    }
+    assertEquals(Optional.of(f), inode(f.key()));
+    assertEquals(Optional.empty(), inodeById(20_002));
+    try (Transaction tx = begin()) {
+      assertEquals(List.of(), tx.blocks().ofFile(20_001));
+      assertEquals(Optional.empty(), tx.leases().get("client-1", LockMode.READ_COMMITTED));
+      assertEquals(Optional.empty(), tx.retryCache().get(new RetryKey("client-1", 1)));
+    }
+  }
+
+  @Test
+  void readOnlyLocksEndWithTheBatchOrReadThatTookThem() throws Exception {
+    Inode f = file(20_001, ROOT_ID, "f");
+    Inode g = file(20_002, ROOT_ID, "g");
+    insertCommitted(f, g);
+    try (Transaction ro = store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)) {
+      ReadBatch batch = ro.batch();
+      ReadBatch.Result<Optional<Inode>> lockedF = batch.inode(f.key(), LockMode.EXCLUSIVE);
+      ReadBatch.Result<Map<InodeKey, Inode>> lockedG = batch.inodes(List.of(g.key()), LockMode.EXCLUSIVE);
+      batch.blocksOfFile(f.id());
+      batch.execute();
+      assertEquals(Optional.of(f), lockedF.get());
+      assertEquals(Map.of(g.key(), g), Map.copyOf(lockedG.get()));
+      assertEquals(Optional.of(g), ro.inodes().getById(g.id(), LockMode.EXCLUSIVE));
+
+      // The read-only transaction is still open: another one locks and updates both rows without waiting for it.
+      Future<Void> writer = threads.submit(() -> {
+        inTransaction(tx -> {
+          tx.inodes().get(f.key(), LockMode.EXCLUSIVE).orElseThrow();
+          tx.inodes().get(g.key(), LockMode.EXCLUSIVE).orElseThrow();
+          tx.inodes().update(f.withSize(1));
+          tx.inodes().update(g.withSize(2));
+        });
+        return null;
+      });
+      writer.get(WAIT_SECONDS, SECONDS);
+
+      assertEquals(1, ro.inodes().get(f.key(), LockMode.SHARED).orElseThrow().size(),
+          "a read-only transaction reads the latest committed version");
+      ReadBatch again = ro.batch();
+      ReadBatch.Result<Optional<Inode>> gAgain = again.inode(g.key(), LockMode.EXCLUSIVE);
+      again.execute();
+      assertEquals(Optional.of(g.withSize(2)), gAgain.get());
+      ro.commit();
+    }
+  }
+
+  @Test
+  void readOnlyBatchHoldsItsLocksUntilTheWholeBatchEnds() throws Exception {
+    Inode f = file(20_001, ROOT_ID, "f");
+    Inode g = file(20_002, ROOT_ID, "g");
+    insertCommitted(f, g);
+    try (Transaction blocker = begin()) {
+      blocker.inodes().get(g.key(), LockMode.EXCLUSIVE).orElseThrow();
+      // The read-only batch locks f, then queues behind the blocker for g: it stays in progress meanwhile.
+      Future<Inode> readOnly = threads.submit(() -> {
+        try (Transaction ro = store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)) {
+          ReadBatch batch = ro.batch();
+          ReadBatch.Result<Optional<Inode>> first = batch.inode(f.key(), LockMode.EXCLUSIVE);
+          batch.inode(g.key(), LockMode.EXCLUSIVE);
+          batch.execute();
+          ro.commit();
+          return first.get().orElseThrow();
+        }
+      });
+      Thread.sleep(HOLD_MS);
+      Future<Inode> writer = threads.submit(() -> {
+        try (Transaction tx = begin()) {
+          Inode locked = tx.inodes().get(f.key(), LockMode.EXCLUSIVE).orElseThrow();
+          tx.inodes().update(locked.withSize(7));
+          tx.commit();
+          return locked;
+        }
+      });
+      Thread.sleep(HOLD_MS);
+      boolean writerDoneWhileBatchRan = writer.isDone();
+      assertFalse(readOnly.isDone(), "the read-only batch did not wait for the lock on g");
+      blocker.commit();
+      Inode seenByBatch = readOnly.get(WAIT_SECONDS, SECONDS);
+      writer.get(WAIT_SECONDS, SECONDS);
+      if (seenByBatch.equals(f)) {
+        // The batch locked f before the writer did, so the writer had to wait for the whole batch.
+        assertFalse(writerDoneWhileBatchRan,
+            "a read-only batch released its lock on f before its later read of g finished");
+      } else {
+        // The batch reached f only after the writer (a very slow start): nothing to check about its lock.
+        assertEquals(f.withSize(7), seenByBatch);
+      }
+    }
+    assertEquals(7, inode(f.key()).orElseThrow().size());
+  }
+
+  @Test
+  void transactionsAfterReadOnlyOnesStillHoldTheirLocksUntilCommit() throws Exception {
+    Inode f = file(20_001, ROOT_ID, "f");
+    insertCommitted(f);
+    for (int i = 0; i < 3; i++) {
+      try (Transaction ro = store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)) {
+        ro.inodes().get(f.key(), LockMode.EXCLUSIVE).orElseThrow();
+        if (i != 1) {
+          ro.commit(); // the second one is closed without commit
+        }
+      }
+    }
+    try (Transaction holder = begin()) {
+      holder.inodes().get(f.key(), LockMode.EXCLUSIVE).orElseThrow();
+      Future<Inode> waiter = readInAnotherThread(f.key(), LockMode.EXCLUSIVE);
+      assertStillWaiting(waiter);
+      holder.inodes().update(f.withSize(2));
+      holder.commit();
+      assertEquals(2, waiter.get(WAIT_SECONDS, SECONDS).size());
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // commit atomicity, small and large transactions
+
+  @Test
+  void failedSmallCommitAppliesNoneOfItsWrites() throws Exception {
+    Inode f = file(20_001, ROOT_ID, "f");
+    Inode doomed = file(20_002, ROOT_ID, "doomed");
+    Inode changed = file(20_003, ROOT_ID, "changed");
+    insertCommitted(f, doomed, changed);
+    try (Transaction tx = begin()) {
+      tx.inodes().delete(doomed.key());
+      tx.inodes().insert(file(20_010, ROOT_ID, "new"));
+      tx.inodes().insert(file(20_011, ROOT_ID, "f")); // f's key, committed earlier
+      tx.inodes().update(changed.withSize(9));
+      tx.blocks().insert(new Block(20_010, 1_001, 0, 1, 1_001, BlockState.COMPLETE));
+      tx.leases().put(new Lease("client-1", 1L));
+      tx.leasePaths().insert(new LeasePath("client-1", 20_010));
+      tx.retryCache().insert(retryEntry("client-1", 1, 1_000L, 1));
+      StoreException error = assertThrows(StoreException.class, tx::commit);
+      assertFalse(error instanceof TransientStoreException, "a constraint violation is not transient: " + error);
+    }
+    assertNothingOfTheFailedTransaction(f, doomed, changed);
+    // The store (and the connection the failed transaction used) still works.
+    inTransaction(tx -> tx.inodes().insert(file(20_010, ROOT_ID, "new")));
+    assertEquals(Optional.of(file(20_010, ROOT_ID, "new")), inodeById(20_010));
+  }
+
+  @Test
+  void failedLargeCommitAppliesNoneOfItsWrites() throws Exception {
+    Inode f = file(20_001, ROOT_ID, "f");
+    Inode doomed = file(20_002, ROOT_ID, "doomed");
+    Inode changed = file(20_003, ROOT_ID, "changed");
+    insertCommitted(f, doomed, changed);
+    try (Transaction tx = begin()) {
+      tx.inodes().delete(doomed.key());
+      for (int i = 0; i < 300; i++) {
+        tx.inodes().insert(i == 150 ? file(21_150, ROOT_ID, "f") : file(21_000 + i, ROOT_ID, "n" + i));
+      }
+      tx.inodes().update(changed.withSize(9));
+      tx.blocks().insert(new Block(21_000, 1_001, 0, 1, 1_001, BlockState.COMPLETE));
+      tx.leases().put(new Lease("client-1", 1L));
+      tx.retryCache().insert(retryEntry("client-1", 1, 1_000L, 1));
+      StoreException error = assertThrows(StoreException.class, tx::commit);
+      assertFalse(error instanceof TransientStoreException, "a constraint violation is not transient: " + error);
+    }
+    assertNothingOfTheFailedTransaction(f, doomed, changed);
+    try (Transaction tx = begin()) {
+      assertEquals(Optional.empty(), tx.inodes().getById(21_000, LockMode.READ_COMMITTED));
+      assertEquals(Optional.empty(), tx.inodes().getById(21_299, LockMode.READ_COMMITTED));
+      assertEquals(List.of(), tx.blocks().ofFile(21_000));
+    }
+  }
+
+  @Test
+  void failureInALaterTableOfALargeCommitUndoesTheEarlierTables() throws Exception {
+    RetryEntry first = retryEntry("client-1", 1, 1_000L, 1);
+    inTransaction(tx -> tx.retryCache().insert(first));
+    try (Transaction tx = begin()) {
+      for (int i = 0; i < 300; i++) {
+        tx.inodes().insert(file(21_000 + i, ROOT_ID, "n" + i));
+        tx.blocks().insert(new Block(21_000 + i, 1_000 + i, 0, 1, 1_001, BlockState.COMPLETE));
+      }
+      tx.retryCache().insert(retryEntry("client-1", 1, 2_000L, 2)); // the key exists
+      assertThrows(StoreException.class, tx::commit);
+    }
+    assertEquals(List.of(), names(children(ROOT_ID, null, 1_000)), "inodes of the failed transaction");
+    try (Transaction tx = begin()) {
+      assertEquals(List.of(), tx.blocks().ofFiles(List.of(21_000L, 21_150L, 21_299L)));
+      assertSameRetryEntry(first, tx.retryCache().get(first.key()));
+    }
+  }
+
+  @Test
+  void largeCommitAppliesEveryWrite() throws Exception {
+    List<Inode> old = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      old.add(file(20_000 + i, ROOT_ID, "old" + i));
+    }
+    insertCommitted(old.toArray(new Inode[0]));
+    Set<Inode> expected = new HashSet<>();
+    List<Block> blocks = new ArrayList<>();
+    try (Transaction tx = begin()) {
+      for (int i = 0; i < 30; i++) {
+        Inode inode = old.get(i);
+        if (i < 10) {
+          tx.inodes().delete(inode.key()); // gone
+        } else if (i < 20) {
+          tx.inodes().update(inode.withSize(i)); // changed
+          expected.add(inode.withSize(i));
+        } else {
+          Inode replacement = file(22_000 + i, ROOT_ID, inode.name()).withSize(1); // key freed and reused
+          tx.inodes().delete(inode.key());
+          tx.inodes().insert(replacement);
+          expected.add(replacement);
+        }
+      }
+      for (int i = 0; i < 300; i++) {
+        Inode added = file(21_000 + i, ROOT_ID, "new" + i);
+        tx.inodes().insert(added);
+        expected.add(added);
+        if (i % 3 == 0) {
+          Block block = new Block(21_000 + i, 1_000 + i, 0, i, 1_001, BlockState.COMPLETE);
+          tx.blocks().insert(block);
+          blocks.add(block);
+        }
+      }
+      tx.leases().put(new Lease("client-1", 5L));
+      tx.retryCache().insert(retryEntry("client-1", 1, 1_000L, 1));
+      tx.commit();
+    }
+    List<Inode> listed = children(ROOT_ID, null, 1_000);
+    assertEquals(expected.size(), listed.size());
+    assertEquals(expected, Set.copyOf(listed));
+    try (Transaction tx = begin()) {
+      List<Long> ids = blocks.stream().map(Block::inodeId).collect(Collectors.toList());
+      assertEquals(blocks, tx.blocks().ofFiles(ids));
+      assertEquals(Optional.of(new Lease("client-1", 5L)), tx.leases().get("client-1", LockMode.READ_COMMITTED));
+      assertTrue(tx.retryCache().get(new RetryKey("client-1", 1)).isPresent());
+      assertEquals(Optional.empty(), tx.inodes().getById(20_000, LockMode.READ_COMMITTED));
+      assertEquals(Optional.empty(), tx.inodes().getById(20_025, LockMode.READ_COMMITTED));
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // retry cache
+
+  @Test
+  void retryEntriesReadBackAfterCommit() throws Exception {
+    byte[] everyByte = new byte[256];
+    for (int i = 0; i < everyByte.length; i++) {
+      everyByte[i] = (byte) i;
+    }
+    RetryEntry a1 = new RetryEntry(new RetryKey("client-a", 1), "create", everyByte, 1_000L);
+    RetryEntry a2 = new RetryEntry(new RetryKey("client-a", -2), "delete", new byte[0], Long.MAX_VALUE);
+    RetryEntry b1 = new RetryEntry(new RetryKey("client-b", 1), "rename", new byte[] {7}, 0L);
+    try (Transaction writer = begin(); Transaction reader = begin()) {
+      List.of(a1, a2, b1).forEach(writer.retryCache()::insert);
+      assertEquals(Optional.empty(), reader.retryCache().get(a1.key()), "an uncommitted entry was visible");
+      writer.commit();
+      assertSameRetryEntry(a1, reader.retryCache().get(a1.key()));
+    }
+    try (Transaction tx = begin()) {
+      assertSameRetryEntry(a1, tx.retryCache().get(a1.key()));
+      assertSameRetryEntry(a2, tx.retryCache().get(a2.key()));
+      assertSameRetryEntry(b1, tx.retryCache().get(b1.key()));
+      assertEquals(Optional.empty(), tx.retryCache().get(new RetryKey("client-a", 3)));
+      assertEquals(Optional.empty(), tx.retryCache().get(new RetryKey("client-a", 2)));
+      assertEquals(Optional.empty(), tx.retryCache().get(new RetryKey("client-c", 1)));
+    }
+  }
+
+  @Test
+  void insertingAnExistingRetryKeyFailsTheCommitAndAppliesNothing() throws Exception {
+    RetryEntry first = retryEntry("client-1", 1, 1_000L, 1);
+    inTransaction(tx -> tx.retryCache().insert(first));
+    try (Transaction tx = begin()) {
+      tx.inodes().insert(file(20_001, ROOT_ID, "f"));
+      tx.leases().put(new Lease("client-1", 1L));
+      tx.retryCache().insert(retryEntry("client-1", 2, 1_000L, 2));
+      tx.retryCache().insert(retryEntry("client-1", 1, 2_000L, 3)); // the key exists
+      assertThrows(StoreException.class, tx::commit);
+    }
+    assertEquals(Optional.empty(), inodeById(20_001));
+    try (Transaction tx = begin()) {
+      assertEquals(Optional.empty(), tx.leases().get("client-1", LockMode.READ_COMMITTED));
+      assertEquals(Optional.empty(), tx.retryCache().get(new RetryKey("client-1", 2)));
+      assertSameRetryEntry(first, tx.retryCache().get(first.key()));
+    }
+
+    // A retry racing its first attempt: both insert the entry, the second commit fails and applies nothing.
+    try (Transaction attempt = begin(); Transaction retry = begin()) {
+      attempt.inodes().insert(file(20_002, ROOT_ID, "by-attempt"));
+      attempt.retryCache().insert(retryEntry("client-2", 7, 1_000L, 1));
+      retry.inodes().insert(file(20_003, ROOT_ID, "by-retry"));
+      retry.retryCache().insert(retryEntry("client-2", 7, 1_000L, 2));
+      attempt.commit();
+      assertThrows(StoreException.class, retry::commit);
+    }
+    assertEquals(Optional.of(file(20_002, ROOT_ID, "by-attempt")), inodeById(20_002));
+    assertEquals(Optional.empty(), inodeById(20_003));
+    try (Transaction tx = begin()) {
+      assertEquals(1, tx.retryCache().get(new RetryKey("client-2", 7)).orElseThrow().result()[0]);
+    }
+  }
+
+  @Test
+  void purgeDeletesOnlyExpiredEntriesUpToTheLimit() throws Exception {
+    assertEquals(0, store.purgeExpiredRetryEntries(Long.MAX_VALUE, 10), "nothing to purge");
+    List<RetryEntry> entries = new ArrayList<>();
+    for (int i = 1; i <= 6; i++) {
+      entries.add(retryEntry("client-" + (i % 2), i, 100L * i, i)); // expire at 100, 200 .. 600
+    }
+    inTransaction(tx -> entries.forEach(tx.retryCache()::insert));
+
+    assertEquals(0, store.purgeExpiredRetryEntries(100, 10), "an entry expiring at now is not expired yet");
+    assertEquals(Set.of(1, 2, 3, 4, 5, 6), remainingRetryCalls(entries));
+
+    assertEquals(2, store.purgeExpiredRetryEntries(350, 2));
+    Set<Integer> remaining = remainingRetryCalls(entries);
+    assertEquals(4, remaining.size(), remaining.toString());
+    assertTrue(remaining.containsAll(Set.of(4, 5, 6)), "unexpired entries were purged: " + remaining);
+
+    assertEquals(1, store.purgeExpiredRetryEntries(350, 2));
+    assertEquals(Set.of(4, 5, 6), remainingRetryCalls(entries));
+    assertEquals(0, store.purgeExpiredRetryEntries(350, 2));
+
+    assertEquals(2, store.purgeExpiredRetryEntries(600, 100));
+    assertEquals(Set.of(6), remainingRetryCalls(entries));
+    try (Transaction tx = begin()) {
+      assertSameRetryEntry(entries.get(5), tx.retryCache().get(entries.get(5).key()));
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
   // helpers
 
   /** Work done inside a transaction. */
@@ -1045,6 +1683,69 @@ public abstract class MetadataStoreContractTest {
         return "committed";
       }
     };
+  }
+
+  /** A retry entry for call {@code callId} of {@code clientId}, recording operation "op" with result bytes. */
+  protected static RetryEntry retryEntry(String clientId, int callId, long expiresAtMs, int... resultBytes) {
+    byte[] result = new byte[resultBytes.length];
+    for (int i = 0; i < result.length; i++) {
+      result[i] = (byte) resultBytes[i];
+    }
+    return new RetryEntry(new RetryKey(clientId, callId), "op", result, expiresAtMs);
+  }
+
+  /** Compares field by field: a record's equals compares the result arrays by identity. */
+  private static void assertSameRetryEntry(RetryEntry expected, Optional<RetryEntry> actual) {
+    assertTrue(actual.isPresent(), "no retry entry for " + expected.key());
+    assertEquals(expected.key(), actual.get().key());
+    assertEquals(expected.operation(), actual.get().operation());
+    assertEquals(expected.expiresAtMs(), actual.get().expiresAtMs());
+    assertTrue(Arrays.equals(expected.result(), actual.get().result()),
+        Arrays.toString(expected.result()) + " != " + Arrays.toString(actual.get().result()));
+  }
+
+  /** The call ids of {@code entries} still in the retry cache. */
+  private Set<Integer> remainingRetryCalls(List<RetryEntry> entries) throws StoreException {
+    Set<Integer> remaining = new HashSet<>();
+    try (Transaction tx = begin()) {
+      for (RetryEntry entry : entries) {
+        if (tx.retryCache().get(entry.key()).isPresent()) {
+          remaining.add(entry.key().callId());
+        }
+      }
+    }
+    return remaining;
+  }
+
+  /** Locks {@code f} exclusively then, in the same batch, reads what hangs off it; commits. */
+  private List<Object> lockThenReadFile(Inode f, boolean readOnly) throws StoreException {
+    try (Transaction tx = readOnly ? store.beginReadOnly(MetadataStore.NO_PARTITION_HINT) : begin()) {
+      ReadBatch batch = tx.batch();
+      ReadBatch.Result<Optional<Inode>> inode = batch.inode(f.key(), LockMode.EXCLUSIVE);
+      ReadBatch.Result<List<Block>> blocks = batch.blocksOfFile(f.id());
+      ReadBatch.Result<List<Replica>> replicas = batch.replicasOfFile(f.id());
+      ReadBatch.Result<List<UcReplica>> ucReplicas = batch.ucReplicasOfFile(f.id());
+      ReadBatch.Result<Optional<Lease>> lease = batch.lease("client-1");
+      ReadBatch.Result<Optional<RetryEntry>> retry = batch.retryEntry(new RetryKey("client-1", 1));
+      batch.execute();
+      tx.commit();
+      return List.of(inode.get(), blocks.get(), replicas.get(), ucReplicas.get(), lease.get(),
+          retry.get().map(e -> e.key().clientId() + "/" + e.key().callId()));
+    }
+  }
+
+  /** Checks that the transaction of the failed-commit tests left no trace. */
+  private void assertNothingOfTheFailedTransaction(Inode f, Inode doomed, Inode changed) throws StoreException {
+    assertEquals(Optional.of(f), inode(f.key()));
+    assertEquals(Optional.of(doomed), inode(doomed.key()), "a delete of the failed transaction was applied");
+    assertEquals(Optional.of(changed), inode(changed.key()), "an update of the failed transaction was applied");
+    assertEquals(Set.of(f, doomed, changed), Set.copyOf(children(ROOT_ID, null, 1_000)));
+    try (Transaction tx = begin()) {
+      assertEquals(List.of(), tx.blocks().ofFile(20_010));
+      assertEquals(Optional.empty(), tx.leases().get("client-1", LockMode.READ_COMMITTED));
+      assertEquals(List.of(), tx.leasePaths().ofHolder("client-1"));
+      assertEquals(Optional.empty(), tx.retryCache().get(new RetryKey("client-1", 1)));
+    }
   }
 
   /** One row in every table, for the format tests. */

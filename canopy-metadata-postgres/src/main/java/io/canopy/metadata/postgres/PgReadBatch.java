@@ -53,8 +53,16 @@ final class PgReadBatch implements ReadBatch {
   @Override
   public Result<Map<InodeKey, Inode>> inodes(List<InodeKey> keys, LockMode lock) {
     if (keys.isEmpty()) {
-      Map<InodeKey, Inode> none = new LinkedHashMap<>();
-      return () -> none;
+      if (executed) {
+        throw new IllegalStateException("read batch already executed");
+      }
+      // Nothing to send, but the handle follows the contract: no value before the batch executed.
+      return () -> {
+        if (!executed) {
+          throw new IllegalStateException("read batch not executed yet");
+        }
+        return new LinkedHashMap<>();
+      };
     }
     return add(PgInodeTable.getAllPart(keys, lock), PgInodeTable::byKey);
   }
