@@ -118,6 +118,34 @@ class EndToEndTest {
   }
 
   @Test
+  void spreadTopLevelsListAndMoveLikeAnyDirectory() throws IOException {
+    // /e2e-top is a child of the root and spreads its children over partitions (the top levels do)
+    org.apache.hadoop.fs.Path top = new org.apache.hadoop.fs.Path("/e2e-top");
+    int count = 1100; // more than one listing batch (dfs.ls.limit 1000)
+    for (int i = 0; i < count; i++) {
+      assertTrue(fs.mkdirs(new org.apache.hadoop.fs.Path(top, String.format("t%05d", i))));
+    }
+    FileStatus[] listed = fs.listStatus(top);
+    assertEquals(count, listed.length);
+    for (int i = 0; i < count; i++) {
+      assertEquals(String.format("t%05d", i), listed[i].getPath().getName());
+    }
+    // moving between a spread level and a deep directory re-keys the moved inode only; its children follow it
+    org.apache.hadoop.fs.Path deep = new org.apache.hadoop.fs.Path("/e2e-top/t00000/deeper/still");
+    write(new org.apache.hadoop.fs.Path("/e2e-top/t00001/child"), randomBytes(10, 9));
+    assertTrue(fs.mkdirs(deep));
+    assertTrue(fs.rename(new org.apache.hadoop.fs.Path("/e2e-top/t00001"),
+        new org.apache.hadoop.fs.Path(deep, "moved")));
+    assertEquals(10, fs.getFileStatus(new org.apache.hadoop.fs.Path(deep, "moved/child")).getLen());
+    assertTrue(fs.rename(new org.apache.hadoop.fs.Path(deep, "moved"), new org.apache.hadoop.fs.Path("/e2e-back")));
+    assertEquals(10, fs.getFileStatus(new org.apache.hadoop.fs.Path("/e2e-back/child")).getLen());
+    assertEquals(count - 1, fs.listStatus(top).length);
+    assertTrue(java.util.Arrays.stream(fs.listStatus(new org.apache.hadoop.fs.Path("/")))
+        .anyMatch(status -> status.getPath().getName().equals("e2e-back")));
+    assertEquals(count - 1 + 2, fs.getContentSummary(top).getDirectoryCount() - 1, "t-dirs left, deeper, still");
+  }
+
+  @Test
   void renameFileAndDirectory() throws IOException {
     byte[] data = randomBytes(1000, 2);
     org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path("/e2e/mv/src/file");

@@ -54,7 +54,7 @@ public final class ApplyReplicaReportsOp implements Operation<Void> {
 
   @Override
   public LockRequest locks() {
-    return LockRequest.inode(inodeId, LockMode.EXCLUSIVE);
+    return LockRequest.inode(inodeId, LockMode.EXCLUSIVE).withFileData();
   }
 
   @Override
@@ -69,18 +69,19 @@ public final class ApplyReplicaReportsOp implements Operation<Void> {
       return null;
     }
     Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
+    TransactionContext.FileData data = context.readFileData(file, LockMode.EXCLUSIVE);
     Map<Long, Block> blocks = new HashMap<>();
-    transaction.blocks().ofFile(inodeId).forEach(b -> blocks.put(b.blockId(), b));
+    data.blocks().forEach(b -> blocks.put(b.blockId(), b));
     Map<Long, Integer> counts = new HashMap<>();
     Set<Long> recordedHere = new HashSet<>();
-    for (Replica replica : transaction.replicas().ofFile(inodeId)) {
+    for (Replica replica : data.replicas()) {
       counts.merge(replica.blockId(), 1, Integer::sum);
       if (replica.storageId().equals(storageId)) {
         recordedHere.add(replica.blockId());
       }
     }
     Map<Long, UcReplica> pipelineHere = new HashMap<>();
-    for (UcReplica replica : transaction.ucReplicas().ofFile(inodeId)) {
+    for (UcReplica replica : data.ucReplicas()) {
       if (replica.storageId().equals(storageId)) {
         pipelineHere.put(replica.blockId(), replica);
       }

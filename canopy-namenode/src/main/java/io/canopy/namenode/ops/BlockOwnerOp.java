@@ -21,6 +21,11 @@ public final class BlockOwnerOp implements Operation<Map<Long, Long>> {
   }
 
   @Override
+  public boolean readOnly() {
+    return true;
+  }
+
+  @Override
   public String name() {
     return "blockLookup";
   }
