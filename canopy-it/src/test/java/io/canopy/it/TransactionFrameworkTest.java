@@ -139,6 +139,38 @@ class TransactionFrameworkTest {
   }
 
   @Test
+  void aRetriedCallOnAnotherNamenodeAnswersTheFirstResult() throws IOException {
+    // a second runner on the same database stands for a second namenode, with its own hint cache
+    TransactionRunner other = new TransactionRunner(store, new InodeHintCache(1000), 4, new Random(2), d -> { });
+    runner.run(mkdirs("/retry-cache"));
+    io.canopy.namenode.tx.ClientCall first = new io.canopy.namenode.tx.ClientCall(
+        new io.canopy.metadata.entity.RetryKey("00112233445566778899aabbccddeeff", 7), 0);
+    io.canopy.namenode.tx.ClientCall retry = new io.canopy.namenode.tx.ClientCall(first.key(), 1);
+    io.canopy.namenode.ops.CreateOp.Request request = new io.canopy.namenode.ops.CreateOp.Request(
+        FsPath.parse("/retry-cache/file"), new FsPermission((short) 0644), "client-1", "127.0.0.1", true, false,
+        false, (short) 1, 1 << 20, "tester");
+    org.apache.hadoop.hdfs.protocol.HdfsFileStatus created = runner.run(
+        new io.canopy.namenode.ops.CreateOp(services, null, request), first);
+    // create without overwrite would fail if it ran again: the retry answers the first status instead
+    org.apache.hadoop.hdfs.protocol.HdfsFileStatus again = other.run(
+        new io.canopy.namenode.ops.CreateOp(services, null, request), retry);
+    assertEquals(created.getFileId(), again.getFileId());
+    assertEquals(1, other.metrics().snapshot().get("create").retryCacheAnswers());
+
+    io.canopy.namenode.tx.ClientCall delete = new io.canopy.namenode.tx.ClientCall(
+        new io.canopy.metadata.entity.RetryKey("00112233445566778899aabbccddeeff", 8), 0);
+    assertTrue(runner.run(new io.canopy.namenode.ops.DeleteOp(services, null, FsPath.parse("/retry-cache/file"),
+        false), delete));
+    assertTrue(other.run(new io.canopy.namenode.ops.DeleteOp(services, null, FsPath.parse("/retry-cache/file"),
+        false), new io.canopy.namenode.tx.ClientCall(delete.key(), 2)), "a retried delete answers its first true");
+    // the same call id with another operation is a client bug, reported as such
+    IOException mismatch = assertThrows(IOException.class, () -> other.run(new io.canopy.namenode.ops.RenameOp(
+        services, null, FsPath.parse("/retry-cache/a"), FsPath.parse("/retry-cache/b")),
+        new io.canopy.namenode.tx.ClientCall(delete.key(), 1)));
+    assertTrue(mismatch.getMessage().contains("was a delete"), mismatch.getMessage());
+  }
+
+  @Test
   void changingAnInodeWithoutAnExclusiveLockFailsAndChangesNothing() throws IOException {
     runner.run(mkdirs("/invariant/x"));
     FsPath path = FsPath.parse("/invariant/x");

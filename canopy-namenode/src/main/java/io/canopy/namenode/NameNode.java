@@ -82,7 +82,8 @@ public final class NameNode implements AutoCloseable {
     TransactionRunner runner = new TransactionRunner(store,
         new InodeHintCache(conf.getLong(NameNodeConfig.HINT_CACHE_SIZE, NameNodeConfig.HINT_CACHE_SIZE_DEFAULT)),
         conf.getInt(NameNodeConfig.TRANSACTION_MAX_ATTEMPTS, NameNodeConfig.TRANSACTION_MAX_ATTEMPTS_DEFAULT),
-        new Random(random.nextLong()), Thread::sleep);
+        new Random(random.nextLong()), Thread::sleep, System::currentTimeMillis,
+        conf.getLong(NameNodeConfig.RETRY_CACHE_EXPIRY_MS, NameNodeConfig.RETRY_CACHE_EXPIRY_MS_DEFAULT));
     DatanodeRegistry registry = new DatanodeRegistry(store, conf, System::currentTimeMillis);
     registry.reload();
     ScheduledExecutorService housekeeping = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -91,6 +92,10 @@ public final class NameNode implements AutoCloseable {
       return thread;
     });
     registry.refreshIn(housekeeping);
+    long purgeInterval = conf.getLong(NameNodeConfig.RETRY_CACHE_PURGE_INTERVAL_MS,
+        NameNodeConfig.RETRY_CACHE_PURGE_INTERVAL_MS_DEFAULT);
+    housekeeping.scheduleWithFixedDelay(() -> purgeRetryCache(store), purgeInterval, purgeInterval,
+        java.util.concurrent.TimeUnit.MILLISECONDS);
     String metricsFile = conf.get(NameNodeConfig.METRICS_FILE);
     BlockServices blocks = new BlockServices(registry, new BlockPlacement(registry, new Random(random.nextLong())),
         new BlockLocator(registry, identity.blockPoolId()));
@@ -116,6 +121,18 @@ public final class NameNode implements AutoCloseable {
         identity.namespaceId(), identity.clusterId(), identity.blockPoolId(), server.getListenerAddress(),
         store.describe(), seed);
     return new NameNode(store, server, runner, housekeeping);
+  }
+
+  /** Deletes expired retry-cache entries (every namenode does; deleting what another deleted is harmless). */
+  private static void purgeRetryCache(MetadataStore store) {
+    try {
+      int purged = store.purgeExpiredRetryEntries(System.currentTimeMillis(), NameNodeConfig.RETRY_CACHE_PURGE_BATCH);
+      if (purged > 0) {
+        LOG.debug("Purged {} expired retry-cache entries", purged);
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("Cannot purge expired retry-cache entries: {}", e.getMessage());
+    }
   }
 
   public InetSocketAddress address() {

@@ -1,5 +1,6 @@
 package io.canopy.namenode;
 
+import io.canopy.namenode.tx.TransactionRunner;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -41,6 +42,15 @@ public final class NameNodeConfig {
   public static final long HINT_CACHE_SIZE_DEFAULT = 1_000_000L;
   /** Seed of the namenode's randomness (placement, backoff jitter); unset: a new seed per start, logged. */
   public static final String RANDOM_SEED = "canopy.namenode.random-seed";
+
+  /** How long a non-idempotent call's result stays in the retry cache (HDFS's default: 10 minutes). */
+  public static final String RETRY_CACHE_EXPIRY_MS = "canopy.namenode.retry-cache.expiry-ms";
+  public static final long RETRY_CACHE_EXPIRY_MS_DEFAULT = TransactionRunner.DEFAULT_RETRY_CACHE_EXPIRY_MS;
+
+  /** How often each namenode deletes expired retry-cache entries, and at most how many per round. */
+  public static final String RETRY_CACHE_PURGE_INTERVAL_MS = "canopy.namenode.retry-cache.purge-interval-ms";
+  public static final long RETRY_CACHE_PURGE_INTERVAL_MS_DEFAULT = 60_000;
+  public static final int RETRY_CACHE_PURGE_BATCH = 10_000;
 
   /**
    * How long complete() waits, inside the namenode, for datanodes to confirm the last block before answering
