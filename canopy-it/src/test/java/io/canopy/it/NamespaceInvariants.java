@@ -1,0 +1,219 @@
+package io.canopy.it;
+
+import io.canopy.metadata.MetadataStore;
+import io.canopy.metadata.QueryResult;
+import io.canopy.metadata.entity.BlockState;
+import io.canopy.namenode.fs.InodePartitioning;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Structural invariants of a quiescent namespace, read straight from the metadata tables with
+ * {@link MetadataStore#adminQuery}: run them when no client operation is in flight. Each violation is one line of
+ * the returned list (empty when the namespace is sound).
+ */
+final class NamespaceInvariants {
+  private static final int MAX_ROWS = 1_000_000;
+
+  /** One inodes row. */
+  record Row(long id, long partitionId, long parentId, String name, boolean directory, long size,
+      boolean underConstruction, String clientName, long childrenCount) {
+  }
+
+  private NamespaceInvariants() {
+  }
+
+  private static List<List<String>> query(MetadataStore store, String sql) throws IOException {
+    QueryResult result = store.adminQuery(sql, MAX_ROWS);
+    if (result.truncated()) {
+      throw new IllegalStateException("more than " + MAX_ROWS + " rows for " + sql);
+    }
+    return result.rows();
+  }
+
+  static List<Row> inodes(MetadataStore store) throws IOException {
+    List<Row> rows = new ArrayList<>();
+    for (List<String> r : query(store, "SELECT id, partition_id, parent_id, name, CASE WHEN is_dir THEN 1 ELSE 0 END,"
+        + " size, CASE WHEN under_construction THEN 1 ELSE 0 END, client_name, children_count FROM inodes")) {
+      rows.add(new Row(Long.parseLong(r.get(0)), Long.parseLong(r.get(1)), Long.parseLong(r.get(2)), r.get(3),
+          "1".equals(r.get(4)), Long.parseLong(r.get(5)), "1".equals(r.get(6)), r.get(7), Long.parseLong(r.get(8))));
+    }
+    return rows;
+  }
+
+  /** Every violated invariant, described with the rows involved. */
+  static List<String> violations(MetadataStore store) throws IOException {
+    List<String> problems = new ArrayList<>();
+    List<Row> rows = inodes(store);
+    Map<Long, Row> byId = new HashMap<>();
+    Set<String> names = new HashSet<>();
+    for (Row row : rows) {
+      if (byId.put(row.id(), row) != null) {
+        problems.add("inode id " + row.id() + " appears twice");
+      }
+      if (!names.add(row.parentId() + "/" + row.name())) {
+        problems.add("name '" + row.name() + "' appears twice in directory " + row.parentId());
+      }
+      if (row.partitionId() != InodePartitioning.partitionOf(row.parentId(), row.name())) {
+        problems.add("inode " + row + " is in partition " + row.partitionId() + ", expected "
+            + InodePartitioning.partitionOf(row.parentId(), row.name()));
+      }
+    }
+    Row root = byId.get(InodePartitioning.ROOT_ID);
+    if (root == null || root.parentId() != InodePartitioning.ROOT_PARENT_ID || !root.name().isEmpty()
+        || !root.directory()) {
+      problems.add("root inode missing or malformed: " + root);
+      return problems;
+    }
+    Map<Long, List<Row>> children = new HashMap<>();
+    for (Row row : rows) {
+      if (row.id() == InodePartitioning.ROOT_ID) {
+        continue;
+      }
+      Row parent = byId.get(row.parentId());
+      if (parent == null) {
+        problems.add("orphan: the parent " + row.parentId() + " of " + row + " does not exist");
+      } else if (!parent.directory()) {
+        problems.add("inode " + row + " has a file as its parent: " + parent);
+      }
+      if (row.name().isEmpty() || row.name().contains("/")) {
+        problems.add("bad name in " + row);
+      }
+      children.computeIfAbsent(row.parentId(), p -> new ArrayList<>()).add(row);
+    }
+    // reachability from the root; whatever exists but is unreachable hangs off a cycle or an orphan
+    Set<Long> reached = new HashSet<>();
+    Deque<Long> queue = new ArrayDeque<>();
+    queue.add(root.id());
+    reached.add(root.id());
+    while (!queue.isEmpty()) {
+      for (Row child : children.getOrDefault(queue.poll(), List.of())) {
+        if (reached.add(child.id())) {
+          queue.add(child.id());
+        }
+      }
+    }
+    for (Row row : rows) {
+      if (!reached.contains(row.id())) {
+        problems.add("unreachable from the root (orphan or cycle): " + row + cycleDescription(row, byId));
+      }
+    }
+    for (Row row : rows) {
+      long actual = children.getOrDefault(row.id(), List.of()).size();
+      if (row.directory() && row.childrenCount() != actual) {
+        problems.add("directory " + row + " has children_count " + row.childrenCount() + " but " + actual
+            + " children");
+      }
+      if (!row.directory() && actual != 0) {
+        problems.add("file " + row + " has " + actual + " children");
+      }
+      if (row.directory() && (row.underConstruction() || row.size() != 0)) {
+        problems.add("directory with file state: " + row);
+      }
+    }
+
+    // blocks: of existing files only, consistent with block_lookup; closed files are complete and sized
+    Map<Long, Long> blockBytes = new HashMap<>();
+    Map<Long, Long> blockOwner = new HashMap<>();
+    for (List<String> r : query(store, "SELECT inode_id, block_id, num_bytes, state FROM blocks")) {
+      long inode = Long.parseLong(r.get(0));
+      long block = Long.parseLong(r.get(1));
+      blockOwner.put(block, inode);
+      blockBytes.merge(inode, Long.parseLong(r.get(2)), Long::sum);
+      Row file = byId.get(inode);
+      if (file == null || file.directory()) {
+        problems.add("block " + block + " belongs to missing or non-file inode " + inode + ": " + file);
+      } else if (!file.underConstruction() && Integer.parseInt(r.get(3)) != BlockState.COMPLETE.code()) {
+        problems.add("closed file " + file + " has block " + block + " in state "
+            + BlockState.fromCode(Integer.parseInt(r.get(3))));
+      }
+    }
+    Map<Long, Long> lookup = new HashMap<>();
+    for (List<String> r : query(store, "SELECT block_id, inode_id FROM block_lookup")) {
+      lookup.put(Long.parseLong(r.get(0)), Long.parseLong(r.get(1)));
+    }
+    if (!lookup.equals(blockOwner)) {
+      Set<Long> differing = new HashSet<>(lookup.keySet());
+      differing.addAll(blockOwner.keySet());
+      differing.removeIf(block -> Objects.equals(lookup.get(block), blockOwner.get(block)));
+      problems.add("block_lookup disagrees with blocks for blocks " + differing);
+    }
+    for (Row row : rows) {
+      if (!row.directory() && !row.underConstruction() && row.size() != blockBytes.getOrDefault(row.id(), 0L)) {
+        problems.add("closed file " + row + " has size " + row.size() + " but its blocks hold "
+            + blockBytes.getOrDefault(row.id(), 0L) + " bytes");
+      }
+    }
+    for (String table : List.of("replicas", "uc_replicas")) {
+      for (List<String> r : query(store, "SELECT inode_id, block_id, storage_id FROM " + table)) {
+        long inode = Long.parseLong(r.get(0));
+        long block = Long.parseLong(r.get(1));
+        if (!Objects.equals(blockOwner.get(block), inode)) {
+          problems.add(table + " row " + r + " names a block that is not a block of inode " + inode);
+        }
+        Row file = byId.get(inode);
+        if (table.equals("uc_replicas") && file != null && !file.underConstruction()) {
+          problems.add("closed file " + file + " keeps an under-construction replica " + r);
+        }
+      }
+    }
+
+    // leases: a lease path per open file and only for open files, each holder with a lease
+    Set<String> holders = new HashSet<>();
+    for (List<String> r : query(store, "SELECT holder FROM leases")) {
+      holders.add(r.get(0));
+    }
+    Set<Long> leased = new HashSet<>();
+    Set<String> holdersWithPaths = new HashSet<>();
+    for (List<String> r : query(store, "SELECT holder, inode_id FROM lease_paths")) {
+      String holder = r.get(0);
+      long inode = Long.parseLong(r.get(1));
+      leased.add(inode);
+      holdersWithPaths.add(holder);
+      Row file = byId.get(inode);
+      if (file == null) {
+        problems.add("lease path of " + holder + " points to missing inode " + inode);
+      } else if (file.directory() || !file.underConstruction() || !holder.equals(file.clientName())) {
+        problems.add("lease path of " + holder + " points to an inode that is not a file it writes: " + file);
+      }
+      if (!holders.contains(holder)) {
+        problems.add("lease path of " + holder + " on inode " + inode + " without a lease");
+      }
+    }
+    for (Row row : rows) {
+      if (!row.directory() && row.underConstruction() && !leased.contains(row.id())) {
+        problems.add("open file without a lease path: " + row);
+      }
+    }
+    for (String holder : holders) {
+      if (!holdersWithPaths.contains(holder)) {
+        problems.add("lease of " + holder + " holds no file");
+      }
+    }
+    return problems;
+  }
+
+  private static String cycleDescription(Row row, Map<Long, Row> byId) {
+    Set<Long> seen = new HashSet<>();
+    StringBuilder chain = new StringBuilder(" ancestry:");
+    Row current = row;
+    while (current != null && seen.add(current.id()) && current.id() != InodePartitioning.ROOT_ID) {
+      chain.append(' ').append(current.id()).append('(').append(current.name()).append(')');
+      current = byId.get(current.parentId());
+    }
+    if (current != null && current.id() != InodePartitioning.ROOT_ID) {
+      chain.append(" -> cycle at ").append(current.id());
+    } else if (current == null) {
+      chain.append(" -> missing parent");
+    }
+    return chain.toString();
+  }
+}
