@@ -25,7 +25,7 @@ final class NamespaceInvariants {
 
   /** One inodes row. */
   record Row(long id, long partitionId, long parentId, String name, boolean directory, long size,
-      boolean underConstruction, String clientName, long childrenCount) {
+      boolean underConstruction, String clientName, long childrenCount, boolean spreadsChildren) {
   }
 
   private NamespaceInvariants() {
@@ -42,9 +42,11 @@ final class NamespaceInvariants {
   static List<Row> inodes(MetadataStore store) throws IOException {
     List<Row> rows = new ArrayList<>();
     for (List<String> r : query(store, "SELECT id, partition_id, parent_id, name, CASE WHEN is_dir THEN 1 ELSE 0 END,"
-        + " size, CASE WHEN under_construction THEN 1 ELSE 0 END, client_name, children_count FROM inodes")) {
+        + " size, CASE WHEN under_construction THEN 1 ELSE 0 END, client_name, children_count,"
+        + " CASE WHEN spread_children THEN 1 ELSE 0 END FROM inodes")) {
       rows.add(new Row(Long.parseLong(r.get(0)), Long.parseLong(r.get(1)), Long.parseLong(r.get(2)), r.get(3),
-          "1".equals(r.get(4)), Long.parseLong(r.get(5)), "1".equals(r.get(6)), r.get(7), Long.parseLong(r.get(8))));
+          "1".equals(r.get(4)), Long.parseLong(r.get(5)), "1".equals(r.get(6)), r.get(7), Long.parseLong(r.get(8)),
+          "1".equals(r.get(9))));
     }
     return rows;
   }
@@ -62,9 +64,14 @@ final class NamespaceInvariants {
       if (!names.add(row.parentId() + "/" + row.name())) {
         problems.add("name '" + row.name() + "' appears twice in directory " + row.parentId());
       }
-      if (row.partitionId() != InodePartitioning.partitionOf(row.parentId(), row.name())) {
-        problems.add("inode " + row + " is in partition " + row.partitionId() + ", expected "
-            + InodePartitioning.partitionOf(row.parentId(), row.name()));
+    }
+    for (Row row : rows) {
+      Row parent = byId.get(row.parentId());
+      boolean spread = parent != null && parent.spreadsChildren();
+      long expected = row.id() == InodePartitioning.ROOT_ID ? InodePartitioning.ROOT_KEY.partitionId()
+          : InodePartitioning.partitionOf(row.parentId(), spread, row.name());
+      if (row.partitionId() != expected) {
+        problems.add("inode " + row + " is in partition " + row.partitionId() + ", expected " + expected);
       }
     }
     Row root = byId.get(InodePartitioning.ROOT_ID);
@@ -166,18 +173,17 @@ final class NamespaceInvariants {
       }
     }
 
-    // leases: a lease path per open file and only for open files, each holder with a lease
+    // leases: a lease path per open file and only for open files, each holder with a lease (a lease row may outlive
+    // its holder's last open file: it stays until lease housekeeping expires it)
     Set<String> holders = new HashSet<>();
     for (List<String> r : query(store, "SELECT holder FROM leases")) {
       holders.add(r.get(0));
     }
     Set<Long> leased = new HashSet<>();
-    Set<String> holdersWithPaths = new HashSet<>();
     for (List<String> r : query(store, "SELECT holder, inode_id FROM lease_paths")) {
       String holder = r.get(0);
       long inode = Long.parseLong(r.get(1));
       leased.add(inode);
-      holdersWithPaths.add(holder);
       Row file = byId.get(inode);
       if (file == null) {
         problems.add("lease path of " + holder + " points to missing inode " + inode);
@@ -191,11 +197,6 @@ final class NamespaceInvariants {
     for (Row row : rows) {
       if (!row.directory() && row.underConstruction() && !leased.contains(row.id())) {
         problems.add("open file without a lease path: " + row);
-      }
-    }
-    for (String holder : holders) {
-      if (!holdersWithPaths.contains(holder)) {
-        problems.add("lease of " + holder + " holds no file");
       }
     }
     return problems;

@@ -83,10 +83,10 @@ public final class TransactionRunner {
     if (atMostOnce != null) {
       key = call != null ? call.key() : new RetryKey(ownClientId, ownCallIds.incrementAndGet());
       if (call != null && call.retryCount() > 0) {
-        Optional<T> first = firstResult(atMostOnce, key);
-        if (first.isPresent()) {
+        Recorded<T> first = firstResult(atMostOnce, key);
+        if (first != null) {
           metrics.answeredFromRetryCache(operation.name());
-          return first.get();
+          return first.value();
         }
       }
     }
@@ -109,10 +109,10 @@ public final class TransactionRunner {
       } catch (TransientStoreException e) {
         if (e.outcomeUnknown()) {
           if (atMostOnce != null) {
-            Optional<T> first = firstResult(atMostOnce, key);
-            if (first.isPresent()) {
+            Recorded<T> first = firstResult(atMostOnce, key);
+            if (first != null) {
               metrics.answeredFromRetryCache(operation.name());
-              return first.get(); // it did commit: the reply was lost, not the work
+              return first.value(); // it did commit: the reply was lost, not the work
             }
             maybeCommitted = true; // not visible yet; a re-run that collides with it finds it below
           } else if (!operation.idempotent()) {
@@ -131,10 +131,10 @@ public final class TransactionRunner {
         boolean mayHaveRunBefore = maybeCommitted || call != null && call.retryCount() > 0
             || e instanceof StoreException;
         if (atMostOnce != null && mayHaveRunBefore && !(e instanceof RuntimeException)) {
-          Optional<T> first = firstResult(atMostOnce, key);
-          if (first.isPresent()) {
+          Recorded<T> first = firstResult(atMostOnce, key);
+          if (first != null) {
             metrics.answeredFromRetryCache(operation.name());
-            return first.get();
+            return first.value();
           }
         }
         metrics.failed(operation.name(), attempt);
@@ -146,20 +146,27 @@ public final class TransactionRunner {
         + " attempts (canopy.namenode.transaction.max-attempts); last error: " + last.getMessage(), last);
   }
 
-  /** The recorded result of an earlier run of the call {@code key}, read in its own read-only transaction. */
-  private <T> Optional<T> firstResult(AtMostOnce<T> operation, RetryKey key) throws IOException {
+  /** A result found in the retry cache (which may be null, e.g. for rename2). */
+  private record Recorded<T>(T value) {
+  }
+
+  /**
+   * The recorded result of an earlier run of the call {@code key}, read in its own read-only transaction, or null
+   * when there is none.
+   */
+  private <T> Recorded<T> firstResult(AtMostOnce<T> operation, RetryKey key) throws IOException {
     for (int attempt = 1; ; attempt++) {
       try (Transaction transaction = store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)) {
         Optional<RetryEntry> entry = transaction.retryCache().get(key);
         transaction.commit();
         if (entry.isEmpty()) {
-          return Optional.empty();
+          return null;
         }
         if (!entry.get().operation().equals(operation.name())) {
           throw new IOException("Retried call " + key.callId() + " of client " + key.clientId() + " was a "
               + entry.get().operation() + ", not a " + operation.name());
         }
-        return Optional.of(operation.decodeResult(entry.get().result()));
+        return new Recorded<>(operation.decodeResult(entry.get().result()));
       } catch (TransientStoreException e) {
         if (attempt >= maxAttempts) {
           throw e;
