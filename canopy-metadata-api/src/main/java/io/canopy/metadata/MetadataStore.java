@@ -21,9 +21,11 @@ public interface MetadataStore extends AutoCloseable {
   Transaction begin(long partitionHint) throws StoreException;
 
   /**
-   * Begins a read-only transaction: it may not write, and the row locks its reads take are held only until the
-   * end of the read or {@link io.canopy.metadata.dal.ReadBatch} that took them (so a consistent read must lock and
-   * read in one batch). It commits without a round trip.
+   * Begins a read-only transaction: it may not write (commit refuses buffered writes), and each of its reads or
+   * {@link io.canopy.metadata.dal.ReadBatch}es sees one consistent committed state, as if under the locks it
+   * requested, without waiting for writers (an engine may take the locks for the length of the batch, or read a
+   * snapshot, as PostgreSQL does). A consistent read must therefore happen in one batch. It commits without a round
+   * trip.
    */
   Transaction beginReadOnly(long partitionHint) throws StoreException;
 

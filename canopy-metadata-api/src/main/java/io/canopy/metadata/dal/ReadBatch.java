@@ -16,7 +16,9 @@ import java.util.Optional;
 
 /**
  * Reads sent to the store together, in one round trip, and executed in the order they were added: row locks are
- * taken in that order, and a read added after a locking read sees the state under that lock. This is how the
+ * taken in that order, and a read added after a locking read sees the state under that lock. In a read-only
+ * transaction the whole batch sees one consistent committed state instead (see
+ * {@link io.canopy.metadata.MetadataStore#beginReadOnly}). This is how the
  * transaction framework reads a whole path, locks it and prefetches a file's blocks at once (paper 002, Table I).
  * Each method returns a handle whose value is available once {@link #execute()} returned.
  */

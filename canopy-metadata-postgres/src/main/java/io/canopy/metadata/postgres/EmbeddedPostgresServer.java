@@ -31,7 +31,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         .setCleanDataDirectory(false)
         .setPGStartupWait(Duration.ofSeconds(60))
         .setServerConfig("listen_addresses", "127.0.0.1")
-        .setServerConfig("max_connections", "300")
+        .setServerConfig("max_connections", "400")
         .setServerConfig("fsync", "on")
         .setServerConfig("synchronous_commit", "on");
     if (port > 0) {

@@ -61,12 +61,23 @@ final class Jdbc {
   private static final Part<Void> COMMIT = new Part<>("COMMIT", s -> { }, null);
 
   private final Connection connection;
+  private final boolean snapshotReads;
   private final List<QueuedWrite<?>> queuedWrites = new ArrayList<>();
   private int roundTrips;
   private int statements;
 
-  Jdbc(Connection connection) {
+  /**
+   * With {@code snapshotReads} (read-only transactions: autocommit, repeatable read), each statement or pipeline
+   * reads one snapshot and row locks are not taken.
+   */
+  Jdbc(Connection connection, boolean snapshotReads) {
     this.connection = connection;
+    this.snapshotReads = snapshotReads;
+  }
+
+  /** The lock a read really takes: none in a read-only transaction, whose pipelines each read one snapshot. */
+  LockMode effective(LockMode requested) {
+    return snapshotReads ? LockMode.READ_COMMITTED : requested;
   }
 
   Connection connection() {

@@ -24,7 +24,7 @@ final class PgDatanodeTable implements DatanodeTable, BufferedTable {
 
   @Override
   public Optional<DatanodeRecord> get(String uuid, LockMode lock) throws StoreException {
-    return jdbc.query("SELECT " + COLUMNS + " FROM datanodes d WHERE d.uuid = ?" + Jdbc.lockClause(lock, "d"),
+    return jdbc.query("SELECT " + COLUMNS + " FROM datanodes d WHERE d.uuid = ?" + Jdbc.lockClause(jdbc.effective(lock), "d"),
         s -> s.setString(1, uuid), PgDatanodeTable::map).stream().findFirst();
   }
 

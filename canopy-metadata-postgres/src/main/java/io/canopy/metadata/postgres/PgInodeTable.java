@@ -78,7 +78,7 @@ final class PgInodeTable implements InodeTable, BufferedTable {
 
   @Override
   public Optional<Inode> get(InodeKey key, LockMode lock) throws StoreException {
-    return jdbc.run(getPart(key, lock)).stream().findFirst();
+    return jdbc.run(getPart(key, jdbc.effective(lock))).stream().findFirst();
   }
 
   @Override
@@ -86,12 +86,12 @@ final class PgInodeTable implements InodeTable, BufferedTable {
     if (keys.isEmpty()) {
       return new LinkedHashMap<>();
     }
-    return byKey(jdbc.run(getAllPart(keys, lock)));
+    return byKey(jdbc.run(getAllPart(keys, jdbc.effective(lock))));
   }
 
   @Override
   public Optional<Inode> getById(long inodeId, LockMode lock) throws StoreException {
-    return jdbc.run(byIdPart(inodeId, lock)).stream().findFirst();
+    return jdbc.run(byIdPart(inodeId, jdbc.effective(lock))).stream().findFirst();
   }
 
   static Jdbc.Part<Inode> childrenPart(long partitionId, long parentId, String startAfter, int limit,
@@ -129,13 +129,13 @@ final class PgInodeTable implements InodeTable, BufferedTable {
   @Override
   public List<Inode> children(long partitionId, long parentId, String startAfter, int limit, LockMode lock)
       throws StoreException {
-    return jdbc.run(childrenPart(partitionId, parentId, startAfter, limit, lock));
+    return jdbc.run(childrenPart(partitionId, parentId, startAfter, limit, jdbc.effective(lock)));
   }
 
   @Override
   public List<Inode> spreadChildren(long parentId, String startAfter, int limit, LockMode lock)
       throws StoreException {
-    return jdbc.run(spreadChildrenPart(parentId, startAfter, limit, lock));
+    return jdbc.run(spreadChildrenPart(parentId, startAfter, limit, jdbc.effective(lock)));
   }
 
   @Override

@@ -22,7 +22,7 @@ final class PgLeaseTable implements LeaseTable, BufferedTable {
 
   @Override
   public Optional<Lease> get(String holder, LockMode lock) throws StoreException {
-    return jdbc.run(getPart(holder, lock)).stream().findFirst();
+    return jdbc.run(getPart(holder, jdbc.effective(lock))).stream().findFirst();
   }
 
   @Override

@@ -47,7 +47,7 @@ final class PgReadBatch implements ReadBatch {
 
   @Override
   public Result<Optional<Inode>> inode(InodeKey key, LockMode lock) {
-    return add(PgInodeTable.getPart(key, lock), PgReadBatch::first);
+    return add(PgInodeTable.getPart(key, jdbc.effective(lock)), PgReadBatch::first);
   }
 
   @Override
@@ -64,23 +64,23 @@ final class PgReadBatch implements ReadBatch {
         return new LinkedHashMap<>();
       };
     }
-    return add(PgInodeTable.getAllPart(keys, lock), PgInodeTable::byKey);
+    return add(PgInodeTable.getAllPart(keys, jdbc.effective(lock)), PgInodeTable::byKey);
   }
 
   @Override
   public Result<Optional<Inode>> inodeById(long inodeId, LockMode lock) {
-    return add(PgInodeTable.byIdPart(inodeId, lock), PgReadBatch::first);
+    return add(PgInodeTable.byIdPart(inodeId, jdbc.effective(lock)), PgReadBatch::first);
   }
 
   @Override
   public Result<List<Inode>> children(long partitionId, long parentId, String startAfter, int limit,
       LockMode lock) {
-    return add(PgInodeTable.childrenPart(partitionId, parentId, startAfter, limit, lock), List::copyOf);
+    return add(PgInodeTable.childrenPart(partitionId, parentId, startAfter, limit, jdbc.effective(lock)), List::copyOf);
   }
 
   @Override
   public Result<List<Inode>> spreadChildren(long parentId, String startAfter, int limit, LockMode lock) {
-    return add(PgInodeTable.spreadChildrenPart(parentId, startAfter, limit, lock), List::copyOf);
+    return add(PgInodeTable.spreadChildrenPart(parentId, startAfter, limit, jdbc.effective(lock)), List::copyOf);
   }
 
   @Override

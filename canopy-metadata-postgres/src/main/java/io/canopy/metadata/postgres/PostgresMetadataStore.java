@@ -32,32 +32,40 @@ final class PostgresMetadataStore implements MetadataStore {
   private static final int ADMIN_QUERY_TIMEOUT_SECONDS = 30;
 
   private final HikariDataSource pool;
+  /** Connections of read-only transactions: autocommit, repeatable read (one snapshot per statement/pipeline). */
+  private final HikariDataSource readPool;
   private final String description;
 
-  private PostgresMetadataStore(HikariDataSource pool, String description) {
+  private PostgresMetadataStore(HikariDataSource pool, HikariDataSource readPool, String description) {
     this.pool = pool;
+    this.readPool = readPool;
     this.description = description;
   }
 
-  static PostgresMetadataStore open(PostgresSettings settings) throws StoreException {
+  private static HikariConfig poolConfig(PostgresSettings settings, String name, boolean snapshotReads) {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(settings.jdbcUrl());
     config.setUsername(settings.user());
     config.setPassword(settings.password());
     config.setMaximumPoolSize(settings.poolSize());
     config.setMinimumIdle(Math.min(4, settings.poolSize()));
-    config.setAutoCommit(false);
-    config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
-    config.setPoolName("canopy-metadata");
+    config.setAutoCommit(snapshotReads);
+    config.setTransactionIsolation(snapshotReads ? "TRANSACTION_REPEATABLE_READ" : "TRANSACTION_READ_COMMITTED");
+    config.setPoolName(name);
     // Session settings travel as startup options: a SET run as init SQL sits in the connection's first transaction
     // and is undone if that transaction rolls back.
     config.addDataSourceProperty("options", "-c lock_timeout=" + settings.lockTimeoutMs()
-        + " -c synchronous_commit=" + settings.synchronousCommit());
+        + " -c synchronous_commit=" + settings.synchronousCommit()
+        + (snapshotReads ? " -c default_transaction_read_only=on" : ""));
     config.addDataSourceProperty("reWriteBatchedInserts", "true");
     config.setInitializationFailTimeout(30_000);
+    return config;
+  }
+
+  static PostgresMetadataStore open(PostgresSettings settings) throws StoreException {
     HikariDataSource pool;
     try {
-      pool = new HikariDataSource(config);
+      pool = new HikariDataSource(poolConfig(settings, "canopy-metadata", false));
     } catch (RuntimeException e) {
       throw new StoreException("Cannot connect to the metadata database at " + redact(settings.jdbcUrl()) + ": "
           + e.getMessage(), e);
@@ -70,7 +78,15 @@ final class PostgresMetadataStore implements MetadataStore {
       pool.close();
       throw new StoreException("Schema migration of " + redact(settings.jdbcUrl()) + " failed: " + e.getMessage(), e);
     }
-    return new PostgresMetadataStore(pool, "postgres " + redact(settings.jdbcUrl()));
+    HikariDataSource readPool;
+    try {
+      readPool = new HikariDataSource(poolConfig(settings, "canopy-metadata-read", true));
+    } catch (RuntimeException e) {
+      pool.close();
+      throw new StoreException("Cannot connect to the metadata database at " + redact(settings.jdbcUrl()) + ": "
+          + e.getMessage(), e);
+    }
+    return new PostgresMetadataStore(pool, readPool, "postgres " + redact(settings.jdbcUrl()));
   }
 
   private static String redact(String jdbcUrl) {
@@ -90,7 +106,7 @@ final class PostgresMetadataStore implements MetadataStore {
   public Transaction beginReadOnly(long partitionHint) throws StoreException {
     Connection connection = null;
     try {
-      connection = pool.getConnection();
+      connection = readPool.getConnection();
       return new PostgresTransaction(connection, true);
     } catch (SQLException e) {
       closeQuietly(connection);
@@ -285,6 +301,7 @@ final class PostgresMetadataStore implements MetadataStore {
 
   @Override
   public void close() {
+    readPool.close();
     pool.close();
   }
 }

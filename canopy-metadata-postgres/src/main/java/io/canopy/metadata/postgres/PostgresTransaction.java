@@ -38,16 +38,14 @@ final class PostgresTransaction implements Transaction {
   private boolean finished;
 
   /**
-   * A read-only transaction runs in autocommit mode: each statement or pipeline is its own implicit transaction,
-   * holding its row locks until it ends, and commit needs no round trip.
+   * A read-only transaction uses a connection of the read pool (autocommit, repeatable read): each statement or
+   * pipeline is its own implicit transaction reading one snapshot, without row locks (so no transaction id, no
+   * WAL, no wait for writers), and commit needs no round trip.
    */
-  PostgresTransaction(Connection connection, boolean readOnly) throws SQLException {
+  PostgresTransaction(Connection connection, boolean readOnly) {
     this.connection = connection;
     this.readOnly = readOnly;
-    if (readOnly) {
-      connection.setAutoCommit(true); // no round trip; the pool restores autocommit off when it gets it back
-    }
-    this.jdbc = new Jdbc(connection);
+    this.jdbc = new Jdbc(connection, readOnly);
     this.inodes = new PgInodeTable(jdbc);
     this.blocks = new PgBlockTable(jdbc);
     this.blockLookup = new PgBlockLookupTable(jdbc);

@@ -69,7 +69,9 @@ public final class CompleteOp implements Operation<Boolean> {
     }
     for (Block block : blocks) {
       if (block.state() != BlockState.COMPLETE) {
-        context.updateInode(file.withSize(OpenFile.length(blocks)));
+        if (file.size() != OpenFile.length(blocks)) {
+          context.updateInode(file.withSize(OpenFile.length(blocks)));
+        }
         return false;
       }
     }

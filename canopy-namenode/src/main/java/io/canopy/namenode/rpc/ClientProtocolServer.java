@@ -9,6 +9,7 @@ import io.canopy.namenode.ops.AbandonBlockOp;
 import io.canopy.namenode.ops.AddBlockOp;
 import io.canopy.namenode.ops.BlockOwnerOp;
 import io.canopy.namenode.ops.CompleteOp;
+import io.canopy.namenode.ops.CompleteReadinessOp;
 import io.canopy.namenode.ops.CreateOp;
 import io.canopy.namenode.ops.DeleteOp;
 import io.canopy.namenode.ops.FsyncOp;
@@ -171,17 +172,24 @@ public final class ClientProtocolServer {
       return runner.run(complete); // enough handlers already wait: answer now, the client retries
     }
     try {
-      return completeWithWait(complete);
+      return completeWithWait(complete, new CompleteReadinessOp(services, FsPath.parse(src), fileId));
     } finally {
       completeWaiters.release();
     }
   }
 
-  private boolean completeWithWait(CompleteOp complete) throws IOException {
+  /**
+   * Runs complete; while it answers "not yet", polls with a read-only readiness check (no lock, no commit) and runs
+   * complete again once the datanodes' confirmations are in, until {@code completeWaitMs} is spent.
+   */
+  private boolean completeWithWait(CompleteOp complete, CompleteReadinessOp readiness) throws IOException {
     long deadline = System.nanoTime() + completeWaitMs * 1_000_000L;
     long pauseMs = 2;
+    if (runner.run(complete)) {
+      return true;
+    }
     while (true) {
-      if (runner.run(complete)) {
+      if (runner.run(readiness) && runner.run(complete)) {
         return true;
       }
       if (System.nanoTime() + pauseMs * 1_000_000L > deadline) {

@@ -1,0 +1,70 @@
+package io.canopy.namenode.ops;
+
+import io.canopy.metadata.LockMode;
+import io.canopy.metadata.entity.Block;
+import io.canopy.metadata.entity.BlockState;
+import io.canopy.metadata.entity.Inode;
+import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.tx.LockRequest;
+import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.TransactionContext;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Whether a {@link CompleteOp} that answered "not yet" would now succeed: every block complete, or committed with
+ * enough finalized replicas. Read-only (one snapshot, no lock, nothing written), so a complete() waiting inside the
+ * namenode for the datanodes' confirmations polls with it instead of re-running the locking, committing complete.
+ */
+public final class CompleteReadinessOp implements Operation<Boolean> {
+  private final NamespaceServices services;
+  private final FsPath path;
+  private final long fileId;
+
+  public CompleteReadinessOp(NamespaceServices services, FsPath path, long fileId) {
+    this.services = services;
+    this.path = path;
+    this.fileId = fileId;
+  }
+
+  @Override
+  public boolean idempotent() {
+    return true;
+  }
+
+  @Override
+  public boolean readOnly() {
+    return true;
+  }
+
+  @Override
+  public String name() {
+    return "completeReadiness";
+  }
+
+  @Override
+  public LockRequest locks() {
+    return OpenFile.lock(path, fileId, LockMode.SHARED, true);
+  }
+
+  @Override
+  public Boolean execute(TransactionContext context) throws IOException {
+    Inode file = fileId > 0 ? context.inodeLockedById() : context.path(path).target();
+    if (file == null || file.directory()) {
+      return true; // let complete itself give the error
+    }
+    TransactionContext.FileData data = context.readFileData(file, LockMode.SHARED);
+    Map<Long, Integer> counts = BlockCommit.replicaCounts(data);
+    List<Block> blocks = data.blocks();
+    for (Block block : blocks) {
+      boolean ready = block.state() == BlockState.COMPLETE || block.state() == BlockState.COMMITTED
+          && counts.getOrDefault(block.blockId(), 0) >= services.limits().minReplication();
+      if (!ready) {
+        return false;
+      }
+    }
+    return true;
+  }
+}
