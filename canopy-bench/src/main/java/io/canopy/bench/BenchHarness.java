@@ -58,6 +58,7 @@ final class BenchHarness {
     progress.flush();
     Map<String, String> durability = new LinkedHashMap<>();
     List<NnThroughputComparison.Row> nn;
+    OpenDepthComparison.Outcome openDepth;
     List<MixComparison.Outcome> mixes = new ArrayList<>();
     JfrProfile.Summary profile = null;
     String profileNote;
@@ -73,6 +74,8 @@ final class BenchHarness {
           progress);
       Configuration clientConf = new Configuration();
       CLUSTER_SETTINGS.forEach(clientConf::set);
+      progress.println("Open at depth " + OpenDepthComparison.SHALLOW + " and " + OpenDepthComparison.DEEP + ":");
+      openDepth = OpenDepthComparison.run(mode, systems, clientConf, seed, progress);
       for (Map.Entry<String, OperationMix> workload : workloads().entrySet()) {
         MixSettings settings = MixComparison.settings(mode, workload.getValue(), seed);
         progress.println(workload.getKey() + ": " + workload.getValue().describe());
@@ -88,7 +91,7 @@ final class BenchHarness {
     }
     return new BenchResults(mode, seed, machine, started,
         Duration.ofNanos(System.nanoTime() - startNanos), pinning.describe(), durability, CLUSTER_SETTINGS,
-        DATANODES, nn, mixes, profile, profileNote);
+        DATANODES, nn, openDepth, mixes, profile, profileNote);
   }
 
   static Map<String, OperationMix> workloads() {

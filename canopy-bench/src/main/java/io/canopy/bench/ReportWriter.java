@@ -31,6 +31,7 @@ final class ReportWriter {
     StringBuilder md = new StringBuilder();
     header(md, results, command, chart.getFileName().toString());
     nnThroughput(md, results);
+    openDepth(md, results);
     for (MixComparison.Outcome mix : results.mixes()) {
       mixSection(md, mix, results);
     }
@@ -44,6 +45,9 @@ final class ReportWriter {
     for (NnThroughputComparison.Row row : results.nnThroughput()) {
       bars.add(new RatioChart.Bar("NNTB " + row.operation(), row.ratio()));
     }
+    OpenDepthComparison.Outcome depth = results.openDepth();
+    bars.add(new RatioChart.Bar("open at depth " + OpenDepthComparison.DEEP,
+        depth.canopyDeep().median() / depth.hdfsDeep().median()));
     for (MixComparison.Outcome mix : results.mixes()) {
       bars.add(new RatioChart.Bar(mix.workload(), median(mix.canopy(), MixResult::totalOpsPerSecond)
           / median(mix.hdfs(), MixResult::totalOpsPerSecond)));
@@ -80,6 +84,25 @@ final class ReportWriter {
             + "alternates from run to run.")
         .append(" Ratio = Canopy / HDFS (throughput: above 1 means Canopy is faster).\n\n");
     md.append("![Canopy/HDFS throughput ratios](").append(chart).append(")\n\n");
+  }
+
+  private static void openDepth(StringBuilder md, BenchResults results) {
+    OpenDepthComparison.Outcome depth = results.openDepth();
+    md.append("## Open at depth ").append(OpenDepthComparison.SHALLOW).append(" and ")
+        .append(OpenDepthComparison.DEEP).append("\n\n");
+    md.append(String.format(Locale.ROOT, "%d threads open (getBlockLocations, no data read) and close random "
+        + "one-byte files whose paths have exactly %d or %d components (%d files each) for %d s per run, after 1 s "
+        + "of warm-up. With warm inode hints Canopy reads a whole path in one round trip, so depth should cost "
+        + "little.%n%n", depth.threads(), OpenDepthComparison.SHALLOW, OpenDepthComparison.DEEP,
+        OpenDepthComparison.FILES, depth.seconds()));
+    md.append("| system | ops/s at depth ").append(OpenDepthComparison.SHALLOW).append(" | ops/s at depth ")
+        .append(OpenDepthComparison.DEEP).append(" | deep / shallow |\n|---|---:|---:|---:|\n");
+    md.append("| Canopy | ").append(depth.canopyShallow().format("%.0f")).append(" | ")
+        .append(depth.canopyDeep().format("%.0f")).append(" | ")
+        .append(String.format(Locale.ROOT, "%.2f", depth.canopyDepthRatio())).append(" |\n");
+    md.append("| HDFS | ").append(depth.hdfsShallow().format("%.0f")).append(" | ")
+        .append(depth.hdfsDeep().format("%.0f")).append(" | ")
+        .append(String.format(Locale.ROOT, "%.2f", depth.hdfsDepthRatio())).append(" |\n\n");
   }
 
   private static void nnThroughput(StringBuilder md, BenchResults results) {

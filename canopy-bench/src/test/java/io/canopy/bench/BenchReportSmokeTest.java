@@ -43,6 +43,8 @@ class BenchReportSmokeTest {
     assertTrue(text.contains("## Spotify mix") && text.contains("## Write-heavy mix"), text);
     assertTrue(text.contains("| failed operations | 0 | 0 |"), "failed operations in a smoke run:\n" + text);
     assertTrue(text.contains("round trips per call"), "statement counts missing:\n" + text);
+    assertTrue(text.contains("## Open at depth 2 and 10") && text.contains("| Canopy | ")
+        && text.contains("| HDFS | "), "open-depth figures missing:\n" + text);
     assertTrue(text.contains("Durability, Canopy") && text.contains("Durability, HDFS"), text);
     BufferedImage chart = ImageIO.read(ReportWriter.chartPath(report).toFile());
     assertNotNull(chart, "the chart is not a readable PNG");
