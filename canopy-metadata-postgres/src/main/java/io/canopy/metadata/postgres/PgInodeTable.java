@@ -44,6 +44,34 @@ final class PgInodeTable implements InodeTable, BufferedTable {
         }, PgInodeTable::map);
   }
 
+  /**
+   * Up to this many keys are read with one primary-key statement each (in one pipeline): the plan of a single-key
+   * lookup never changes, while a join against unnested key arrays gets a generic plan that guesses the array
+   * length and can turn into a scan of the whole table.
+   */
+  static final int MAX_SINGLE_KEY_STATEMENTS = 64;
+
+  /** The statements reading {@code keys}: one per key, or one join for a larger batch. */
+  static List<Jdbc.Part<Inode>> getAllParts(List<InodeKey> keys, LockMode lock) {
+    List<Jdbc.Part<Inode>> parts = new java.util.ArrayList<>();
+    if (keys.size() <= MAX_SINGLE_KEY_STATEMENTS) {
+      for (InodeKey key : keys) {
+        parts.add(getPart(key, lock));
+      }
+    } else {
+      parts.add(getAllPart(keys, lock));
+    }
+    return parts;
+  }
+
+  static Map<InodeKey, Inode> byKeyOf(List<Jdbc.Part<Inode>> parts) {
+    Map<InodeKey, Inode> result = new LinkedHashMap<>();
+    for (Jdbc.Part<Inode> part : parts) {
+      result.putAll(byKey(part.rows()));
+    }
+    return result;
+  }
+
   static Jdbc.Part<Inode> getAllPart(List<InodeKey> keys, LockMode lock) {
     Long[] partitions = new Long[keys.size()];
     Long[] parents = new Long[keys.size()];
@@ -86,7 +114,9 @@ final class PgInodeTable implements InodeTable, BufferedTable {
     if (keys.isEmpty()) {
       return new LinkedHashMap<>();
     }
-    return byKey(jdbc.run(getAllPart(keys, jdbc.effective(lock))));
+    List<Jdbc.Part<Inode>> parts = getAllParts(keys, jdbc.effective(lock));
+    jdbc.pipeline(parts, false);
+    return byKeyOf(parts);
   }
 
   @Override

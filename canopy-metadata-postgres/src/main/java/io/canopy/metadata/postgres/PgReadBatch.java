@@ -64,7 +64,17 @@ final class PgReadBatch implements ReadBatch {
         return new LinkedHashMap<>();
       };
     }
-    return add(PgInodeTable.getAllPart(keys, jdbc.effective(lock)), PgInodeTable::byKey);
+    if (executed) {
+      throw new IllegalStateException("read batch already executed");
+    }
+    List<Jdbc.Part<Inode>> inodeParts = PgInodeTable.getAllParts(keys, jdbc.effective(lock));
+    parts.addAll(inodeParts);
+    return () -> {
+      if (inodeParts.get(0).rows() == null) {
+        throw new IllegalStateException("read batch not executed yet");
+      }
+      return PgInodeTable.byKeyOf(inodeParts);
+    };
   }
 
   @Override
