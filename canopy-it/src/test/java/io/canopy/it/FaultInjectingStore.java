@@ -29,7 +29,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * are not statements. Injection is off until {@link #enable}; draws come from one seeded {@link Random} (the
  * sequence of draws is reproducible, which statement gets which draw depends on thread interleaving).
  */
-final class FaultInjectingStore implements MetadataStore {
+final class FaultInjectingStore extends ForwardingStore {
   /** Where a failure was injected. */
   enum Fault {
     BEFORE_STATEMENT,
@@ -37,7 +37,6 @@ final class FaultInjectingStore implements MetadataStore {
     AFTER_COMMIT
   }
 
-  private final MetadataStore delegate;
   private final Random random;
   private final double probability;
   private final boolean loseReplies;
@@ -49,7 +48,7 @@ final class FaultInjectingStore implements MetadataStore {
    * commit reaches the database).
    */
   FaultInjectingStore(MetadataStore delegate, long seed, double probability, boolean loseReplies) {
-    this.delegate = delegate;
+    super(delegate);
     this.random = new Random(seed);
     this.probability = probability;
     this.loseReplies = loseReplies;
@@ -171,38 +170,14 @@ final class FaultInjectingStore implements MetadataStore {
     return wrap(delegate.beginReadOnly(partitionHint));
   }
 
-  @Override
-  public int purgeExpiredRetryEntries(long nowMs, int limit) throws StoreException {
-    return delegate.purgeExpiredRetryEntries(nowMs, limit);
-  }
 
-  @Override
-  public IdRange allocateIds(IdKind kind, int count) throws StoreException {
-    return delegate.allocateIds(kind, count);
-  }
 
-  @Override
-  public NamespaceIdentity identity() throws StoreException {
-    return delegate.identity();
-  }
 
-  @Override
-  public void format(NamespaceIdentity identity, Inode root, boolean force) throws StoreException {
-    delegate.format(identity, root, force);
-  }
 
-  @Override
-  public QueryResult adminQuery(String query, int maxRows) throws StoreException {
-    return delegate.adminQuery(query, maxRows);
-  }
 
   @Override
   public String describe() {
     return "fault-injecting " + delegate.describe();
   }
 
-  @Override
-  public void close() {
-    delegate.close();
-  }
 }

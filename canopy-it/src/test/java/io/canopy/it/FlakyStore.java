@@ -15,13 +15,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A store decorator injecting transient failures: the next N transaction starts fail (as a deadlock would), or the
  * next commits take effect but their reply is lost (as a broken connection during commit would).
  */
-final class FlakyStore implements MetadataStore {
-  private final MetadataStore delegate;
+final class FlakyStore extends ForwardingStore {
   private final AtomicInteger failuresLeft = new AtomicInteger();
   private final AtomicInteger lostRepliesLeft = new AtomicInteger();
 
   FlakyStore(MetadataStore delegate) {
-    this.delegate = delegate;
+    super(delegate);
   }
 
   void failNext(int count) {
@@ -62,38 +61,14 @@ final class FlakyStore implements MetadataStore {
     return delegate.beginReadOnly(partitionHint);
   }
 
-  @Override
-  public int purgeExpiredRetryEntries(long nowMs, int limit) throws StoreException {
-    return delegate.purgeExpiredRetryEntries(nowMs, limit);
-  }
 
-  @Override
-  public IdRange allocateIds(IdKind kind, int count) throws StoreException {
-    return delegate.allocateIds(kind, count);
-  }
 
-  @Override
-  public NamespaceIdentity identity() throws StoreException {
-    return delegate.identity();
-  }
 
-  @Override
-  public void format(NamespaceIdentity identity, Inode root, boolean force) throws StoreException {
-    delegate.format(identity, root, force);
-  }
 
-  @Override
-  public QueryResult adminQuery(String query, int maxRows) throws StoreException {
-    return delegate.adminQuery(query, maxRows);
-  }
 
   @Override
   public String describe() {
     return "flaky " + delegate.describe();
   }
 
-  @Override
-  public void close() {
-    delegate.close();
-  }
 }

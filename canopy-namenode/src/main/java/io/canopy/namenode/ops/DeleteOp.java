@@ -5,8 +5,7 @@ import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.tx.LockRequest;
-import io.canopy.namenode.tx.AtMostOnce;
-import io.canopy.namenode.tx.ResultCodecs;
+import io.canopy.namenode.tx.BooleanAtMostOnce;
 import io.canopy.namenode.tx.PathLock;
 import io.canopy.namenode.tx.ResolvedPath;
 import io.canopy.namenode.tx.TransactionContext;
@@ -17,7 +16,7 @@ import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
  * delete: removes a file or a directory (recursively when asked) in one transaction; false when the path does
  * not exist or is the root, as in HDFS. Blocks are scheduled for deletion on their datanodes.
  */
-public final class DeleteOp implements AtMostOnce<Boolean> {
+public final class DeleteOp implements BooleanAtMostOnce {
   private final NamespaceServices services;
   private final DatanodeRegistry registry;
   private final FsPath path;
@@ -28,16 +27,6 @@ public final class DeleteOp implements AtMostOnce<Boolean> {
     this.registry = registry;
     this.path = path;
     this.recursive = recursive;
-  }
-
-  @Override
-  public byte[] encodeResult(Boolean result) {
-    return ResultCodecs.encodeBoolean(result);
-  }
-
-  @Override
-  public Boolean decodeResult(byte[] encoded) throws IOException {
-    return ResultCodecs.decodeBoolean(encoded);
   }
 
   @Override

@@ -5,8 +5,7 @@ import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.tx.LockRequest;
-import io.canopy.namenode.tx.AtMostOnce;
-import io.canopy.namenode.tx.ResultCodecs;
+import io.canopy.namenode.tx.BooleanAtMostOnce;
 import io.canopy.namenode.tx.PathLock;
 import io.canopy.namenode.tx.ResolvedPath;
 import io.canopy.namenode.tx.TransactionContext;
@@ -17,7 +16,7 @@ import java.io.IOException;
  * overwrites; answers false instead of throwing for a missing source, the root, an existing destination, a missing
  * destination parent or a move into the source's own subtree.
  */
-public final class RenameOp implements AtMostOnce<Boolean> {
+public final class RenameOp implements BooleanAtMostOnce {
   private final NamespaceServices services;
   private final DatanodeRegistry registry;
   private final FsPath source;
@@ -28,16 +27,6 @@ public final class RenameOp implements AtMostOnce<Boolean> {
     this.registry = registry;
     this.source = source;
     this.destination = destination;
-  }
-
-  @Override
-  public byte[] encodeResult(Boolean result) {
-    return ResultCodecs.encodeBoolean(result);
-  }
-
-  @Override
-  public Boolean decodeResult(byte[] encoded) throws IOException {
-    return ResultCodecs.decodeBoolean(encoded);
   }
 
   @Override

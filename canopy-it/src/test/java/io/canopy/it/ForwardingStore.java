@@ -1,0 +1,64 @@
+package io.canopy.it;
+
+import io.canopy.metadata.IdKind;
+import io.canopy.metadata.IdRange;
+import io.canopy.metadata.MetadataStore;
+import io.canopy.metadata.QueryResult;
+import io.canopy.metadata.StoreException;
+import io.canopy.metadata.dal.Transaction;
+import io.canopy.metadata.entity.Inode;
+import io.canopy.metadata.entity.NamespaceIdentity;
+
+/** A store that forwards every call to another: the base of the fault-injecting test decorators. */
+abstract class ForwardingStore implements MetadataStore {
+  protected final MetadataStore delegate;
+
+  ForwardingStore(MetadataStore delegate) {
+    this.delegate = delegate;
+  }
+
+  @Override
+  public Transaction begin(long partitionHint) throws StoreException {
+    return delegate.begin(partitionHint);
+  }
+
+  @Override
+  public Transaction beginReadOnly(long partitionHint) throws StoreException {
+    return delegate.beginReadOnly(partitionHint);
+  }
+
+  @Override
+  public int purgeExpiredRetryEntries(long nowMs, int limit) throws StoreException {
+    return delegate.purgeExpiredRetryEntries(nowMs, limit);
+  }
+
+  @Override
+  public IdRange allocateIds(IdKind kind, int count) throws StoreException {
+    return delegate.allocateIds(kind, count);
+  }
+
+  @Override
+  public NamespaceIdentity identity() throws StoreException {
+    return delegate.identity();
+  }
+
+  @Override
+  public void format(NamespaceIdentity identity, Inode root, boolean force) throws StoreException {
+    delegate.format(identity, root, force);
+  }
+
+  @Override
+  public QueryResult adminQuery(String query, int maxRows) throws StoreException {
+    return delegate.adminQuery(query, maxRows);
+  }
+
+  @Override
+  public String describe() {
+    return delegate.describe();
+  }
+
+  @Override
+  public void close() {
+    delegate.close();
+  }
+}
