@@ -45,13 +45,23 @@ final class PgInodeTable implements InodeTable, BufferedTable {
   }
 
   /**
-   * The statements reading {@code keys}: a single key by primary key, several in one statement that joins the key
-   * arrays laterally against the primary key, so that every plan (custom or generic, whatever the table's size
-   * and statistics) is one index lookup per key: a plain join against unnested arrays gets a generic plan that
-   * guesses the array length and can turn into a scan of the whole table.
+   * Up to this many keys are read with one primary-key statement each (in one pipeline): the plan of a single-key
+   * lookup never changes, while a join against unnested key arrays gets a generic plan that guesses the array
+   * length and can turn into a scan of the whole table.
    */
+  static final int MAX_SINGLE_KEY_STATEMENTS = 64;
+
+  /** The statements reading {@code keys}: one per key, or one join for a larger batch. */
   static List<Jdbc.Part<Inode>> getAllParts(List<InodeKey> keys, LockMode lock) {
-    return List.of(keys.size() == 1 ? getPart(keys.get(0), lock) : getAllPart(keys, lock));
+    List<Jdbc.Part<Inode>> parts = new java.util.ArrayList<>();
+    if (keys.size() <= MAX_SINGLE_KEY_STATEMENTS) {
+      for (InodeKey key : keys) {
+        parts.add(getPart(key, lock));
+      }
+    } else {
+      parts.add(getAllPart(keys, lock));
+    }
+    return parts;
   }
 
   static Map<InodeKey, Inode> byKeyOf(List<Jdbc.Part<Inode>> parts) {
@@ -71,11 +81,10 @@ final class PgInodeTable implements InodeTable, BufferedTable {
       parents[i] = keys.get(i).parentId();
       names[i] = keys.get(i).name();
     }
-    // LIMIT 1 (the key is unique) keeps the planner from flattening the lateral lookup into a hash join.
-    return new Jdbc.Part<>("SELECT " + COLUMNS.replace("i.", "l.") + " FROM unnest(?::bigint[], ?::bigint[], "
-        + "?::text[]) AS k(p, pa, n) CROSS JOIN LATERAL (SELECT * FROM inodes i WHERE i.partition_id = k.p "
-        + "AND i.parent_id = k.pa AND i.name = k.n COLLATE \"C\" LIMIT 1" + Jdbc.lockClause(lock, "i") + ") l",
-        s -> {
+    // One statement for any batch size: join the key arrays against the primary key.
+    return new Jdbc.Part<>("SELECT " + COLUMNS + " FROM unnest(?::bigint[], ?::bigint[], ?::text[]) AS k(p, pa, n) "
+        + "JOIN inodes i ON i.partition_id = k.p AND i.parent_id = k.pa AND i.name = k.n COLLATE \"C\""
+        + Jdbc.lockClause(lock, "i"), s -> {
           s.setArray(1, s.getConnection().createArrayOf("bigint", partitions));
           s.setArray(2, s.getConnection().createArrayOf("bigint", parents));
           s.setArray(3, s.getConnection().createArrayOf("text", names));
