@@ -143,6 +143,10 @@ class EndToEndTest {
     assertTrue(java.util.Arrays.stream(fs.listStatus(new org.apache.hadoop.fs.Path("/")))
         .anyMatch(status -> status.getPath().getName().equals("e2e-back")));
     assertEquals(count - 1 + 2, fs.getContentSummary(top).getDirectoryCount() - 1, "t-dirs left, deeper, still");
+    // a recursive delete of a level wider than one subtree round trip and one listing page
+    assertTrue(fs.delete(top, true));
+    assertFalse(fs.exists(top));
+    assertTrue(fs.exists(new org.apache.hadoop.fs.Path("/e2e-back/child")));
   }
 
   @Test

@@ -123,10 +123,21 @@ public final class NameNode implements AutoCloseable {
     return new NameNode(store, server, runner, housekeeping);
   }
 
-  /** Deletes expired retry-cache entries (every namenode does; deleting what another deleted is harmless). */
+  /**
+   * Deletes expired retry-cache entries (every namenode does; deleting what another deleted is harmless), batch
+   * after batch while batches come back full, up to {@link NameNodeConfig#RETRY_CACHE_PURGE_MAX_BATCHES} per round.
+   */
   private static void purgeRetryCache(MetadataStore store) {
     try {
-      int purged = store.purgeExpiredRetryEntries(System.currentTimeMillis(), NameNodeConfig.RETRY_CACHE_PURGE_BATCH);
+      long now = System.currentTimeMillis();
+      int purged = 0;
+      for (int round = 0; round < NameNodeConfig.RETRY_CACHE_PURGE_MAX_BATCHES; round++) {
+        int deleted = store.purgeExpiredRetryEntries(now, NameNodeConfig.RETRY_CACHE_PURGE_BATCH);
+        purged += deleted;
+        if (deleted < NameNodeConfig.RETRY_CACHE_PURGE_BATCH) {
+          break;
+        }
+      }
       if (purged > 0) {
         LOG.debug("Purged {} expired retry-cache entries", purged);
       }

@@ -51,6 +51,8 @@ public final class NameNodeConfig {
   public static final String RETRY_CACHE_PURGE_INTERVAL_MS = "canopy.namenode.retry-cache.purge-interval-ms";
   public static final long RETRY_CACHE_PURGE_INTERVAL_MS_DEFAULT = 60_000;
   public static final int RETRY_CACHE_PURGE_BATCH = 10_000;
+  /** Batches one purge round deletes at most (a million entries a minute, far above any namenode's call rate). */
+  public static final int RETRY_CACHE_PURGE_MAX_BATCHES = 100;
 
   /**
    * How long complete() waits, inside the namenode, for datanodes to confirm the last block before answering

@@ -72,6 +72,9 @@ public final class TransactionContext {
   private record ChildrenPage(long directoryId, String after, int limit, LockMode mode) {
   }
 
+  /** Directories whose children one subtree round trip reads at most. */
+  static final int SUBTREE_SCANS_PER_ROUND_TRIP = 64;
+
   private final Transaction transaction;
   private final InodeHintCache hints;
   private final Map<Long, LockMode> locks = new HashMap<>();
@@ -232,6 +235,7 @@ public final class TransactionContext {
           break;
         }
         if (depth < names.size() && !row.directory() && prediction.ids[depth + 1] >= 0) {
+          hints.invalidate(row.id(), names.get(depth)); // a file has no children: the hint below it is wrong
           throw new StalePathException(prefix(prediction.path, depth) + " is no longer a directory");
         }
         path.set(depth, row);
@@ -563,18 +567,24 @@ public final class TransactionContext {
       level.put(root, null);
     }
     while (!level.isEmpty()) {
-      ReadBatch batch = transaction.batch();
-      Map<Inode, ReadBatch.Result<List<Inode>>> pages = new LinkedHashMap<>();
-      for (Map.Entry<Inode, String> entry : level.entrySet()) {
-        Inode directory = entry.getKey();
-        pages.put(directory, directory.spreadsChildren()
-            ? batch.spreadChildren(directory.id(), entry.getValue(), limit, mode)
-            : batch.children(directory.id(), directory.id(), entry.getValue(), limit, mode));
-      }
-      batch.execute();
       Map<Inode, String> next = new LinkedHashMap<>();
-      for (Map.Entry<Inode, ReadBatch.Result<List<Inode>>> entry : pages.entrySet()) {
-        takePage(all, next, entry.getKey(), entry.getValue().get(), limit, mode);
+      List<Map.Entry<Inode, String>> directories = new ArrayList<>(level.entrySet());
+      // a level is read in round trips of at most SUBTREE_SCANS_PER_ROUND_TRIP directories: bounded statements
+      // (and parameters) per pipeline however wide the tree is
+      for (int from = 0; from < directories.size(); from += SUBTREE_SCANS_PER_ROUND_TRIP) {
+        ReadBatch batch = transaction.batch();
+        Map<Inode, ReadBatch.Result<List<Inode>>> pages = new LinkedHashMap<>();
+        for (Map.Entry<Inode, String> entry : directories.subList(from,
+            Math.min(directories.size(), from + SUBTREE_SCANS_PER_ROUND_TRIP))) {
+          Inode directory = entry.getKey();
+          pages.put(directory, directory.spreadsChildren()
+              ? batch.spreadChildren(directory.id(), entry.getValue(), limit, mode)
+              : batch.children(directory.id(), directory.id(), entry.getValue(), limit, mode));
+        }
+        batch.execute();
+        for (Map.Entry<Inode, ReadBatch.Result<List<Inode>>> entry : pages.entrySet()) {
+          takePage(all, next, entry.getKey(), entry.getValue().get(), limit, mode);
+        }
       }
       level = next;
     }

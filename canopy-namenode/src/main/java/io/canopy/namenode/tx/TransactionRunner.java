@@ -109,7 +109,7 @@ public final class TransactionRunner {
       } catch (TransientStoreException e) {
         if (e.outcomeUnknown()) {
           if (atMostOnce != null) {
-            Recorded<T> first = firstResult(atMostOnce, key);
+            Recorded<T> first = firstResultKeeping(atMostOnce, key, e);
             if (first != null) {
               metrics.answeredFromRetryCache(operation.name());
               return first.value(); // it did commit: the reply was lost, not the work
@@ -124,14 +124,19 @@ public final class TransactionRunner {
         last = e;
         LOG.debug("{} attempt {} of {} failed transiently: {}", operation.name(), attempt, maxAttempts,
             e.getMessage());
-        backoff(attempt);
+        try {
+          backoff(attempt);
+        } catch (InterruptedIOException interrupted) {
+          interrupted.addSuppressed(e);
+          throw interrupted;
+        }
       } catch (IOException | RuntimeException e) {
         // A call that may have run before (a client retry, or a commit whose reply was lost) and now fails, e.g.
         // on the retry-cache key or because its own first run already created the file, answers the first result.
         boolean mayHaveRunBefore = maybeCommitted || call != null && call.retryCount() > 0
             || e instanceof StoreException;
         if (atMostOnce != null && mayHaveRunBefore && !(e instanceof RuntimeException)) {
-          Recorded<T> first = firstResult(atMostOnce, key);
+          Recorded<T> first = firstResultKeeping(atMostOnce, key, e);
           if (first != null) {
             metrics.answeredFromRetryCache(operation.name());
             return first.value();
@@ -143,7 +148,20 @@ public final class TransactionRunner {
     }
     metrics.failed(operation.name(), maxAttempts);
     throw new IOException("Operation " + operation.name() + " did not complete after " + maxAttempts
-        + " attempts (canopy.namenode.transaction.max-attempts); last error: " + last.getMessage(), last);
+        + " attempts (canopy.namenode.transaction.max-attempts)"
+        + (maybeCommitted ? ", and one attempt whose commit reply was lost may have taken effect" : "")
+        + "; last error: " + last.getMessage(), last);
+  }
+
+  /** {@link #firstResult}, keeping {@code original} (the failure that made us look) if the lookup itself fails. */
+  private <T> Recorded<T> firstResultKeeping(AtMostOnce<T> operation, RetryKey key, Exception original)
+      throws IOException {
+    try {
+      return firstResult(operation, key);
+    } catch (IOException | RuntimeException lookup) {
+      lookup.addSuppressed(original);
+      throw lookup;
+    }
   }
 
   /** A result found in the retry cache (which may be null, e.g. for rename2). */
