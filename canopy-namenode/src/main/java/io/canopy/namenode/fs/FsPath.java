@@ -67,8 +67,19 @@ public final class FsPath implements Comparable<FsPath> {
     if (isRoot()) {
       throw new IllegalStateException("the root has no parent");
     }
-    List<String> parentParts = components.subList(0, components.size() - 1);
-    return parentParts.isEmpty() ? ROOT : new FsPath("/" + String.join("/", parentParts), parentParts);
+    return ancestor(components.size() - 1);
+  }
+
+  /** The path of this path's first {@code depth} components (0: the root; {@link #depth()}: this path). */
+  public FsPath ancestor(int depth) {
+    if (depth < 0 || depth > components.size()) {
+      throw new IllegalArgumentException("no ancestor at depth " + depth + " of " + text);
+    }
+    if (depth == components.size()) {
+      return this;
+    }
+    List<String> parts = components.subList(0, depth);
+    return parts.isEmpty() ? ROOT : new FsPath("/" + String.join("/", parts), parts);
   }
 
   public FsPath child(String name) {

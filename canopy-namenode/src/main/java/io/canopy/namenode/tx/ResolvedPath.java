@@ -61,11 +61,7 @@ public final class ResolvedPath {
 
   /** The path of the deepest existing inode. */
   public FsPath deepestExistingPath() {
-    FsPath result = FsPath.ROOT;
-    for (int i = 0; i < existing - 1; i++) {
-      result = result.child(path.components().get(i));
-    }
-    return result;
+    return path.ancestor(existing - 1);
   }
 
   List<Inode> existingInodes() {

@@ -99,11 +99,9 @@ public final class TransactionContext {
       targets = plan(request, predictions);
       List<InodeKey> readCommitted = new ArrayList<>();
       for (Prediction prediction : predictions.values()) {
-        FsPath prefix = FsPath.ROOT;
         for (int depth = 0; depth < prediction.keys.length; depth++) {
-          prefix = depth == 0 ? prefix : prefix.child(prediction.path.components().get(depth - 1));
           InodeKey key = prediction.keys[depth];
-          if (key != null && !targets.containsKey(prefix) && !readCommitted.contains(key)) {
+          if (key != null && !targets.containsKey(prediction.path.ancestor(depth)) && !readCommitted.contains(key)) {
             readCommitted.add(key);
           }
         }
@@ -228,7 +226,7 @@ public final class TransactionContext {
           if (depth > 0) {
             hints.invalidate(prediction.ids[depth - 1], names.get(depth - 1));
           }
-          throw new StalePathException("hint for " + prefix(prediction.path, depth) + " is stale (expected inode "
+          throw new StalePathException("hint for " + prediction.path.ancestor(depth) + " is stale (expected inode "
               + prediction.ids[depth] + ", found " + (row == null ? "none" : row.id()) + ")");
         }
         if (row == null) {
@@ -236,7 +234,7 @@ public final class TransactionContext {
         }
         if (depth < names.size() && !row.directory() && prediction.ids[depth + 1] >= 0) {
           hints.invalidate(row.id(), names.get(depth)); // a file has no children: the hint below it is wrong
-          throw new StalePathException(prefix(prediction.path, depth) + " is no longer a directory");
+          throw new StalePathException(prediction.path.ancestor(depth) + " is no longer a directory");
         }
         path.set(depth, row);
         rememberHint(row);
@@ -303,7 +301,7 @@ public final class TransactionContext {
     if (mode == LockMode.READ_COMMITTED) {
       return;
     }
-    LockTarget target = targets.computeIfAbsent(prefix(path, depth), p -> new LockTarget(depth, key, expectedId,
+    LockTarget target = targets.computeIfAbsent(path.ancestor(depth), p -> new LockTarget(depth, key, expectedId,
         mode));
     target.mode = stronger(target.mode, mode); // one lock per row, at the strongest mode any path needs
     if (resolvedPath != null) {
@@ -649,13 +647,5 @@ public final class TransactionContext {
 
   private static LockMode stronger(LockMode a, LockMode b) {
     return a.covers(b) ? a : b;
-  }
-
-  private static FsPath prefix(FsPath path, int depth) {
-    FsPath result = FsPath.ROOT;
-    for (int i = 0; i < depth; i++) {
-      result = result.child(path.components().get(i));
-    }
-    return result;
   }
 }

@@ -56,4 +56,15 @@ class FsPathTest {
     assertFalse(FsPath.parse("/a").isAncestorOrSelf(FsPath.parse("/ab")));
     assertTrue(FsPath.ROOT.isAncestorOrSelf(FsPath.parse("/x")));
   }
+
+  @Test
+  void ancestorsAreThePathsOfLeadingComponents() {
+    FsPath path = FsPath.parse("/a/b/c");
+    assertEquals(FsPath.ROOT, path.ancestor(0));
+    assertEquals(FsPath.parse("/a/b"), path.ancestor(2));
+    assertEquals("/a/b", path.ancestor(2).toString());
+    assertEquals(path, path.ancestor(3));
+    assertEquals(path.parent(), path.ancestor(2));
+    assertThrows(IllegalArgumentException.class, () -> path.ancestor(4));
+  }
 }
