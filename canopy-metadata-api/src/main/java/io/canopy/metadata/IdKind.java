@@ -7,7 +7,9 @@ public enum IdKind {
   /** HDFS's sequential block ids start after 2^30. */
   BLOCK(1L << 30),
   /** HDFS reserves generation stamps up to 1000. */
-  GENERATION_STAMP(1001L);
+  GENERATION_STAMP(1001L),
+  /** Namenode ids: a restarted namenode joins with a new, larger id (so it never jumps the leader queue). */
+  NAMENODE(1L);
 
   private final long firstValue;
 

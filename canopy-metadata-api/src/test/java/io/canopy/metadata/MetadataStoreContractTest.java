@@ -13,6 +13,7 @@ import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockKey;
 import io.canopy.metadata.entity.BlockState;
 import io.canopy.metadata.entity.DatanodeRecord;
+import io.canopy.metadata.entity.NamenodeRecord;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.InodeKey;
 import io.canopy.metadata.entity.InvalidatedBlock;
@@ -34,6 +35,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -167,6 +169,8 @@ public abstract class MetadataStoreContractTest {
       assertEquals(List.of(), tx.datanodes().all());
       assertEquals(List.of(), tx.storages().all());
       assertEquals(List.of(), tx.invalidations().ofDatanode("dn-1", 100));
+      assertEquals(List.of(), tx.namenodes().all());
+      assertEquals(OptionalLong.empty(), tx.variables().getLong("leader.term", LockMode.READ_COMMITTED));
     }
     for (IdKind kind : IdKind.values()) {
       assertEquals(kind.firstValue(), store.allocateIds(kind, 1).first(), kind + " sequence not reset");
@@ -732,6 +736,68 @@ public abstract class MetadataStoreContractTest {
       assertEquals(Set.of(beat, dn2), Set.copyOf(tx.datanodes().all()));
       assertEquals(Optional.of(beat), tx.datanodes().get("dn-1", LockMode.READ_COMMITTED));
     }
+  }
+
+  @Test
+  void namenodesAreListedInIdOrderAndUpdatedInPlace() throws Exception {
+    NamenodeRecord nn3 = new NamenodeRecord(3, 0, "127.0.0.1:3003", "127.0.0.1:4003", 2, 100, 100);
+    NamenodeRecord nn1 = new NamenodeRecord(1, 5, "127.0.0.1:3001", "", 0, 50, 60);
+    NamenodeRecord nn2 = new NamenodeRecord(2, 7, "127.0.0.1:3002", "127.0.0.1:4002", 1, 70, 80);
+    inTransaction(tx -> List.of(nn3, nn1, nn2).forEach(tx.namenodes()::insert));
+    try (Transaction tx = begin()) {
+      assertEquals(List.of(nn1, nn2, nn3), tx.namenodes().all());
+      assertEquals(Optional.of(nn2), tx.namenodes().get(2, LockMode.SHARED));
+      assertEquals(Optional.empty(), tx.namenodes().get(9, LockMode.READ_COMMITTED));
+    }
+    inTransaction(tx -> {
+      tx.namenodes().update(tx.namenodes().get(1, LockMode.EXCLUSIVE).orElseThrow().withRound(6, 90));
+      tx.namenodes().delete(2);
+    });
+    try (Transaction tx = begin()) {
+      assertEquals(List.of(nn1.withRound(6, 90), nn3), tx.namenodes().all());
+    }
+  }
+
+  @Test
+  void variablesAreCreatedByTheFirstPutAndReplacedByLaterOnes() throws Exception {
+    inTransaction(tx -> {
+      assertEquals(OptionalLong.empty(), tx.variables().getLong("leader.term", LockMode.EXCLUSIVE));
+      tx.variables().putLong("leader.term", 1);
+      tx.variables().putLong("leader.term", 2); // the last put of a transaction wins
+    });
+    inTransaction(tx -> tx.variables().putLong("leader.round-ms", 2_000));
+    try (Transaction tx = begin()) {
+      assertEquals(OptionalLong.of(2), tx.variables().getLong("leader.term", LockMode.SHARED));
+      assertEquals(OptionalLong.of(2_000), tx.variables().getLong("leader.round-ms", LockMode.READ_COMMITTED));
+    }
+    try (Transaction tx = store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)) {
+      assertEquals(OptionalLong.of(2), tx.variables().getLong("leader.term", LockMode.SHARED));
+    }
+  }
+
+  @Test
+  void aSharedReadOfAVariableHoldsOffItsWriterUntilTheReaderEnds() throws Exception {
+    // How leader work is fenced: a fenced transaction share-locks the term; a new leader's increment waits.
+    inTransaction(tx -> tx.variables().putLong("leader.term", 1));
+    CountDownLatch writerStarted = new CountDownLatch(1);
+    Future<Long> writer;
+    try (Transaction fenced = begin()) {
+      assertEquals(OptionalLong.of(1), fenced.variables().getLong("leader.term", LockMode.SHARED));
+      writer = threads.submit(() -> {
+        try (Transaction tx = begin()) {
+          writerStarted.countDown();
+          long term = tx.variables().getLong("leader.term", LockMode.EXCLUSIVE).orElseThrow();
+          tx.variables().putLong("leader.term", term + 1);
+          tx.commit();
+          return term + 1;
+        }
+      });
+      assertTrue(writerStarted.await(10, SECONDS));
+      Thread.sleep(200);
+      assertFalse(writer.isDone(), "the term changed while a transaction held it shared");
+      fenced.commit();
+    }
+    assertEquals(2L, writer.get(10, SECONDS));
   }
 
   @Test

@@ -30,6 +30,10 @@ public interface Transaction extends AutoCloseable {
 
   RetryCacheTable retryCache();
 
+  NamenodeTable namenodes();
+
+  VariableTable variables();
+
   /** A new, empty batch of reads sent together in one round trip (see {@link ReadBatch}). */
   ReadBatch batch();
 

@@ -8,12 +8,14 @@ import io.canopy.metadata.dal.InodeTable;
 import io.canopy.metadata.dal.InvalidationTable;
 import io.canopy.metadata.dal.LeasePathTable;
 import io.canopy.metadata.dal.LeaseTable;
+import io.canopy.metadata.dal.NamenodeTable;
 import io.canopy.metadata.dal.ReadBatch;
 import io.canopy.metadata.dal.RetryCacheTable;
 import io.canopy.metadata.dal.ReplicaTable;
 import io.canopy.metadata.dal.StorageTable;
 import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.dal.UcReplicaTable;
+import io.canopy.metadata.dal.VariableTable;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
@@ -32,6 +34,8 @@ final class PostgresTransaction implements Transaction {
   private final PgStorageTable storages;
   private final PgInvalidationTable invalidations;
   private final PgRetryCacheTable retryCache;
+  private final PgNamenodeTable namenodes;
+  private final PgVariableTable variables;
   private final boolean readOnly;
   /** Flush order: fixed, so concurrent commits touch tables in the same order. */
   private final List<BufferedTable> flushOrder;
@@ -57,8 +61,10 @@ final class PostgresTransaction implements Transaction {
     this.storages = new PgStorageTable(jdbc);
     this.invalidations = new PgInvalidationTable(jdbc);
     this.retryCache = new PgRetryCacheTable(jdbc);
+    this.namenodes = new PgNamenodeTable(jdbc);
+    this.variables = new PgVariableTable(jdbc);
     this.flushOrder = List.of(inodes, blocks, blockLookup, replicas, ucReplicas, leases, leasePaths, datanodes,
-        storages, invalidations, retryCache);
+        storages, invalidations, retryCache, namenodes, variables);
   }
 
   @Override
@@ -114,6 +120,16 @@ final class PostgresTransaction implements Transaction {
   @Override
   public RetryCacheTable retryCache() {
     return retryCache;
+  }
+
+  @Override
+  public NamenodeTable namenodes() {
+    return namenodes;
+  }
+
+  @Override
+  public VariableTable variables() {
+    return variables;
   }
 
   @Override
