@@ -1,0 +1,58 @@
+package io.canopy.client;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * The HA-style nameservice that names a Canopy cluster's namenodes (DESIGN s.8, s.9): {@code hdfs://NAME} with
+ * {@code dfs.ha.namenodes.NAME} listing one id per namenode and {@code dfs.namenode.rpc-address.NAME.ID} giving its
+ * address. Stock DataNodes read it to talk to every namenode; clients read it to pick and fail over between them.
+ */
+public final class Nameservice {
+  /** The nameservice name {@code canopy up} and the test clusters use. */
+  public static final String DEFAULT_NAME = "canopy";
+  /** Hadoop's failover proxy provider for unmodified clients: sticks to the first namenode that answers. */
+  public static final String HADOOP_PROVIDER =
+      "org.apache.hadoop.hdfs.server.namenode.ha.ConfiguredFailoverProxyProvider";
+
+  private Nameservice() {
+  }
+
+  /**
+   * Sets {@code conf} to reach the namenodes at {@code rpcAddresses} (host:port each) as {@code hdfs://name}, with
+   * {@code providerClass} choosing among them, and makes it the default file system.
+   */
+  public static void configure(Configuration conf, String name, List<String> rpcAddresses, String providerClass) {
+    if (rpcAddresses.isEmpty()) {
+      throw new IllegalArgumentException("nameservice " + name + " needs at least one namenode address");
+    }
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < rpcAddresses.size(); i++) {
+      String id = "nn" + (i + 1);
+      ids.add(id);
+      conf.set("dfs.namenode.rpc-address." + name + "." + id, rpcAddresses.get(i));
+    }
+    conf.set("dfs.nameservices", name);
+    conf.set("dfs.ha.namenodes." + name, String.join(",", ids));
+    conf.set("dfs.client.failover.proxy.provider." + name, providerClass);
+    conf.set("fs.defaultFS", uri(name).toString());
+  }
+
+  public static URI uri(String name) {
+    return URI.create("hdfs://" + name);
+  }
+
+  /** The namenode addresses {@code conf} lists for nameservice {@code name}, in id order; empty when none. */
+  public static List<String> rpcAddresses(Configuration conf, String name) {
+    List<String> addresses = new ArrayList<>();
+    for (String id : conf.getTrimmedStringCollection("dfs.ha.namenodes." + name)) {
+      String address = conf.getTrimmed("dfs.namenode.rpc-address." + name + "." + id);
+      if (address != null && !address.isEmpty()) {
+        addresses.add(address);
+      }
+    }
+    return addresses;
+  }
+}
