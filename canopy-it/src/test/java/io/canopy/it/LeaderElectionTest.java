@@ -87,7 +87,7 @@ class LeaderElectionTest {
   }
 
   private LeaderElection namenode(int port) {
-    return new LeaderElection(store, SETTINGS, "127.0.0.1:" + port, "", 0, nowNanos::get,
+    return new LeaderElection(store, SETTINGS, () -> "127.0.0.1:" + port, "", 0, nowNanos::get,
         () -> nowNanos.get() / 1_000_000);
   }
 

@@ -1,5 +1,6 @@
 package io.canopy.it;
 
+import io.canopy.client.Nameservice;
 import io.canopy.datanode.DataNodeLauncher;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.MetadataStoreProvider;
@@ -21,6 +22,7 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
+import org.apache.hadoop.net.NetUtils;
 
 /**
  * A whole Canopy cluster inside the test JVM on loopback: an embedded PostgreSQL, N namenodes on it and M stock
@@ -31,6 +33,7 @@ public final class MiniCanopyCluster implements AutoCloseable {
   private final Configuration conf;
   private EmbeddedPostgresServer database;
   private final List<NameNode> nameNodes = new ArrayList<>();
+  private final java.util.Set<Integer> stopped = new java.util.HashSet<>();
   private final List<DataNode> dataNodes = new ArrayList<>();
   private final List<FileSystem> fileSystems = new ArrayList<>();
 
@@ -98,10 +101,36 @@ public final class MiniCanopyCluster implements AutoCloseable {
     return nameNode;
   }
 
+  /** Datanodes talk to every namenode of the cluster (those started so far), as an HA nameservice. */
   private void startDataNode(int index) throws IOException {
     Configuration dataNodeConf = new Configuration(conf);
-    dataNodeConf.set("fs.defaultFS", nameNodes.get(0).uri());
+    List<String> addresses = new ArrayList<>();
+    for (int i = 0; i < nameNodes.size(); i++) {
+      if (!stopped.contains(i)) {
+        addresses.add(NetUtils.getHostPortString(nameNodes.get(i).address()));
+      }
+    }
+    Nameservice.configure(dataNodeConf, Nameservice.DEFAULT_NAME, addresses, Nameservice.HADOOP_PROVIDER);
     dataNodes.add(DataNodeLauncher.start(dataNodeConf, directory.resolve("dn" + index)));
+  }
+
+  /** Stops namenode {@code index} cleanly (it leaves the group); its index stays taken. */
+  public void stopNameNode(int index) {
+    if (stopped.add(index)) {
+      nameNodes.get(index).close();
+    }
+  }
+
+  /** Stops namenode {@code index} as SIGKILL would: it says goodbye to nobody. Its index stays taken. */
+  public void crashNameNode(int index) {
+    if (stopped.add(index)) {
+      nameNodes.get(index).crash();
+    }
+  }
+
+  /** The datanodes, in start order (a test may shut one down: {@link DataNode#shutdown()}). */
+  public List<DataNode> dataNodes() {
+    return dataNodes;
   }
 
   public void waitForDataNodes(int count, Duration timeout) throws IOException {
@@ -169,7 +198,9 @@ public final class MiniCanopyCluster implements AutoCloseable {
       }
     }
     dataNodes.forEach(DataNode::shutdown);
-    nameNodes.forEach(NameNode::close);
+    for (int i = 0; i < nameNodes.size(); i++) {
+      stopNameNode(i);
+    }
     if (database != null) {
       database.close();
     }

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +33,8 @@ import org.slf4j.LoggerFactory;
  * declares it dead only after seeing its counter unchanged across {@code missedRounds} of its own rounds, each at
  * least a round time apart and all after that last increment committed, so the lease ends first: at most one
  * namenode holds a valid lease at any instant (and the term fences its work even if clocks misbehave).
+ *
+ * <p>{@code rpcAddress} is asked when this namenode joins (its RPC server may bind a free port first).
  *
  * <p>Rounds are driven by the caller ({@link #runRound()}, e.g. from a scheduled executor every {@link #roundMs()});
  * clocks are injected, so tests drive time.
@@ -59,7 +62,7 @@ public final class LeaderElection implements MembershipView {
 
   private final MetadataStore store;
   private final ElectionSettings settings;
-  private final String rpcAddress;
+  private final Supplier<String> rpcAddress;
   private final String httpAddress;
   private final int locationDomainId;
   private final LongSupplier nanoClock;
@@ -77,7 +80,8 @@ public final class LeaderElection implements MembershipView {
   private volatile State state = new State(0, 0, List.of(), 0, Long.MIN_VALUE, false);
   private boolean closed;
 
-  public LeaderElection(MetadataStore store, ElectionSettings settings, String rpcAddress, String httpAddress,
+  public LeaderElection(MetadataStore store, ElectionSettings settings, Supplier<String> rpcAddress,
+      String httpAddress,
       int locationDomainId, LongSupplier nanoClock, LongSupplier wallClockMs) {
     this.store = store;
     this.settings = settings;
@@ -141,7 +145,7 @@ public final class LeaderElection implements MembershipView {
       NamenodeRecord updated;
       if (self == null) {
         startedAtMs = startedAtMs == 0 ? nowMs : startedAtMs;
-        updated = new NamenodeRecord(id, 1, rpcAddress, httpAddress, locationDomainId, startedAtMs, nowMs);
+        updated = new NamenodeRecord(id, 1, rpcAddress.get(), httpAddress, locationDomainId, startedAtMs, nowMs);
         transaction.namenodes().insert(updated);
       } else {
         updated = self.withRound(self.counter() + 1, nowMs);
@@ -250,6 +254,17 @@ public final class LeaderElection implements MembershipView {
     State current = state;
     return current.leader() && nanoClock.getAsLong() - current.leaseUntilNanos() < 0
         ? OptionalLong.of(current.term()) : OptionalLong.empty();
+  }
+
+  /**
+   * The term this namenode claims to lead in, valid lease or not (0 when its last round did not make it leader).
+   * Datanodes are told ACTIVE under this term: a namenode stops claiming only when a round shows it lost the
+   * leadership, so a lease that lapsed and was renewed in the same term never looks like a second claim, and a
+   * namenode leading again always has a new, higher term. Commands still need a valid lease and the fence.
+   */
+  public long claimedTerm() {
+    State current = state;
+    return current.leader() ? current.term() : 0;
   }
 
   /** The last term this namenode knows of (its own while leader), 0 before any. */
