@@ -13,6 +13,8 @@ import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.leader.DatanodeCommandSource;
 import io.canopy.namenode.leader.LeaderDuties;
 import io.canopy.namenode.leader.LeaderWork;
+import io.canopy.namenode.leases.BlockRecoveryDispatcher;
+import io.canopy.namenode.leases.LeaseMonitor;
 import io.canopy.namenode.membership.LeaderElection;
 import io.canopy.namenode.rpc.ClientProtocolServer;
 import io.canopy.namenode.rpc.NamenodeProtocolServer;
@@ -119,6 +121,11 @@ public final class NameNode implements AutoCloseable {
         conf.getInt(NameNodeConfig.LOCATION_DOMAIN_ID, 0), System::nanoTime, System::currentTimeMillis);
     List<DatanodeCommandSource> commandSources = new ArrayList<>();
     List<LeaderWork> leaderWork = new ArrayList<>();
+    BlockRecoveryDispatcher recoveries = new BlockRecoveryDispatcher(registry, identity.blockPoolId(),
+        LeaseMonitor.recoveryTimeoutMs(conf), System::currentTimeMillis);
+    commandSources.add(recoveries);
+    leaderWork.add(new LeaseMonitor(services, runner, recoveries, services.leaseLimits(),
+        LeaseMonitor.intervalMs(conf), System::currentTimeMillis));
     DatanodeProtocolServer datanodes = new DatanodeProtocolServer(services, runner, registry,
         new Random(random.nextLong()), election, commandSources);
     InetSocketAddress address = NetUtils.createSocketAddr(
