@@ -7,9 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.canopy.metadata.MetadataStore;
+import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockState;
+import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.NameNodeConfig;
 import io.canopy.namenode.fs.LeaseLimits;
+import io.canopy.namenode.leases.BlockRecoveryDispatcher;
+import io.canopy.namenode.ops.BlockRecoveryTask;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
@@ -43,6 +47,10 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.RecoveryInProgressException;
 import org.apache.hadoop.hdfs.protocolPB.DatanodeProtocolClientSideTranslatorPB;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.hdfs.server.protocol.BlockRecoveryCommand;
+import org.apache.hadoop.hdfs.server.protocol.BlockRecoveryCommand.RecoveringBlock;
+import org.apache.hadoop.hdfs.server.protocol.DatanodeCommand;
+import org.apache.hadoop.hdfs.server.protocol.DatanodeProtocol;
 import org.apache.hadoop.io.EnumSetWritable;
 import org.apache.hadoop.ipc.RemoteException;
 import org.junit.jupiter.api.AfterAll;
@@ -353,6 +361,68 @@ class LeaseRecoveryTest {
   }
 
   @Test
+  @Timeout(60)
+  void aRecoveryNotCommittedInTimeIsReplacedByANewAttempt() throws Exception {
+    org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path("/lease/stuck-primary");
+    try (RecoveryGate gate = RecoveryGate.install(1)) { // the first primary never gets on with it
+      DeadWriter dead = writeAndDie(cluster, 0, path, 2500, 10, 8);
+      DistributedFileSystem client = cluster.fileSystem(0);
+      assertFalse(client.recoverLease(path));
+      awaitTrue("the first primary holds the recovery", RECOVERY_WAIT, () -> gate.entered() > 0);
+      long firstRecoveryId = count("SELECT recovery_id FROM blocks WHERE inode_id = " + dead.inodeId());
+      assertTrue(firstRecoveryId > 0);
+      // After the recovery timeout the leader issues a new recovery id to the other datanode, which finishes.
+      awaitClosed(client, path);
+      assertTrue(gate.entered() >= 2, "a second attempt reached a datanode");
+      long finalStamp = count("SELECT generation_stamp FROM blocks WHERE inode_id = " + dead.inodeId());
+      assertTrue(finalStamp > firstRecoveryId, "closed by a later attempt: stamp " + finalStamp + ", first recovery "
+          + "id " + firstRecoveryId);
+      assertArrayEquals(dead.flushed(), TestFiles.read(client, path));
+    }
+  }
+
+  @Test
+  @Timeout(60)
+  void theDispatcherSendsEachAttemptOnceToItsPrimaryAndTriesAnotherPrimaryNext() throws Exception {
+    List<List<String>> storages = query("SELECT datanode_uuid, storage_id FROM storages ORDER BY datanode_uuid");
+    assertEquals(2, storages.size(), "one storage per datanode: " + storages);
+    DatanodeRegistry registry = new DatanodeRegistry(store, cluster.conf(), System::currentTimeMillis);
+    registry.reload();
+    long[] clock = {1_000_000};
+    BlockRecoveryDispatcher dispatcher = new BlockRecoveryDispatcher(registry, "BP-test", 5_000, () -> clock[0]);
+    Block block = new Block(77, 1_234, 0, 100, 1_001, BlockState.UNDER_RECOVERY, 5_001);
+    BlockRecoveryTask task = new BlockRecoveryTask(77, "f", block,
+        List.of(storages.get(0).get(1), storages.get(1).get(1)));
+    long term = 3;
+    dispatcher.dispatch(task, term);
+    assertTrue(dispatcher.inFlight(77, term));
+    assertFalse(dispatcher.inFlight(77, term + 1), "an attempt belongs to the term that issued it");
+    List<RecoveringBlock> sentTo = new ArrayList<>();
+    String first = primaryOf(dispatcher, storages, term, sentTo);
+    assertEquals(1, sentTo.size());
+    RecoveringBlock sent = sentTo.get(0);
+    assertEquals(1_234, sent.getBlock().getBlockId());
+    assertEquals(5_001, sent.getNewGenerationStamp());
+    assertEquals(1_001, sent.getBlock().getGenerationStamp(), "the datanodes get the stamp before recovery");
+    assertEquals(2, sent.getLocations().length, "every live datanode holding the block takes part");
+    assertEquals(List.of(), recoveringBlocks(dispatcher, first, term), "sent once");
+
+    clock[0] += 5_000;
+    assertFalse(dispatcher.inFlight(77, term), "timed out");
+    dispatcher.dispatch(task, term);
+    String second = primaryOf(dispatcher, storages, term, new ArrayList<>());
+    assertFalse(first.equals(second), "the next attempt goes to the other datanode");
+    dispatcher.dispatch(task, term);
+    assertEquals(first, primaryOf(dispatcher, storages, term, new ArrayList<>()),
+        "once all were tried, all may be tried again");
+    dispatcher.dispatch(task, term);
+    assertEquals(List.of(), recoveringBlocks(dispatcher, second, term + 1), "nothing for another term");
+    dispatcher.retainOnly(java.util.Set.of());
+    assertEquals(0, dispatcher.size());
+    assertEquals(List.of(), recoveringBlocks(dispatcher, second, term));
+  }
+
+  @Test
   @Timeout(120)
   void aRecoveryStartedUnderOneLeaderIsFinishedByTheNext() throws Exception {
     try (MiniCanopyCluster failover = MiniCanopyCluster.start(directory.resolve("failover"), leaseConfiguration(), 2,
@@ -422,6 +492,35 @@ class LeaseRecoveryTest {
     client.getClient().getLeaseRenewer().setRenewalTime(RENEWAL_MS);
     writers.add(client);
     return client;
+  }
+
+  /**
+   * The datanode whose heartbeat gets the attempt now in flight (asserting exactly one does); what it got is added
+   * to {@code sent}.
+   */
+  private static String primaryOf(BlockRecoveryDispatcher dispatcher, List<List<String>> storages, long term,
+      List<RecoveringBlock> sent) {
+    List<String> primaries = new ArrayList<>();
+    for (List<String> storage : storages) {
+      List<DatanodeCommand> commands = new ArrayList<>();
+      dispatcher.commandsFor(storage.get(0), term, commands);
+      if (!commands.isEmpty()) {
+        assertEquals(DatanodeProtocol.DNA_RECOVERBLOCK, commands.get(0).getAction());
+        sent.addAll(((BlockRecoveryCommand) commands.get(0)).getRecoveringBlocks());
+        primaries.add(storage.get(0));
+      }
+    }
+    assertEquals(1, primaries.size(), "one primary per attempt: " + primaries);
+    return primaries.get(0);
+  }
+
+  private static List<RecoveringBlock> recoveringBlocks(BlockRecoveryDispatcher dispatcher, String datanode,
+      long term) {
+    List<DatanodeCommand> commands = new ArrayList<>();
+    dispatcher.commandsFor(datanode, term, commands);
+    List<RecoveringBlock> blocks = new ArrayList<>();
+    commands.forEach(c -> blocks.addAll(((BlockRecoveryCommand) c).getRecoveringBlocks()));
+    return blocks;
   }
 
   private static HdfsFileStatus rawCreate(ClientProtocol namenode, org.apache.hadoop.fs.Path path, String holder)

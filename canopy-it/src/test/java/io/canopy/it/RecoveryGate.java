@@ -18,9 +18,20 @@ final class RecoveryGate extends DataNodeFaultInjector implements AutoCloseable 
   private final DataNodeFaultInjector previous = DataNodeFaultInjector.get();
   private final CountDownLatch opened = new CountDownLatch(1);
   private final AtomicInteger entered = new AtomicInteger();
+  private final int held;
 
+  private RecoveryGate(int held) {
+    this.held = held;
+  }
+
+  /** Holds every recovery until opened. */
   static RecoveryGate install() {
-    RecoveryGate gate = new RecoveryGate();
+    return install(Integer.MAX_VALUE);
+  }
+
+  /** Holds the first {@code held} recoveries until opened; later ones pass. */
+  static RecoveryGate install(int held) {
+    RecoveryGate gate = new RecoveryGate(held);
     DataNodeFaultInjector.set(gate);
     return gate;
   }
@@ -30,7 +41,9 @@ final class RecoveryGate extends DataNodeFaultInjector implements AutoCloseable 
     if (!calledByBlockRecovery()) {
       return;
     }
-    entered.incrementAndGet();
+    if (entered.incrementAndGet() > held) {
+      return;
+    }
     try {
       opened.await(MAX_HOLD_SECONDS, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
