@@ -10,6 +10,8 @@ import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.datanode.DatanodeProtocolServer;
 import io.canopy.namenode.fs.IdGenerator;
 import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.membership.MembershipView;
+import io.canopy.namenode.membership.StandaloneMembership;
 import io.canopy.namenode.rpc.ClientProtocolServer;
 import io.canopy.namenode.rpc.NamenodeProtocolServer;
 import io.canopy.namenode.rpc.RpcServerFactory;
@@ -21,6 +23,7 @@ import java.net.InetSocketAddress;
 import java.util.Random;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.net.NetUtils;
@@ -103,9 +106,15 @@ public final class NameNode implements AutoCloseable {
         new Random(random.nextLong()));
     InetSocketAddress address = NetUtils.createSocketAddr(
         conf.get(NameNodeConfig.RPC_ADDRESS, NameNodeConfig.RPC_ADDRESS_DEFAULT));
+    // Placeholder until leader election: this namenode alone, as id 1, at the address its server bound.
+    AtomicReference<InetSocketAddress> bound = new AtomicReference<>(address);
+    MembershipView membership = new StandaloneMembership(1,
+        () -> bound.get().getHostString() + ":" + bound.get().getPort(), System.currentTimeMillis());
     RPC.Server server = RpcServerFactory.build(conf, address,
         conf.getInt(NameNodeConfig.HANDLER_COUNT, NameNodeConfig.HANDLER_COUNT_DEFAULT),
-        new ClientProtocolServer(conf, services, blocks, runner), datanodes, new NamenodeProtocolServer(datanodes));
+        new ClientProtocolServer(conf, services, blocks, runner), datanodes, new NamenodeProtocolServer(datanodes),
+        membership);
+    bound.set(server.getListenerAddress());
     if (metricsFile != null && !metricsFile.isBlank()) {
       java.nio.file.Path file = java.nio.file.Path.of(metricsFile);
       housekeeping.scheduleWithFixedDelay(() -> {
