@@ -13,8 +13,11 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
@@ -31,6 +34,7 @@ public final class MiniCanopyCluster implements AutoCloseable {
   private final Configuration conf;
   private EmbeddedPostgresServer database;
   private final List<NameNode> nameNodes = new ArrayList<>();
+  private final Set<NameNode> stoppedNameNodes = Collections.newSetFromMap(new IdentityHashMap<>());
   private final List<DataNode> dataNodes = new ArrayList<>();
   private final List<FileSystem> fileSystems = new ArrayList<>();
 
@@ -139,6 +143,26 @@ public final class MiniCanopyCluster implements AutoCloseable {
     return nameNodes.get(index);
   }
 
+  /**
+   * Stops namenode {@code index}: its RPC server closes its connections, calls in flight get no reply. It keeps
+   * its index, as stopped, so the other namenodes keep theirs.
+   */
+  public void stopNameNode(int index) {
+    NameNode nameNode = nameNodes.get(index);
+    if (stoppedNameNodes.add(nameNode)) {
+      nameNode.close();
+    }
+  }
+
+  public boolean isStopped(int index) {
+    return stoppedNameNodes.contains(nameNodes.get(index));
+  }
+
+  /** Namenodes started so far, stopped ones included. */
+  public int nameNodeCount() {
+    return nameNodes.size();
+  }
+
   public Configuration conf() {
     return conf;
   }
@@ -169,7 +193,7 @@ public final class MiniCanopyCluster implements AutoCloseable {
       }
     }
     dataNodes.forEach(DataNode::shutdown);
-    nameNodes.forEach(NameNode::close);
+    nameNodes.stream().filter(nameNode -> !stoppedNameNodes.contains(nameNode)).forEach(NameNode::close);
     if (database != null) {
       database.close();
     }
