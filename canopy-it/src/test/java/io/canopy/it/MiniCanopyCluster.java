@@ -1,5 +1,6 @@
 package io.canopy.it;
 
+import io.canopy.client.Nameservice;
 import io.canopy.datanode.DataNodeLauncher;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.MetadataStoreProvider;
@@ -13,17 +14,15 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
+import org.apache.hadoop.net.NetUtils;
 
 /**
  * A whole Canopy cluster inside the test JVM on loopback: an embedded PostgreSQL, N namenodes on it and M stock
@@ -34,7 +33,7 @@ public final class MiniCanopyCluster implements AutoCloseable {
   private final Configuration conf;
   private EmbeddedPostgresServer database;
   private final List<NameNode> nameNodes = new ArrayList<>();
-  private final Set<NameNode> stoppedNameNodes = Collections.newSetFromMap(new IdentityHashMap<>());
+  private final java.util.Set<Integer> stopped = new java.util.HashSet<>();
   private final List<DataNode> dataNodes = new ArrayList<>();
   private final List<FileSystem> fileSystems = new ArrayList<>();
 
@@ -53,6 +52,10 @@ public final class MiniCanopyCluster implements AutoCloseable {
     conf.setInt(NameNodeConfig.HANDLER_COUNT, 8);
     conf.setInt("canopy.metadata.pool.size", 16);
     conf.setLong(NameNodeConfig.RANDOM_SEED, 42);
+    // A killed namenode refuses connections: datanodes and clients give up on it quickly (the defaults retry ten
+    // times a second apart per call, and a datanode's shutdown waits for its threads to notice).
+    conf.setInt("ipc.client.connect.max.retries", 2);
+    conf.setInt("ipc.client.connect.retry.interval", 100);
     return conf;
   }
 
@@ -102,10 +105,45 @@ public final class MiniCanopyCluster implements AutoCloseable {
     return nameNode;
   }
 
+  /** Datanodes talk to every namenode of the cluster (those started so far), as an HA nameservice. */
   private void startDataNode(int index) throws IOException {
     Configuration dataNodeConf = new Configuration(conf);
-    dataNodeConf.set("fs.defaultFS", nameNodes.get(0).uri());
+    List<String> addresses = new ArrayList<>();
+    for (int i = 0; i < nameNodes.size(); i++) {
+      if (!stopped.contains(i)) {
+        addresses.add(NetUtils.getHostPortString(nameNodes.get(i).address()));
+      }
+    }
+    Nameservice.configure(dataNodeConf, Nameservice.DEFAULT_NAME, addresses, Nameservice.HADOOP_PROVIDER);
     dataNodes.add(DataNodeLauncher.start(dataNodeConf, directory.resolve("dn" + index)));
+  }
+
+  /** Stops namenode {@code index} cleanly (it leaves the group); its index stays taken. */
+  public void stopNameNode(int index) {
+    if (stopped.add(index)) {
+      nameNodes.get(index).close();
+    }
+  }
+
+  /** Stops namenode {@code index} as SIGKILL would: it says goodbye to nobody. Its index stays taken. */
+  public void crashNameNode(int index) {
+    if (stopped.add(index)) {
+      nameNodes.get(index).crash();
+    }
+  }
+
+  public boolean isStopped(int index) {
+    return stopped.contains(index);
+  }
+
+  /** Namenodes started so far, stopped ones included. */
+  public int nameNodeCount() {
+    return nameNodes.size();
+  }
+
+  /** The datanodes, in start order (a test may shut one down: {@link DataNode#shutdown()}). */
+  public List<DataNode> dataNodes() {
+    return dataNodes;
   }
 
   public void waitForDataNodes(int count, Duration timeout) throws IOException {
@@ -143,26 +181,6 @@ public final class MiniCanopyCluster implements AutoCloseable {
     return nameNodes.get(index);
   }
 
-  /**
-   * Stops namenode {@code index}: its RPC server closes its connections, calls in flight get no reply. It keeps
-   * its index, as stopped, so the other namenodes keep theirs.
-   */
-  public void stopNameNode(int index) {
-    NameNode nameNode = nameNodes.get(index);
-    if (stoppedNameNodes.add(nameNode)) {
-      nameNode.close();
-    }
-  }
-
-  public boolean isStopped(int index) {
-    return stoppedNameNodes.contains(nameNodes.get(index));
-  }
-
-  /** Namenodes started so far, stopped ones included. */
-  public int nameNodeCount() {
-    return nameNodes.size();
-  }
-
   public Configuration conf() {
     return conf;
   }
@@ -193,7 +211,9 @@ public final class MiniCanopyCluster implements AutoCloseable {
       }
     }
     dataNodes.forEach(DataNode::shutdown);
-    nameNodes.stream().filter(nameNode -> !stoppedNameNodes.contains(nameNode)).forEach(NameNode::close);
+    for (int i = 0; i < nameNodes.size(); i++) {
+      stopNameNode(i);
+    }
     if (database != null) {
       database.close();
     }

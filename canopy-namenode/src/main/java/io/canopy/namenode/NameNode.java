@@ -10,8 +10,10 @@ import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.datanode.DatanodeProtocolServer;
 import io.canopy.namenode.fs.IdGenerator;
 import io.canopy.namenode.fs.NamespaceServices;
-import io.canopy.namenode.membership.MembershipView;
-import io.canopy.namenode.membership.StandaloneMembership;
+import io.canopy.namenode.leader.DatanodeCommandSource;
+import io.canopy.namenode.leader.LeaderDuties;
+import io.canopy.namenode.leader.LeaderWork;
+import io.canopy.namenode.membership.LeaderElection;
 import io.canopy.namenode.rpc.ClientProtocolServer;
 import io.canopy.namenode.rpc.NamenodeProtocolServer;
 import io.canopy.namenode.rpc.RpcServerFactory;
@@ -20,10 +22,12 @@ import io.canopy.namenode.tx.MetricsFile;
 import io.canopy.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.net.NetUtils;
@@ -49,13 +53,20 @@ public final class NameNode implements AutoCloseable {
   private final TransactionRunner runner;
 
   private final ScheduledExecutorService housekeeping;
+  private final LeaderElection election;
+  private final ScheduledExecutorService electionThread;
+  private final LeaderDuties duties;
 
   private NameNode(MetadataStore store, RPC.Server server, TransactionRunner runner,
-      ScheduledExecutorService housekeeping) {
+      ScheduledExecutorService housekeeping, LeaderElection election, ScheduledExecutorService electionThread,
+      LeaderDuties duties) {
     this.store = store;
     this.server = server;
     this.runner = runner;
     this.housekeeping = housekeeping;
+    this.election = election;
+    this.electionThread = electionThread;
+    this.duties = duties;
   }
 
   /** Opens the store named by {@code conf}, then serves on {@code canopy.namenode.rpc-address}. */
@@ -102,19 +113,20 @@ public final class NameNode implements AutoCloseable {
     String metricsFile = conf.get(NameNodeConfig.METRICS_FILE);
     BlockServices blocks = new BlockServices(registry, new BlockPlacement(registry, new Random(random.nextLong())),
         new BlockLocator(registry, identity.blockPoolId()));
+    AtomicReference<InetSocketAddress> boundAddress = new AtomicReference<>();
+    LeaderElection election = new LeaderElection(store, NameNodeConfig.electionSettings(conf),
+        () -> NetUtils.getHostPortString(boundAddress.get()), conf.get(NameNodeConfig.HTTP_ADDRESS, ""),
+        conf.getInt(NameNodeConfig.LOCATION_DOMAIN_ID, 0), System::nanoTime, System::currentTimeMillis);
+    List<DatanodeCommandSource> commandSources = new ArrayList<>();
+    List<LeaderWork> leaderWork = new ArrayList<>();
     DatanodeProtocolServer datanodes = new DatanodeProtocolServer(services, runner, registry,
-        new Random(random.nextLong()));
+        new Random(random.nextLong()), election, commandSources);
     InetSocketAddress address = NetUtils.createSocketAddr(
         conf.get(NameNodeConfig.RPC_ADDRESS, NameNodeConfig.RPC_ADDRESS_DEFAULT));
-    // Placeholder until leader election: this namenode alone, as id 1, at the address its server bound.
-    AtomicReference<InetSocketAddress> bound = new AtomicReference<>(address);
-    MembershipView membership = new StandaloneMembership(1,
-        () -> bound.get().getHostString() + ":" + bound.get().getPort(), System.currentTimeMillis());
     RPC.Server server = RpcServerFactory.build(conf, address,
         conf.getInt(NameNodeConfig.HANDLER_COUNT, NameNodeConfig.HANDLER_COUNT_DEFAULT),
         new ClientProtocolServer(conf, services, blocks, runner), datanodes, new NamenodeProtocolServer(datanodes),
-        membership);
-    bound.set(server.getListenerAddress());
+        election);
     if (metricsFile != null && !metricsFile.isBlank()) {
       java.nio.file.Path file = java.nio.file.Path.of(metricsFile);
       housekeeping.scheduleWithFixedDelay(() -> {
@@ -125,11 +137,30 @@ public final class NameNode implements AutoCloseable {
         }
       }, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
     }
+    boundAddress.set(server.getListenerAddress());
+    // Join the group before serving, so this namenode is listed (and may lead) from its first answer on.
+    election.runRound();
+    ScheduledExecutorService electionThread = Executors.newSingleThreadScheduledExecutor(runnable -> {
+      Thread thread = new Thread(runnable, "canopy-leader-election");
+      thread.setDaemon(true);
+      return thread;
+    });
+    scheduleElectionRound(electionThread, election);
+    LeaderDuties duties = new LeaderDuties(election, leaderWork);
     server.start();
     LOG.info("Namenode serving namespace {} (cluster {}, block pool {}) on {} with metadata in {}, seed {}",
         identity.namespaceId(), identity.clusterId(), identity.blockPoolId(), server.getListenerAddress(),
         store.describe(), seed);
-    return new NameNode(store, server, runner, housekeeping);
+    LOG.info("Namenode {} joined the group; leader: {}", election.selfId(), election.leaderId());
+    return new NameNode(store, server, runner, housekeeping, election, electionThread, duties);
+  }
+
+  /** The next round a round time after this one ended (the round time may change between rounds). */
+  private static void scheduleElectionRound(ScheduledExecutorService thread, LeaderElection election) {
+    thread.schedule(() -> {
+      election.runRound();
+      scheduleElectionRound(thread, election);
+    }, election.roundMs(), java.util.concurrent.TimeUnit.MILLISECONDS);
   }
 
   /**
@@ -168,12 +199,31 @@ public final class NameNode implements AutoCloseable {
     return runner;
   }
 
+  public LeaderElection election() {
+    return election;
+  }
+
   public void join() throws InterruptedException {
     server.join();
   }
 
+  /**
+   * Stops this namenode the way a crash (SIGKILL) would, for tests: no goodbye to the group (its descriptor stays
+   * until the leader evicts it), no finishing of anything in flight.
+   */
+  public void crash() {
+    duties.close();
+    electionThread.shutdownNow();
+    server.stop();
+    housekeeping.shutdownNow();
+    store.close();
+  }
+
   @Override
   public void close() {
+    duties.close();
+    electionThread.shutdownNow();
+    election.leave();
     server.stop();
     housekeeping.shutdownNow();
     store.close();

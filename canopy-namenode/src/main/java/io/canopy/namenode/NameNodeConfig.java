@@ -1,5 +1,6 @@
 package io.canopy.namenode;
 
+import io.canopy.namenode.membership.ElectionSettings;
 import io.canopy.namenode.tx.TransactionRunner;
 import java.util.HashMap;
 import java.util.Map;
@@ -61,7 +62,28 @@ public final class NameNodeConfig {
   public static final String COMPLETE_WAIT_MS = "canopy.namenode.complete.wait-ms";
   public static final long COMPLETE_WAIT_MS_DEFAULT = 500;
 
+  /** Leader election round: every namenode increments its heartbeat counter this often (paper 000 s.4.1.8). */
+  public static final String ELECTION_ROUND_MS = "canopy.namenode.election.round-ms";
+  public static final long ELECTION_ROUND_MS_DEFAULT = ElectionSettings.ROUND_MS_DEFAULT;
+  /** Rounds without a counter increment after which a namenode is dead to the others. */
+  public static final String ELECTION_MISSED_ROUNDS = "canopy.namenode.election.missed-rounds";
+  public static final int ELECTION_MISSED_ROUNDS_DEFAULT = ElectionSettings.MISSED_ROUNDS_DEFAULT;
+  /** Ceiling of the round time, which the leader raises when namenodes are evicted for slowness. */
+  public static final String ELECTION_MAX_ROUND_MS = "canopy.namenode.election.max-round-ms";
+  public static final long ELECTION_MAX_ROUND_MS_DEFAULT = ElectionSettings.MAX_ROUND_MS_DEFAULT;
+  /** The namenode's location domain (availability zone) id, published to clients; 0 = none. */
+  public static final String LOCATION_DOMAIN_ID = "canopy.namenode.location-domain-id";
+  /** host:port of the namenode's web endpoint, published in its descriptor (Canopy serves none yet: empty). */
+  public static final String HTTP_ADDRESS = "canopy.namenode.http-address";
+
   private NameNodeConfig() {
+  }
+
+  /** The election parameters of {@code conf}; the lease margin is half a round. */
+  public static ElectionSettings electionSettings(Configuration conf) {
+    long roundMs = conf.getLong(ELECTION_ROUND_MS, ELECTION_ROUND_MS_DEFAULT);
+    return new ElectionSettings(roundMs, conf.getInt(ELECTION_MISSED_ROUNDS, ELECTION_MISSED_ROUNDS_DEFAULT),
+        Math.max(roundMs, conf.getLong(ELECTION_MAX_ROUND_MS, ELECTION_MAX_ROUND_MS_DEFAULT)), roundMs / 2);
   }
 
   /** The metadata settings a namenode opens its store with: the configured ones, and a pool sized to its handlers. */

@@ -4,6 +4,9 @@ import io.canopy.metadata.entity.DatanodeRecord;
 import io.canopy.metadata.entity.InvalidatedBlock;
 import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.leader.DatanodeCommandSource;
+import io.canopy.namenode.membership.LeaderElection;
+import io.canopy.namenode.membership.NotLeaderException;
 import io.canopy.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -37,7 +40,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The namenode side of Apache DataNodes' {@link DatanodeProtocol}: registration, heartbeats (carrying replica
  * deletions back), full and incremental block reports. Everything a datanode tells is stored in the database, so
- * any namenode sees it.
+ * any namenode sees it. Datanodes talk to every namenode; only the leader answers heartbeats as ACTIVE (with its
+ * term as the transaction id the datanode compares) and hands out commands. Reports reach every namenode and each
+ * applies them: applying is idempotent, so the effect is the same once, and a report is never lost with a dead
+ * namenode.
  */
 public final class DatanodeProtocolServer implements DatanodeProtocol {
   private static final Logger LOG = LoggerFactory.getLogger(DatanodeProtocolServer.class);
@@ -49,9 +55,13 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
   private final DatanodeRegistry registry;
   private final ReplicaReportProcessor reports;
   private final Random random;
+  private final LeaderElection election;
+  private final List<DatanodeCommandSource> commandSources;
 
   public DatanodeProtocolServer(NamespaceServices services, TransactionRunner runner, DatanodeRegistry registry,
-      Random random) {
+      Random random, LeaderElection election, List<DatanodeCommandSource> commandSources) {
+    this.election = election;
+    this.commandSources = List.copyOf(commandSources);
     this.services = services;
     this.runner = runner;
     this.registry = registry;
@@ -62,7 +72,8 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
   @Override
   public NamespaceInfo versionRequest() {
     return new NamespaceInfo(services.identity().namespaceId(), services.identity().clusterId(),
-        services.blockPoolId(), services.identity().creationTime(), HAServiceState.ACTIVE);
+        services.blockPoolId(), services.identity().creationTime(),
+        election.claimedTerm() > 0 ? HAServiceState.ACTIVE : HAServiceState.STANDBY);
   }
 
   @Override
@@ -87,9 +98,22 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
       long cacheCapacity, long cacheUsed, int xmitsInProgress, int xceiverCount, int failedVolumes,
       VolumeFailureSummary volumeFailureSummary, boolean requestFullBlockReportLease, SlowPeerReports slowPeers,
       SlowDiskReports slowDisks) throws IOException {
-    HeartbeatOp.Result result = runner.run(new HeartbeatOp(registration.getDatanodeUuid(), storageReports,
-        xceiverCount, services.now(), MAX_DELETIONS_PER_HEARTBEAT));
-    NNHAStatusHeartbeat status = new NNHAStatusHeartbeat(HAServiceState.ACTIVE, 0);
+    // Datanodes obey the namenode that says ACTIVE with the highest "transaction id": the leader term. Commands
+    // need a valid lease, and the term still current in the database (the heartbeat transaction is fenced).
+    long claimed = election.claimedTerm();
+    long term = election.leaderTerm().orElse(0);
+    HeartbeatOp.Result result;
+    try {
+      result = runner.run(new HeartbeatOp(registration.getDatanodeUuid(), storageReports, xceiverCount,
+          services.now(), MAX_DELETIONS_PER_HEARTBEAT, term));
+    } catch (NotLeaderException e) {
+      term = 0;
+      claimed = 0;
+      result = runner.run(new HeartbeatOp(registration.getDatanodeUuid(), storageReports, xceiverCount,
+          services.now(), MAX_DELETIONS_PER_HEARTBEAT, 0));
+    }
+    NNHAStatusHeartbeat status = claimed > 0 ? new NNHAStatusHeartbeat(HAServiceState.ACTIVE, claimed)
+        : new NNHAStatusHeartbeat(HAServiceState.STANDBY, election.knownTerm());
     if (result == null) {
       return new HeartbeatResponse(new DatanodeCommand[] {RegisterCommand.REGISTER}, status, null, 0);
     }
@@ -102,6 +126,11 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
       }
       commands.add(new BlockCommand(DatanodeProtocol.DNA_INVALIDATE, services.blockPoolId(),
           blocks.toArray(new Block[0])));
+    }
+    if (term > 0) {
+      for (DatanodeCommandSource source : commandSources) {
+        source.commandsFor(registration.getDatanodeUuid(), term, commands);
+      }
     }
     // A non-zero lease lets the datanode send its full block report; reports are idempotent, so any id works.
     long reportLease = requestFullBlockReportLease ? 1 + random.nextInt(Integer.MAX_VALUE) : 0;

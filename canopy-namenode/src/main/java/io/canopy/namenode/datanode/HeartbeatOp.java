@@ -5,6 +5,7 @@ import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.DatanodeRecord;
 import io.canopy.metadata.entity.InvalidatedBlock;
 import io.canopy.metadata.entity.StorageRecord;
+import io.canopy.namenode.membership.LeaderFence;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.TransactionContext;
@@ -17,8 +18,9 @@ import java.util.Optional;
 import org.apache.hadoop.hdfs.server.protocol.StorageReport;
 
 /**
- * sendHeartbeat: stores the datanode's figures and storages, and takes (removes) up to a bounded number of
- * replica deletions queued for it. Null when the datanode is unknown: it must register again.
+ * sendHeartbeat: stores the datanode's figures and storages and, on the leader (a positive {@code leaderTerm},
+ * fenced), takes (removes) up to a bounded number of replica deletions queued for it. Null when the datanode is
+ * unknown: it must register again.
  */
 public final class HeartbeatOp implements Operation<HeartbeatOp.Result> {
   /** The stored datanode, its storages, and the replicas it must delete. */
@@ -30,8 +32,11 @@ public final class HeartbeatOp implements Operation<HeartbeatOp.Result> {
   private final int transceiverCount;
   private final long nowMs;
   private final int maxDeletions;
+  private final long leaderTerm;
 
-  public HeartbeatOp(String uuid, StorageReport[] reports, int transceiverCount, long nowMs, int maxDeletions) {
+  public HeartbeatOp(String uuid, StorageReport[] reports, int transceiverCount, long nowMs, int maxDeletions,
+      long leaderTerm) {
+    this.leaderTerm = leaderTerm;
     this.uuid = uuid;
     this.reports = reports;
     this.transceiverCount = transceiverCount;
@@ -52,6 +57,9 @@ public final class HeartbeatOp implements Operation<HeartbeatOp.Result> {
   @Override
   public Result execute(TransactionContext context) throws IOException {
     Transaction transaction = context.cluster();
+    if (leaderTerm > 0) {
+      LeaderFence.check(transaction, leaderTerm);
+    }
     Optional<DatanodeRecord> existing = transaction.datanodes().get(uuid, LockMode.EXCLUSIVE);
     if (existing.isEmpty()) {
       return null;
@@ -83,8 +91,11 @@ public final class HeartbeatOp implements Operation<HeartbeatOp.Result> {
     DatanodeRecord record = existing.get().withHeartbeat(nowMs, capacity, dfsUsed, remaining, blockPoolUsed,
         nonDfsUsed, transceiverCount);
     transaction.datanodes().update(record);
-    List<InvalidatedBlock> deletions = transaction.invalidations().ofDatanode(uuid, maxDeletions);
-    deletions.forEach(transaction.invalidations()::delete);
+    List<InvalidatedBlock> deletions = List.of();
+    if (leaderTerm > 0) {
+      deletions = transaction.invalidations().ofDatanode(uuid, maxDeletions);
+      deletions.forEach(transaction.invalidations()::delete);
+    }
     return new Result(record, storages, deletions);
   }
 }
