@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.canopy.client.NamenodeList;
 import io.canopy.metadata.entity.NamenodeRecord;
 import io.canopy.namenode.membership.MembershipView;
-import io.canopy.namenode.membership.StandaloneMembership;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.ipc.RefreshResponse;
@@ -46,11 +45,27 @@ class NamenodeListServerTest {
   }
 
   @Test
-  void aStandaloneNamenodeListsItselfAsLeader() {
-    RefreshResponse response = new NamenodeListServer(new StandaloneMembership(1, () -> "127.0.0.1:8020", 0))
-        .refresh(NamenodeList.IDENTIFIER, new String[0]).iterator().next();
-    assertEquals(List.of(new NamenodeList.Entry(1, "127.0.0.1:8020", 0, true)),
-        NamenodeList.parse(response.getMessage()));
+  void aNamenodeThatHasNotJoinedYetListsNoNamenode() {
+    MembershipView notJoined = new MembershipView() {
+      @Override
+      public List<NamenodeRecord> liveNamenodes() {
+        return List.of();
+      }
+
+      @Override
+      public long leaderId() {
+        return 0;
+      }
+
+      @Override
+      public long selfId() {
+        return 0;
+      }
+    };
+    RefreshResponse response = new NamenodeListServer(notJoined).refresh(NamenodeList.IDENTIFIER, new String[0])
+        .iterator().next();
+    assertEquals(0, response.getReturnCode());
+    assertEquals(List.of(), NamenodeList.parse(response.getMessage()));
   }
 
   @Test
