@@ -2,6 +2,7 @@ package io.canopy.client;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -50,7 +51,9 @@ import org.slf4j.LoggerFactory;
  * {@value ClientConfig#NAMENODE_LIST_REFRESH_MS} (the first call included), a background refresh asks a namenode for
  * the live list ({@link NamenodeListClient}) and the selector uses it instead; the seeds come back when every
  * learned namenode has failed. With {@value ClientConfig#LOCATION_DOMAIN_ID} set, learned namenodes of that domain
- * are preferred while one of them is live (the seeds carry no domain).
+ * are preferred while one of them is live (the seeds carry no domain). Addresses, configured or learned, are
+ * compared in {@code ip:port} form, resolved when they enter the provider, so a namenode configured by host name and
+ * advertised by address (or the other way round) is one namenode.
  */
 public class CanopyFailoverProxyProvider<T> extends AbstractNNFailoverProxyProvider<T> {
   private static final Logger LOG = LoggerFactory.getLogger(CanopyFailoverProxyProvider.class);
@@ -77,7 +80,8 @@ public class CanopyFailoverProxyProvider<T> extends AbstractNNFailoverProxyProvi
       LongSupplier clock, NamenodeListSource source, Executor refreshExecutor) {
     super(conf, uri, xface, factory);
     this.nameservice = uri.getHost();
-    List<String> seeds = Nameservice.rpcAddresses(this.conf, nameservice);
+    List<String> seeds = Nameservice.rpcAddresses(this.conf, nameservice).stream()
+        .map(CanopyFailoverProxyProvider::canonical).toList();
     if (seeds.isEmpty()) {
       throw new IllegalArgumentException("Nameservice " + nameservice + " lists no namenode: set dfs.ha.namenodes."
           + nameservice + " and dfs.namenode.rpc-address." + nameservice + ".ID (Nameservice.configure does)");
@@ -92,12 +96,30 @@ public class CanopyFailoverProxyProvider<T> extends AbstractNNFailoverProxyProvi
         clock, new Random(seed), seeds);
     this.ownExecutor = refreshExecutor == null ? refreshThread(nameservice) : null;
     this.refresher = new NamenodeListRefresher(nameservice, selector,
-        source != null ? source : new NamenodeListClient(this.conf, ugi, ClientConfig.NAMENODE_LIST_RPC_TIMEOUT_MS),
+        canonicalAddresses(source != null ? source
+            : new NamenodeListClient(this.conf, ugi, ClientConfig.NAMENODE_LIST_RPC_TIMEOUT_MS)),
         clock, this.conf.getLong(ClientConfig.NAMENODE_LIST_REFRESH_MS,
             ClientConfig.NAMENODE_LIST_REFRESH_MS_DEFAULT),
         refreshExecutor != null ? refreshExecutor : ownExecutor);
     this.dispatcher = new NamenodeDispatcher<>(nameservice, selector, this::proxyFor, refresher::maybeRefresh)
         .newProxy(xface);
+  }
+
+  /**
+   * {@code address} as {@code ip:port} when its host resolves, else as given: a namenode is one namenode whether the
+   * configuration names it by host name and its membership descriptor by address, or the other way round.
+   */
+  static String canonical(String address) {
+    InetSocketAddress socket = NetUtils.createSocketAddr(address);
+    return socket.isUnresolved() ? address : socket.getAddress().getHostAddress() + ":" + socket.getPort();
+  }
+
+  /** {@code source}, with the namenodes' addresses in {@link #canonical} form. */
+  private static NamenodeListSource canonicalAddresses(NamenodeListSource source) {
+    return address -> source.fetch(address).stream()
+        .map(entry -> new NamenodeList.Entry(entry.id(), canonical(entry.rpcAddress()), entry.locationDomainId(),
+            entry.leader()))
+        .toList();
   }
 
   private static long randomSeed(Configuration conf) {

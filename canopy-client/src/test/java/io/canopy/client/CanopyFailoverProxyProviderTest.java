@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.ConnectException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.ArrayList;
@@ -258,6 +260,18 @@ class CanopyFailoverProxyProviderTest {
     namespace.whoAmI();
     assertEquals(2, listSource.asked.size(), "due after one interval");
     assertEquals(List.of("127.0.0.1:9009", "127.0.0.1:9009"), List.of(namespace.whoAmI(), namespace.whoAmI()));
+  }
+
+  @Test
+  void aNamenodeAdvertisedByHostNameIsTheNamenodeConfiguredByAddress() throws IOException {
+    assumeTrue(InetAddress.getByName("localhost").getHostAddress().equals("127.0.0.1"), "localhost is 127.0.0.1");
+    listSource.answer = List.of(new NamenodeList.Entry(1, "127.0.0.1:9009", 0, true),
+        new NamenodeList.Entry(2, "localhost:9001", 0, false));
+    Namespace namespace = withRetries(provider(conf("sticky")));
+    assertEquals(SEEDS.get(0), namespace.whoAmI()); // and the first refresh ran, on the direct executor
+    assertEquals(1, listSource.asked.size());
+    assertEquals(List.of(SEEDS.get(0), SEEDS.get(0)), List.of(namespace.whoAmI(), namespace.whoAmI()),
+        "localhost:9001 is still listed: the sticky client stays");
   }
 
   @Test
