@@ -61,13 +61,17 @@ import org.junit.jupiter.api.io.TempDir;
  * running workload costs no operation (Canopy's provider and Hadoop's own), round-robin spreads calls, a reply lost
  * on one namenode is answered from the shared retry cache on another, and namenodes list each other.
  *
- * <p>The datanodes of {@link MiniCanopyCluster} report to namenode 0 only, so the tests never stop it: the clients
- * that see a namenode die are given two other namenodes.
+ * <p>The datanodes of {@link MiniCanopyCluster} report to the namenodes started before them; the tests keep
+ * namenode 0 running so they always have one, and give the clients that see a namenode die two others. Namenodes
+ * advertise themselves as {@code localhost:PORT} while the tests configure {@code 127.0.0.1:PORT}: on loopback, a
+ * namenode is known by its port.
  */
 @Timeout(120)
 class ClientFailoverTest {
   private static final String NAMESERVICE = "canopy";
   private static final int DATANODES = 3;
+  private static final List<String> WORKLOAD_OPERATIONS = List.of("create", "addBlock", "complete",
+      "getBlockLocations", "getFileInfo", "rename", "delete");
   private static final Map<Integer, String> ADDRESSES = new ConcurrentHashMap<>();
 
   @TempDir
@@ -108,25 +112,38 @@ class ClientFailoverTest {
 
   @Test
   @Timeout(60)
-  void roundRobinSpreadsCallsOverEveryRunningNamenode() throws IOException {
+  void roundRobinSpreadsCallsOverTheConfiguredNamenodes() throws IOException {
     List<Integer> running = runningNameNodes();
     Configuration conf = clientConf(running, CanopyFailoverProxyProvider.class.getName());
     conf.set(ClientConfig.NAMENODE_SELECTION, "round-robin");
-    // Until leader election fills the membership view, a namenode's list names only itself: keep the configured one.
-    conf.setLong(ClientConfig.NAMENODE_LIST_REFRESH_MS, 0);
-    org.apache.hadoop.fs.Path probe = new org.apache.hadoop.fs.Path("/spread/probe");
-    int callsPerNamenode = 20;
-    Map<Integer, Long> before = new HashMap<>();
+    conf.setLong(ClientConfig.NAMENODE_LIST_REFRESH_MS, 0); // the configured list only
+    org.apache.hadoop.fs.Path probe = new org.apache.hadoop.fs.Path("/spread/configured");
     try (FileSystem fs = FileSystem.newInstance(Nameservice.uri(NAMESERVICE), conf)) {
       assertTrue(fs.mkdirs(probe));
-      running.forEach(index -> before.put(index, metric(index, "getFileInfo").operations()));
-      for (int i = 0; i < callsPerNamenode * running.size(); i++) {
+      assertEachServed(running, 20, () -> assertTrue(fs.getFileStatus(probe).isDirectory()));
+    }
+  }
+
+  @Test
+  @Timeout(60)
+  void aClientGivenOneNamenodeLearnsTheOthersAndSpreadsOverThem() throws Exception {
+    twoRunningNameNodesOtherThanTheFirst();
+    List<Integer> running = runningNameNodes();
+    awaitListedBy(0, running);
+    Configuration conf = clientConf(List.of(0), CanopyFailoverProxyProvider.class.getName());
+    conf.set(ClientConfig.NAMENODE_SELECTION, "round-robin");
+    org.apache.hadoop.fs.Path probe = new org.apache.hadoop.fs.Path("/spread/learned");
+    try (FileSystem fs = FileSystem.newInstance(Nameservice.uri(NAMESERVICE), conf)) {
+      assertTrue(fs.mkdirs(probe)); // the first call starts the first list refresh, in the background
+      int other = running.get(1);
+      long before = metric(other, "getFileInfo").operations();
+      long deadline = System.nanoTime() + 10_000_000_000L;
+      while (metric(other, "getFileInfo").operations() == before) {
+        assertTrue(System.nanoTime() < deadline, "the client never called namenode " + other
+            + ", which namenode 0 lists");
         assertTrue(fs.getFileStatus(probe).isDirectory());
       }
-    }
-    for (int index : running) {
-      assertEquals(callsPerNamenode, metric(index, "getFileInfo").operations() - before.get(index),
-          "getFileInfo calls served by namenode " + index + " of " + running);
+      assertEachServed(running, 20, () -> assertTrue(fs.getFileStatus(probe).isDirectory()));
     }
   }
 
@@ -175,15 +192,17 @@ class ClientFailoverTest {
   @Timeout(60)
   void everyNamenodeListsTheLiveNamenodesThroughGenericRefreshProtocol() throws IOException {
     runningNameNodes().forEach(ClientFailoverTest::address);
-    Set<String> everyNamenode = new HashSet<>(ADDRESSES.values());
+    Set<Integer> everyNamenode = new HashSet<>();
+    ADDRESSES.values().forEach(address -> everyNamenode.add(port(address)));
     NamenodeListClient lists = new NamenodeListClient(cluster.conf(), UserGroupInformation.getCurrentUser(), 10_000);
     for (int index : runningNameNodes()) {
       List<NamenodeList.Entry> entries = lists.fetch(address(index));
-      List<String> listed = entries.stream().map(NamenodeList.Entry::rpcAddress).toList();
-      assertTrue(listed.contains(address(index)), "namenode " + index + " lists itself: " + entries);
+      Set<Integer> listed = new HashSet<>();
+      entries.forEach(entry -> listed.add(port(entry.rpcAddress())));
+      assertTrue(listed.contains(port(address(index))), "namenode " + index + " lists itself: " + entries);
       assertTrue(everyNamenode.containsAll(listed), "namenode " + index + " lists namenodes of this cluster: "
-          + entries + ", cluster: " + everyNamenode);
-      assertTrue(entries.stream().anyMatch(NamenodeList.Entry::leader), "a leader is known: " + entries);
+          + entries + ", cluster ports: " + everyNamenode);
+      assertEquals(1, entries.stream().filter(NamenodeList.Entry::leader).count(), "one leader: " + entries);
     }
 
     Configuration conf = new Configuration(cluster.conf());
@@ -225,6 +244,11 @@ class ClientFailoverTest {
       stopped = candidates.stream().max((a, b) -> Long.compare(calls(a) - before.get(a), calls(b) - before.get(b)))
           .orElseThrow();
       assertTrue(calls(stopped) > before.get(stopped), "namenode " + stopped + " served the client");
+      for (int other : candidates) {
+        if (other != stopped) {
+          assertEquals(before.get(other), calls(other), "a sticky client stays on namenode " + stopped);
+        }
+      }
       acknowledgedAtStop = workload.operations();
       cluster.stopNameNode(stopped);
       workload.join(45_000);
@@ -242,6 +266,44 @@ class ClientFailoverTest {
     System.out.println(root + ": namenode " + stopped + " stopped after " + acknowledgedAtStop + " of "
         + workload.operations() + " operations; retry-cache answers on the running namenodes so far: "
         + retryCacheAnswers);
+  }
+
+  private interface Call {
+    void run() throws IOException;
+  }
+
+  /** Makes {@code perNamenode} calls per namenode and requires each namenode to have served exactly that many. */
+  private static void assertEachServed(List<Integer> nameNodes, int perNamenode, Call call) throws IOException {
+    Map<Integer, Long> before = new HashMap<>();
+    nameNodes.forEach(index -> before.put(index, metric(index, "getFileInfo").operations()));
+    for (int i = 0; i < perNamenode * nameNodes.size(); i++) {
+      call.run();
+    }
+    for (int index : nameNodes) {
+      assertEquals(perNamenode, metric(index, "getFileInfo").operations() - before.get(index),
+          "getFileInfo calls served by namenode " + index + " of " + nameNodes);
+    }
+  }
+
+  /** Waits until namenode {@code index}'s membership view lists exactly the namenodes {@code expected}. */
+  private static void awaitListedBy(int index, List<Integer> expected) throws Exception {
+    Set<Integer> wanted = new HashSet<>();
+    expected.forEach(i -> wanted.add(port(address(i))));
+    NamenodeListClient lists = new NamenodeListClient(cluster.conf(), UserGroupInformation.getCurrentUser(), 10_000);
+    long deadline = System.nanoTime() + 20_000_000_000L;
+    Set<Integer> listed = Set.of();
+    while (!listed.equals(wanted)) {
+      assertTrue(System.nanoTime() < deadline, "namenode " + index + " lists " + listed + ", not " + wanted);
+      Thread.sleep(100);
+      listed = new HashSet<>();
+      for (NamenodeList.Entry entry : lists.fetch(address(index))) {
+        listed.add(port(entry.rpcAddress()));
+      }
+    }
+  }
+
+  private static int port(String hostAndPort) {
+    return Integer.parseInt(hostAndPort.substring(hostAndPort.lastIndexOf(':') + 1));
   }
 
   /**
@@ -302,10 +364,14 @@ class ClientFailoverTest {
     return conf;
   }
 
-  /** Client calls namenode {@code index} served so far (answered, failed or answered from the retry cache). */
+  /**
+   * Calls of the workload's kinds namenode {@code index} served so far (answered, failed or answered from the retry
+   * cache); datanode traffic, which every namenode gets, is left out.
+   */
   private static long calls(int index) {
     long calls = 0;
-    for (OperationMetrics.Snapshot snapshot : cluster.nameNode(index).runner().metrics().snapshot().values()) {
+    for (String operation : WORKLOAD_OPERATIONS) {
+      OperationMetrics.Snapshot snapshot = metric(index, operation);
       calls += snapshot.operations() + snapshot.failures() + snapshot.retryCacheAnswers();
     }
     return calls;
