@@ -168,6 +168,11 @@ public final class MiniCanopyCluster implements AutoCloseable {
     return nameNodes.get(nameNode).uri();
   }
 
+  /** Namenodes started so far, stopped ones included (indexes never move). */
+  public int nameNodeCount() {
+    return nameNodes.size();
+  }
+
   public NameNode nameNode(int index) {
     return nameNodes.get(index);
   }
