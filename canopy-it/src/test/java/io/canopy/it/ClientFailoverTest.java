@@ -62,9 +62,8 @@ import org.junit.jupiter.api.io.TempDir;
  * on one namenode is answered from the shared retry cache on another, and namenodes list each other.
  *
  * <p>The datanodes of {@link MiniCanopyCluster} report to the namenodes started before them; the tests keep
- * namenode 0 running so they always have one, and give the clients that see a namenode die two others. Namenodes
- * advertise themselves as {@code localhost:PORT} while the tests configure {@code 127.0.0.1:PORT}: on loopback, a
- * namenode is known by its port.
+ * namenode 0 running so they always have one, and give the clients that see a namenode die two others. On loopback
+ * a namenode is known by its port, whatever host form its descriptor uses.
  */
 @Timeout(120)
 class ClientFailoverTest {

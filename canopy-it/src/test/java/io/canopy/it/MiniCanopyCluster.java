@@ -136,11 +136,6 @@ public final class MiniCanopyCluster implements AutoCloseable {
     return stopped.contains(index);
   }
 
-  /** Namenodes started so far, stopped ones included. */
-  public int nameNodeCount() {
-    return nameNodes.size();
-  }
-
   /** The datanodes, in start order (a test may shut one down: {@link DataNode#shutdown()}). */
   public List<DataNode> dataNodes() {
     return dataNodes;
@@ -175,6 +170,11 @@ public final class MiniCanopyCluster implements AutoCloseable {
 
   public String uri(int nameNode) {
     return nameNodes.get(nameNode).uri();
+  }
+
+  /** Namenodes started so far, stopped ones included (indexes never move). */
+  public int nameNodeCount() {
+    return nameNodes.size();
   }
 
   public NameNode nameNode(int index) {
