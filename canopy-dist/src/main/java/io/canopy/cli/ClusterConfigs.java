@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import io.canopy.client.CanopyFailoverProxyProvider;
 import io.canopy.client.Nameservice;
 import io.canopy.datanode.DataNodeLauncher;
 import io.canopy.namenode.NameNodeConfig;
@@ -48,11 +49,12 @@ public final class ClusterConfigs {
       "dfs.client.failover.proxy.provider." + Nameservice.DEFAULT_NAME);
 
   /**
-   * The failover proxy provider clients of a cluster with several namenodes use. Hadoop's own for now; the one place
-   * to switch to Canopy's provider (canopy-client) once it exists.
+   * The failover proxy provider clients of a cluster with several namenodes use: Canopy's (random namenode, then
+   * sticky until it fails; learns the live namenodes). Clients without canopy-client on their class path set
+   * {@link Nameservice#HADOOP_PROVIDER} instead.
    */
   public static String failoverProxyProvider() {
-    return Nameservice.HADOOP_PROVIDER;
+    return CanopyFailoverProxyProvider.class.getName();
   }
 
   private ClusterConfigs() {
