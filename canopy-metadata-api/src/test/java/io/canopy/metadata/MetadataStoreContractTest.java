@@ -809,6 +809,21 @@ public abstract class MetadataStoreContractTest {
   }
 
   @Test
+  void concurrentInsertsOfOneDatanodeBothCommitAndTheLastWins() throws Exception {
+    DatanodeRecord first = datanode("dn-race", 1);
+    DatanodeRecord second = datanode("dn-race", 2);
+    try (Transaction one = begin(); Transaction two = begin()) {
+      one.datanodes().insert(first);
+      two.datanodes().insert(second);
+      one.commit();
+      two.commit();
+    }
+    try (Transaction tx = begin()) {
+      assertEquals(Optional.of(second), tx.datanodes().get("dn-race", LockMode.READ_COMMITTED));
+    }
+  }
+
+  @Test
   void namenodesAreListedInIdOrderAndUpdatedInPlace() throws Exception {
     NamenodeRecord nn3 = new NamenodeRecord(3, 0, "127.0.0.1:3003", "127.0.0.1:4003", 2, 100, 100);
     NamenodeRecord nn1 = new NamenodeRecord(1, 5, "127.0.0.1:3001", "", 0, 50, 60);

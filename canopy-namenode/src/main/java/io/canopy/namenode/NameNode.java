@@ -117,7 +117,7 @@ public final class NameNode implements AutoCloseable {
         new BlockLocator(registry, identity.blockPoolId()));
     AtomicReference<InetSocketAddress> boundAddress = new AtomicReference<>();
     LeaderElection election = new LeaderElection(store, NameNodeConfig.electionSettings(conf),
-        () -> NetUtils.getHostPortString(boundAddress.get()), conf.get(NameNodeConfig.HTTP_ADDRESS, ""),
+        () -> boundAddress.get().getAddress().getHostAddress() + ":" + boundAddress.get().getPort(), conf.get(NameNodeConfig.HTTP_ADDRESS, ""),
         conf.getInt(NameNodeConfig.LOCATION_DOMAIN_ID, 0), System::nanoTime, System::currentTimeMillis);
     List<DatanodeCommandSource> commandSources = new ArrayList<>();
     List<LeaderWork> leaderWork = new ArrayList<>();
@@ -132,7 +132,8 @@ public final class NameNode implements AutoCloseable {
         conf.get(NameNodeConfig.RPC_ADDRESS, NameNodeConfig.RPC_ADDRESS_DEFAULT));
     RPC.Server server = RpcServerFactory.build(conf, address,
         conf.getInt(NameNodeConfig.HANDLER_COUNT, NameNodeConfig.HANDLER_COUNT_DEFAULT),
-        new ClientProtocolServer(conf, services, blocks, runner), datanodes, new NamenodeProtocolServer(datanodes));
+        new ClientProtocolServer(conf, services, blocks, runner), datanodes, new NamenodeProtocolServer(datanodes),
+        election);
     if (metricsFile != null && !metricsFile.isBlank()) {
       java.nio.file.Path file = java.nio.file.Path.of(metricsFile);
       housekeeping.scheduleWithFixedDelay(() -> {

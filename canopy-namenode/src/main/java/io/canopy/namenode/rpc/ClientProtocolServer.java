@@ -304,7 +304,7 @@ public final class ClientProtocolServer {
   public void updatePipeline(String clientName, ExtendedBlock oldBlock, ExtendedBlock newBlock,
       DatanodeID[] newNodes, String[] newStorageIDs) throws IOException {
     runner.run(new UpdatePipelineOp(ownerOf(oldBlock), clientName, oldBlock, newBlock,
-        Arrays.asList(newStorageIDs)));
+        Arrays.asList(newStorageIDs)), CallerInfo.call());
   }
 
   private long ownerOf(ExtendedBlock block) throws IOException {
