@@ -10,10 +10,16 @@ import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockState;
 import io.canopy.namenode.blocks.DatanodeRegistry;
+import io.canopy.namenode.NameNode;
 import io.canopy.namenode.NameNodeConfig;
+import io.canopy.namenode.fs.IdGenerator;
 import io.canopy.namenode.fs.LeaseLimits;
+import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.leases.BlockRecoveryDispatcher;
+import io.canopy.namenode.membership.NotLeaderException;
 import io.canopy.namenode.ops.BlockRecoveryTask;
+import io.canopy.namenode.ops.ReleaseLeaseOp;
+import io.canopy.namenode.ops.ReleaseOutcome;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
@@ -285,6 +291,34 @@ class LeaseRecoveryTest {
         "closing a file leaves its holder's lease row (a concurrent create may rely on it)");
     awaitTrue("the idle lease is deleted past the hard limit", Duration.ofSeconds(20),
         () -> count("SELECT count(*) FROM leases WHERE holder = '" + holder + "'") == 0);
+  }
+
+  @Test
+  @Timeout(60)
+  void releasingALeaseIsFencedByTheLeaderTermAndSparesAHolderThatRenewed() throws Exception {
+    org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path("/lease/fenced");
+    DistributedFileSystem writer = newClient(0);
+    String holder = writer.getClient().getClientName();
+    byte[] data = TestFiles.randomBytes(1500, 9);
+    try (FSDataOutputStream out = writer.create(path, true, 4096, (short) 2, BLOCK_SIZE)) {
+      out.write(data, 0, 1000);
+      out.hflush();
+      long inode = writer.getClient().getFileInfo(path.toString()).getFileId();
+      NameNode leader = cluster.nameNode(0);
+      long term = leader.election().leaderTerm().orElseThrow();
+      NamespaceServices services = new NamespaceServices(cluster.conf(), new IdGenerator(store, 1),
+          System::currentTimeMillis, store.identity());
+      List<List<String>> before = fileRows(inode);
+      // Listed as expired a moment ago, but renewed since: the leader leaves the file alone.
+      ReleaseOutcome renewed = leader.runner().run(new ReleaseLeaseOp(services, inode, holder, 0, term));
+      assertEquals(ReleaseOutcome.Kind.RENEWED, renewed.kind(), renewed.detail());
+      // A namenode whose term is over writes nothing.
+      assertThrows(NotLeaderException.class, () -> leader.runner().run(
+          new ReleaseLeaseOp(services, inode, holder, Long.MAX_VALUE, term + 1)));
+      assertEquals(before, fileRows(inode));
+      out.write(data, 1000, 500);
+    }
+    assertArrayEquals(data, TestFiles.read(writer, path));
   }
 
   @Test

@@ -13,7 +13,8 @@ import java.util.List;
 import java.util.Optional;
 
 final class PgBlockTable implements BlockTable, BufferedTable {
-  private static final String COLUMNS = "inode_id, block_id, block_index, num_bytes, generation_stamp, state, recovery_id";
+  private static final String COLUMNS =
+      "inode_id, block_id, block_index, num_bytes, generation_stamp, state, recovery_id";
 
   private final Jdbc jdbc;
   private final WriteBuffer<BlockKey, Block> writes = new WriteBuffer<>("blocks");

@@ -112,7 +112,7 @@ public final class LeaseMonitor implements LeaderWork {
         budget[0]--;
         underRecovery.add(path.inodeId());
         if (!dispatcher.inFlight(path.inodeId(), term)) {
-          release(path, term);
+          release(path, Long.MAX_VALUE, term);
         }
       }
       if (page.size() < limit) {
@@ -131,7 +131,8 @@ public final class LeaseMonitor implements LeaderWork {
       List<Lease> page = runner.run(new ExpiredLeasesOp(renewedBeforeMs, after, PAGE));
       for (Lease lease : page) {
         visited++;
-        boolean released = lease.holder().equals(LeaseLimits.RECOVERY_HOLDER) || releaseFilesOf(lease, term, budget);
+        boolean released = lease.holder().equals(LeaseLimits.RECOVERY_HOLDER)
+            || releaseFilesOf(lease, renewedBeforeMs, term, budget);
         if (released && runner.run(new DeleteIdleLeaseOp(lease.holder(), renewedBeforeMs, term))) {
           LOG.info("Lease of {} expired (last renewed {} ms ago, hard limit {} s) and holds no file: deleted",
               lease.holder(), clockMs.getAsLong() - lease.lastRenewedMs(), limits.hardLimitMs() / 1000);
@@ -144,8 +145,11 @@ public final class LeaseMonitor implements LeaderWork {
     }
   }
 
-  /** Releases every file of an expired lease within the budget; true when none is left to visit. */
-  private boolean releaseFilesOf(Lease lease, long term, int[] budget) throws IOException {
+  /**
+   * Releases every file of an expired lease within the budget; true when none is left to visit, false as well when
+   * the holder turns out to have renewed its lease meanwhile.
+   */
+  private boolean releaseFilesOf(Lease lease, long renewedBeforeMs, long term, int[] budget) throws IOException {
     long after = Long.MIN_VALUE;
     while (budget[0] > 0) {
       int limit = Math.min(PAGE, budget[0]);
@@ -156,7 +160,9 @@ public final class LeaseMonitor implements LeaderWork {
       }
       for (LeasePath path : page) {
         budget[0]--;
-        release(path, term);
+        if (release(path, renewedBeforeMs, term) == ReleaseOutcome.Kind.RENEWED) {
+          return false;
+        }
       }
       if (page.size() < limit) {
         return true;
@@ -166,17 +172,20 @@ public final class LeaseMonitor implements LeaderWork {
     return false;
   }
 
-  /** One file: released in a fenced transaction; a failure is logged and the file retried next run. */
-  private void release(LeasePath path, long term) throws NotLeaderException {
+  /**
+   * One file: released in a fenced transaction (unless its holder renewed after {@code renewedBeforeMs}); a failure
+   * is logged and the file retried next run. Returns what happened, null after a failure.
+   */
+  private ReleaseOutcome.Kind release(LeasePath path, long renewedBeforeMs, long term) throws NotLeaderException {
     ReleaseOutcome outcome;
     try {
-      outcome = runner.run(new ReleaseLeaseOp(services, path.inodeId(), path.holder(), term));
+      outcome = runner.run(new ReleaseLeaseOp(services, path.inodeId(), path.holder(), renewedBeforeMs, term));
     } catch (NotLeaderException e) {
       throw e;
     } catch (IOException | RuntimeException e) {
       LOG.warn("Cannot release the lease of {} on inode {}; retrying in {} ms: {}", path.holder(), path.inodeId(),
           intervalMs, e.toString());
-      return;
+      return null;
     }
     switch (outcome.kind()) {
       case RECOVERING -> {
@@ -197,8 +206,10 @@ public final class LeaseMonitor implements LeaderWork {
         dispatcher.forget(path.inodeId());
         LOG.info("Lease path of {} on inode {} removed: {}", path.holder(), path.inodeId(), outcome.detail());
       }
+      case RENEWED -> LOG.info("Lease of {} on inode {} kept: {}", path.holder(), path.inodeId(), outcome.detail());
       default -> LOG.debug("Lease of {} on inode {} not released yet: {}", path.holder(), path.inodeId(),
           outcome.detail());
     }
+    return outcome.kind();
   }
 }

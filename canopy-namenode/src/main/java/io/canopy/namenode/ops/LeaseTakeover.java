@@ -30,8 +30,8 @@ final class LeaseTakeover {
    * Returns when {@code holder} may recover the exclusively locked open {@code file} now; otherwise throws
    * {@link AlreadyBeingCreatedException} or {@link RecoveryInProgressException} as HDFS does.
    */
-  static void requireRecoverable(TransactionContext context, FsPath path, Inode file, String holder, String clientMachine,
-      Purpose purpose, LeaseLimits limits, long now) throws IOException {
+  static void requireRecoverable(TransactionContext context, FsPath path, Inode file, String holder,
+      String clientMachine, Purpose purpose, LeaseLimits limits, long now) throws IOException {
     String writer = file.clientName();
     if (purpose == Purpose.CREATE_FILE && holder.equals(writer)) {
       throw new AlreadyBeingCreatedException(message(purpose, path, holder, clientMachine,

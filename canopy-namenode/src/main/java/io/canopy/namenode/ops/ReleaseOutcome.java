@@ -15,7 +15,9 @@ public record ReleaseOutcome(Kind kind, String detail, BlockRecoveryTask task) {
     /** The file cannot be closed or recovered yet: a committed block waits for datanodes to confirm replicas. */
     WAITING,
     /** The file is gone, or is not open under the expected holder (a stale lease path, now removed). */
-    NOT_OPEN
+    NOT_OPEN,
+    /** The holder renewed its lease since the leader found it expired: the file stays its own. */
+    RENEWED
   }
 
   static ReleaseOutcome of(Kind kind, String detail) {
