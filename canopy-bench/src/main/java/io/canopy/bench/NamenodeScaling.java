@@ -4,7 +4,6 @@ import io.canopy.bench.mix.MixNamespace;
 import io.canopy.bench.mix.MixResult;
 import io.canopy.bench.mix.MixRunner;
 import io.canopy.bench.mix.MixSettings;
-import io.canopy.bench.mix.NamespaceBuilder;
 import io.canopy.bench.mix.OperationMix;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -19,7 +18,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
 
 /**
  * The Spotify mix on Canopy with 1, 2 and 3 namenodes, and on HDFS, in one run: throughput, and where the servers'
@@ -80,16 +78,13 @@ final class NamenodeScaling {
 
   private static Row measure(String name, int namenodes, SystemUnderTest system, PidSource pids, Configuration conf,
       MixSettings settings, BenchMode mode, CpuPinning pinning, PrintWriter progress) throws IOException {
-    MixNamespace namespace;
-    try (FileSystem fs = FileSystem.newInstance(URI.create(system.uri()), conf)) {
-      namespace = new NamespaceBuilder(fs, settings.shape(), settings.seed(), settings.builderThreads(), progress)
-          .buildOrLoad(new org.apache.hadoop.fs.Path(settings.baseDirectory()));
-    }
     List<Double> throughputs = new ArrayList<>();
     Map<String, Double> cpu = new LinkedHashMap<>();
     double seconds = 0;
     long failures = 0;
     for (int repetition = 0; repetition < mode.repetitions(); repetition++) {
+      // Built on first use, listed again before every run (the previous run renamed and deleted files).
+      MixNamespace namespace = MixComparison.loadNamespace(system, settings, conf, progress);
       pinning.pinServers(system.serverPids()); // backends started since are pinned too
       Map<String, Double> before = cpuSeconds(pids.pids());
       long start = System.nanoTime();
