@@ -2,6 +2,7 @@ package io.canopy.bench;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -12,7 +13,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "canopy bench", mixinStandardHelpOptions = true,
     description = {"Side-by-side benchmarks of Canopy and Apache HDFS 3.5.0 on this machine, same run, same client.",
         "Both systems run on 127.0.0.1 with the same datanode count, replication, block size and log level."},
-    subcommands = {BenchCli.Report.class, CommandLine.HelpCommand.class})
+    subcommands = {BenchCli.Report.class, BenchCli.Namenodes.class, CommandLine.HelpCommand.class})
 public final class BenchCli implements Runnable {
   /** Set by bin/canopy to the repository root. */
   static final String REPOSITORY_PROPERTY = "canopy.repository";
@@ -66,6 +67,60 @@ public final class BenchCli implements Runnable {
       progress.println("Report written to " + out + " (chart: " + ReportWriter.chartPath(out) + ")");
       progress.flush();
       return results.failures() == 0 ? 0 : 1;
+    }
+  }
+
+  /** The Spotify mix on Canopy with 1, 2, 3 namenodes and on HDFS; throughput and where server CPU went. */
+  @Command(name = "namenodes", mixinStandardHelpOptions = true,
+      description = {"Runs the Spotify mix on fresh Canopy clusters with 1, 2 and 3 namenodes (3 datanodes each) and",
+          "on HDFS, in one run, and writes a Markdown table: throughput, ratio to one namenode and to HDFS, server",
+          "CPU used (cores) and its split between namenodes, database and datanodes.",
+          "Example: bin/canopy bench namenodes --mode full"},
+      footer = {"", "Exit status: 0 when every run completed without a failed operation, 1 otherwise."})
+  static final class Namenodes implements Callable<Integer> {
+    @Option(names = "--mode", defaultValue = "quick", paramLabel = "MODE",
+        description = "smoke, quick or full (default: ${DEFAULT-VALUE}).")
+    String mode;
+
+    @Option(names = "--counts", defaultValue = "1,2,3", split = ",", paramLabel = "N,N,...",
+        description = "Namenode counts to measure (default: ${DEFAULT-VALUE}).")
+    List<Integer> counts;
+
+    @Option(names = "--out", defaultValue = "docs/benchmarks-namenodes.md", paramLabel = "FILE",
+        description = "Report to write (default: ${DEFAULT-VALUE}).")
+    Path out;
+
+    @Option(names = "--work", defaultValue = "target/bench-namenodes", paramLabel = "DIR",
+        description = "Scratch directory for the clusters (default: ${DEFAULT-VALUE}).")
+    Path work;
+
+    @Option(names = "--seed", defaultValue = "20261122", paramLabel = "N",
+        description = "Seed of the workload's randomness, the same for every cluster (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+      Path repository = Path.of(System.getProperty(REPOSITORY_PROPERTY, "")).toAbsolutePath();
+      out = repository.resolve(out);
+      work = repository.resolve(work);
+      for (int count : counts) {
+        if (count < 1 || count > 9) {
+          throw new CommandLine.ParameterException(spec.commandLine(), "--counts: " + count
+              + " namenodes is outside 1..9");
+        }
+      }
+      PrintWriter progress = spec.commandLine().getOut();
+      BenchMode benchMode = BenchMode.named(mode);
+      java.time.Instant started = java.time.Instant.now();
+      List<NamenodeScaling.Row> rows = NamenodeScaling.run(benchMode, work, seed, counts, progress);
+      NamenodeScaling.write(rows, benchMode, seed, out, "bin/canopy bench namenodes --mode " + benchMode.name()
+          + " --seed " + seed, started);
+      progress.println("Report written to " + out);
+      progress.flush();
+      return rows.stream().mapToLong(NamenodeScaling.Row::failures).sum() == 0 ? 0 : 1;
     }
   }
 

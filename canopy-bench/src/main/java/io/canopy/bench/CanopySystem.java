@@ -1,6 +1,7 @@
 package io.canopy.bench;
 
 import io.canopy.cli.CanopyCli;
+import io.canopy.cli.ClusterConfigs;
 import io.canopy.cli.ClusterLayout;
 import io.canopy.cli.DaemonLauncher;
 import io.canopy.cli.Role;
@@ -18,11 +19,13 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
 import picocli.CommandLine;
 
 /** A Canopy cluster started with the real {@code canopy up} (child processes), stopped with {@code canopy down}. */
 public final class CanopySystem implements SystemUnderTest {
-  private static final Pattern DEFAULT_FS = Pattern.compile("(?m)^fs\\.defaultFS=(hdfs://127\\.0\\.0\\.1:\\d+)$");
+  private static final Pattern DEFAULT_FS =
+      Pattern.compile("(?m)^fs\\.defaultFS=(hdfs://(?:127\\.0\\.0\\.1:\\d+|[a-z]+))$");
   static final String SERVER_LOG4J = "canopy-bench-servers-log4j.properties";
 
   private final Path directory;
@@ -45,9 +48,15 @@ public final class CanopySystem implements SystemUnderTest {
 
   /** Starts a fresh cluster in {@code directory} with {@code datanodes} datanodes and the given settings. */
   public static CanopySystem start(Path directory, int datanodes, Map<String, String> settings) throws IOException {
+    return start(directory, 1, datanodes, settings);
+  }
+
+  /** Starts a fresh cluster with {@code namenodes} namenodes (several: clients reach them as a nameservice). */
+  public static CanopySystem start(Path directory, int namenodes, int datanodes, Map<String, String> settings)
+      throws IOException {
     System.setProperty(DaemonLauncher.LOG4J_PROPERTY, SERVER_LOG4J);
-    List<String> args = new ArrayList<>(List.of("up", "--dir", directory.toString(), "--datanodes",
-        Integer.toString(datanodes)));
+    List<String> args = new ArrayList<>(List.of("up", "--dir", directory.toString(), "--namenodes",
+        Integer.toString(namenodes), "--datanodes", Integer.toString(datanodes)));
     settings.forEach((key, value) -> {
       args.add("-D");
       args.add(key + "=" + value);
@@ -82,6 +91,17 @@ public final class CanopySystem implements SystemUnderTest {
     return uri;
   }
 
+  /**
+   * {@code base} plus the cluster's client configuration files: what a client needs to reach a nameservice of
+   * several namenodes (and harmless with one).
+   */
+  public Configuration clientConfiguration(Configuration base) {
+    Configuration conf = new Configuration(base);
+    conf.addResource(new org.apache.hadoop.fs.Path(layout().etc().resolve(ClusterConfigs.CORE_SITE).toUri()));
+    conf.addResource(new org.apache.hadoop.fs.Path(layout().etc().resolve(ClusterConfigs.HDFS_SITE).toUri()));
+    return conf;
+  }
+
   ClusterLayout layout() {
     return new ClusterLayout(directory);
   }
@@ -94,6 +114,27 @@ public final class CanopySystem implements SystemUnderTest {
   /** Operation counters of the first namenode since it started. */
   public Map<String, OperationMetrics.Snapshot> nameNodeMetrics() throws IOException {
     return MetricsFile.read(layout().metricsFile(Role.namenode(1)));
+  }
+
+  /**
+   * The server processes by kind: {@code namenodes}, {@code datanodes}, {@code database} (its launcher, the
+   * PostgreSQL server and its backends).
+   */
+  public Map<String, List<Long>> serverPidsByKind() throws IOException {
+    Map<String, List<Long>> kinds = new java.util.TreeMap<>();
+    try (Stream<Path> files = Files.list(layout().runDir())) {
+      for (Path file : (Iterable<Path>) files::iterator) {
+        String name = file.getFileName().toString();
+        if (name.endsWith(".pid")) {
+          String kind = name.startsWith("namenode") ? "namenodes" : name.startsWith("datanode") ? "datanodes"
+              : "database";
+          kinds.computeIfAbsent(kind, k -> new ArrayList<>()).add(Long.parseLong(Files.readString(file).trim()));
+        }
+      }
+    }
+    Postmaster.running(layout().databaseDir()).ifPresent(server -> kinds.computeIfAbsent("database",
+        k -> new ArrayList<>()).addAll(CpuPinning.withDescendants(server.pid())));
+    return kinds;
   }
 
   @Override

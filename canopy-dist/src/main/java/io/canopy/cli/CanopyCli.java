@@ -16,7 +16,7 @@ import picocli.CommandLine.Spec;
         "Every command works on one cluster directory: --dir DIR, else $" + ClusterLayout.DIR_ENVIRONMENT_VARIABLE
             + ", else ./" + ClusterLayout.DEFAULT_DIR + "."},
     subcommands = {UpCommand.class, DownCommand.class, StatusCommand.class, DfsCommand.class, SqlCommand.class,
-        FormatCommand.class, CommandLine.HelpCommand.class},
+        FormatCommand.class, NamenodeCommand.class, AdminCommand.class, CommandLine.HelpCommand.class},
     footer = {"", "Run `canopy COMMAND --help` for the options of a command. Set CANOPY_DEBUG=1 to see stack traces."})
 public final class CanopyCli implements Runnable {
   /** Environment variable that makes errors print their stack trace. */
@@ -28,7 +28,8 @@ public final class CanopyCli implements Runnable {
 
   @Override
   public void run() {
-    throw new ParameterException(spec.commandLine(), "Missing command: one of up, down, status, dfs, sql, format");
+    throw new ParameterException(spec.commandLine(),
+        "Missing command: one of up, down, status, dfs, sql, format, namenode, admin");
   }
 
   public static void main(String[] args) {
@@ -57,7 +58,8 @@ public final class CanopyCli implements Runnable {
 
   private static int handleError(Exception error, CommandLine commandLine, CommandLine.ParseResult parseResult) {
     PrintWriter err = commandLine.getErr();
-    String prefix = "canopy " + commandLine.getCommandName() + ": ";
+    // "canopy up: ", "canopy admin namenodes: "
+    String prefix = commandLine.getCommandSpec().qualifiedName() + ": ";
     boolean debug = System.getenv(DEBUG_VARIABLE) != null;
     int exitCode;
     if (error instanceof CliException cliError) {

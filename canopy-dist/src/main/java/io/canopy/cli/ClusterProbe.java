@@ -35,9 +35,12 @@ final class ClusterProbe {
   }
 
   /**
-   * Data-transfer ports of the datanodes namenode {@code port} reports live and that heartbeated at or after
-   * {@code sinceMillis} (wall clock). The second condition keeps a namenode that remembers datanodes from before a
-   * restart from passing for one that sees the new processes; a report without a heartbeat time (0) counts as fresh.
+   * Data-transfer ports of the datanodes namenode {@code port} reports live, that heartbeated at or after
+   * {@code sinceMillis} (wall clock), and whose storage the namenode knows. The second condition keeps a namenode that
+   * remembers datanodes from before a restart from passing for one that sees the new processes; a report without a
+   * heartbeat time (0) counts as fresh. The third waits for the first heartbeat after registration (which reports
+   * the storages, hence a capacity): a datanode that only registered counts as live but cannot take blocks yet, and
+   * a write right after {@code canopy up} would find no usable datanode.
    */
   Set<Integer> freshLiveDatanodePorts(int port, long sinceMillis) throws IOException {
     try (FileSystem fs = FileSystem.newInstance(uri(port), conf)) {
@@ -46,7 +49,8 @@ final class ClusterProbe {
       }
       Set<Integer> ports = new HashSet<>();
       for (DatanodeInfo datanode : dfs.getDataNodeStats(DatanodeReportType.LIVE)) {
-        if (datanode.getLastUpdate() == 0 || datanode.getLastUpdate() >= sinceMillis) {
+        boolean fresh = datanode.getLastUpdate() == 0 || datanode.getLastUpdate() >= sinceMillis;
+        if (fresh && datanode.getCapacity() > 0) {
           ports.add(datanode.getXferPort());
         }
       }

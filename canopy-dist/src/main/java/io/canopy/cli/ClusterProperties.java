@@ -1,27 +1,33 @@
 package io.canopy.cli;
 
+import io.canopy.client.Nameservice;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
  * What {@code canopy up} chose for a cluster, kept in {@code DIR/cluster.properties} so the next {@code up} restarts
- * the same cluster: process counts, one port per role, and the {@code -D} overrides.
+ * the same cluster: process counts, one port per role (plus each datanode's IPC port, under {@code ROLE.ipc}), and
+ * the {@code -D} overrides.
  */
 public final class ClusterProperties {
   private static final String NAMENODES = "namenodes";
   private static final String DATANODES = "datanodes";
   private static final String PORT_PREFIX = "port.";
   private static final String OVERRIDE_PREFIX = "override.";
+  private static final String IPC_SUFFIX = ".ipc";
 
   private final int namenodes;
   private final int datanodes;
@@ -43,7 +49,10 @@ public final class ClusterProperties {
     return datanodes;
   }
 
-  /** Port of each role by role name; datanodes' is their data-transfer port. */
+  /**
+   * Port of each role by role name; datanodes' is their data-transfer port, and their IPC port (where
+   * {@code refreshNamenodes} is sent) is under {@link #ipcPortKey}.
+   */
   public Map<String, Integer> ports() {
     return ports;
   }
@@ -54,6 +63,38 @@ public final class ClusterProperties {
       throw new CliException("cluster.properties has no port for " + role + "; run `canopy up` to repair it");
     }
     return port;
+  }
+
+  /** The key of a datanode's IPC port in {@link #ports()}. */
+  public static String ipcPortKey(Role datanode) {
+    return datanode.name() + IPC_SUFFIX;
+  }
+
+  /** The IPC port of a datanode, empty for a cluster planned before datanodes had a fixed one. */
+  public OptionalInt ipcPort(Role datanode) {
+    Integer port = ports.get(ipcPortKey(datanode));
+    return port == null ? OptionalInt.empty() : OptionalInt.of(port);
+  }
+
+  /** host:port of every namenode's RPC server, namenode 1 first: the members of the nameservice. */
+  public List<String> namenodeAddresses() {
+    List<String> addresses = new ArrayList<>();
+    for (int i = 1; i <= namenodes; i++) {
+      addresses.add("127.0.0.1:" + port(Role.namenode(i)));
+    }
+    return addresses;
+  }
+
+  /** Whether clients reach the namenodes through the nameservice (more than one namenode) or namenode 1 directly. */
+  public boolean clientsUseNameservice() {
+    return namenodes > 1;
+  }
+
+  /** This cluster with one more namenode, namenode-(N+1) on {@code port}. */
+  public ClusterProperties withAddedNamenode(int port) {
+    Map<String, Integer> morePorts = new TreeMap<>(ports);
+    morePorts.put(Role.namenode(namenodes + 1).name(), port);
+    return new ClusterProperties(namenodes + 1, datanodes, morePorts, overrides);
   }
 
   /** {@code -D} configuration overrides, written into every process's configuration. */
@@ -79,8 +120,14 @@ public final class ClusterProperties {
     return load(layout.propertiesFile()).map(ClusterProperties::externalDatabase).orElse(false);
   }
 
-  /** The address clients use: namenode 1. */
+  /**
+   * The file system clients use: namenode 1's address when it is the only namenode (so any Hadoop client can use it
+   * without configuration), else the nameservice ({@code hdfs://canopy}) that lists every namenode.
+   */
   public String defaultFs() {
+    if (clientsUseNameservice()) {
+      return Nameservice.uri(Nameservice.DEFAULT_NAME).toString();
+    }
     return "hdfs://127.0.0.1:" + port(Role.namenode(1));
   }
 

@@ -56,13 +56,7 @@ final class ClusterStarter {
 
   /** Starts everything; returns once namenodes answer and every datanode is live. */
   void start() throws IOException {
-    Thread cleanup = new Thread(() -> {
-      interrupted = true;
-      stopStartedQuietly();
-    }, "canopy-up-interrupted");
-    Runtime.getRuntime().addShutdownHook(cleanup);
-    boolean ready = false;
-    try {
+    run(() -> {
       if (cluster.externalDatabase()) {
         progress("metadata in the external database named by " + ClusterConfigs.JDBC_URL_KEY);
       } else {
@@ -71,6 +65,33 @@ final class ClusterStarter {
       ensureFormatted();
       startNamenodes();
       startDatanodes();
+    });
+  }
+
+  /**
+   * Starts namenodes of a running cluster ({@code canopy namenode}); returns once they answer RPCs. Stops them
+   * again when one does not.
+   */
+  void startNamenodes(List<Role> roles) throws IOException {
+    run(() -> launchNamenodes(roles));
+  }
+
+  /** The offset of {@code role}'s log where this command started it (0 if it did not start it). */
+  long logOffset(Role role) {
+    return started.stream().filter(process -> process.role().equals(role)).findFirst().map(Started::logOffset)
+        .orElse(0L);
+  }
+
+  /** Runs {@code steps}; on failure, or when the JVM is stopped meanwhile, stops whatever they started. */
+  private void run(Check steps) throws IOException {
+    Thread cleanup = new Thread(() -> {
+      interrupted = true;
+      stopStartedQuietly();
+    }, "canopy-up-interrupted");
+    Runtime.getRuntime().addShutdownHook(cleanup);
+    boolean ready = false;
+    try {
+      steps.run();
       ready = true;
     } finally {
       removeHook(cleanup);
@@ -115,10 +136,17 @@ final class ClusterStarter {
   }
 
   private void startNamenodes() throws IOException {
+    List<Role> roles = new ArrayList<>();
+    for (int i = 1; i <= cluster.namenodes(); i++) {
+      roles.add(Role.namenode(i));
+    }
+    launchNamenodes(roles);
+  }
+
+  private void launchNamenodes(List<Role> roles) throws IOException {
     ClusterProbe probe = new ClusterProbe(ClusterConfigs.load(layout.etc()));
     List<Started> namenodes = new ArrayList<>();
-    for (int i = 1; i <= cluster.namenodes(); i++) {
-      Role role = Role.namenode(i);
+    for (Role role : roles) {
       namenodes.add(launch(role, List.of(layout.confDir(role).toString())));
     }
     for (Started namenode : namenodes) {
@@ -235,8 +263,7 @@ final class ClusterStarter {
 
   /** The last lines this run of {@code role} wrote to its log. */
   private List<String> tail(Role role) {
-    long offset = started.stream().filter(process -> process.role().equals(role)).findFirst()
-        .map(Started::logOffset).orElse(0L);
+    long offset = logOffset(role);
     try {
       List<String> lines = readLogSince(layout.logFile(role), offset).lines().toList();
       return lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size());
@@ -245,7 +272,7 @@ final class ClusterStarter {
     }
   }
 
-  private static String readLogSince(Path log, long offset) throws IOException {
+  static String readLogSince(Path log, long offset) throws IOException {
     byte[] bytes = Files.readAllBytes(log);
     int from = (int) Math.min(bytes.length, offset);
     return new String(bytes, from, bytes.length - from, StandardCharsets.UTF_8);

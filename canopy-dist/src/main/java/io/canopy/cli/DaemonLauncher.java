@@ -14,6 +14,11 @@ import java.util.List;
  * Starts a role as a background process: {@code java} of the running JVM with the CLI's own class path, output
  * appended to {@code DIR/logs/ROLE.log}, stdin from /dev/null, in a new session ({@code setsid}) when available so
  * it outlives the CLI and the terminal.
+ *
+ * <p>A datanode's configuration directory ({@code DIR/etc/datanode-I}) comes first on its class path, as
+ * {@code HADOOP_CONF_DIR} does for Hadoop's own daemons: a stock DataNode asked to {@code refreshNamenodes} re-reads
+ * its namenode list from a {@code new Configuration()}, that is from {@code core-site.xml} and {@code hdfs-site.xml}
+ * found on the class path, not from the files it was started with.
  */
 public final class DaemonLauncher {
   /** Class path for the processes; defaults to this JVM's. Lets embedders (tests) pass a different one. */
@@ -78,7 +83,8 @@ public final class DaemonLauncher {
       command.addAll(Arrays.asList(extra.trim().split("\\s+")));
     }
     command.add("-cp");
-    command.add(classPath);
+    command.add(role.kind() == Role.Kind.DATANODE ? layout.confDir(role) + File.pathSeparator + classPath
+        : classPath);
     command.add(role.kind().mainClass());
     command.addAll(arguments);
     return command;

@@ -6,6 +6,7 @@ import io.canopy.metadata.postgres.Postmaster;
 import io.canopy.metadata.postgres.PostgresSettings;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
@@ -24,6 +25,31 @@ final class DatabaseSession implements AutoCloseable {
   private DatabaseSession(MetadataStore store, EmbeddedPostgresServer temporaryServer) {
     this.store = store;
     this.temporaryServer = temporaryServer;
+  }
+
+  /** Work done with a cluster's metadata store. */
+  interface Work<T> {
+    T apply(MetadataStore store) throws IOException;
+  }
+
+  /**
+   * Runs {@code work} on the metadata store of the cluster in {@code layout}: its running (or external) database,
+   * else the embedded one started for this command only, under the {@link ClusterLock} so that no {@code canopy up}
+   * starts it meanwhile.
+   */
+  static <T> T withStore(ClusterLayout layout, Configuration conf, PrintWriter err, Work<T> work) throws IOException {
+    if (ClusterProperties.externalDatabase(layout) || new Daemons(layout).running(Role.DATABASE).isPresent()) {
+      try (DatabaseSession session = open(layout, conf, err)) {
+        return work.apply(session.store());
+      }
+    }
+    if (!Files.isDirectory(layout.databaseDir())) {
+      throw new CliException("The cluster in " + layout.root() + " has no database yet (" + layout.databaseDir()
+          + " is missing); start it with `canopy up --dir " + layout.root() + "`");
+    }
+    try (ClusterLock lock = ClusterLock.acquire(layout); DatabaseSession session = open(layout, conf, err)) {
+      return work.apply(session.store());
+    }
   }
 
   static DatabaseSession open(ClusterLayout layout, Configuration conf, PrintWriter err) throws IOException {

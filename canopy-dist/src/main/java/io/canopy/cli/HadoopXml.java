@@ -3,6 +3,7 @@ package io.canopy.cli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -21,9 +22,15 @@ public final class HadoopXml {
     return xml.append("</configuration>\n").toString();
   }
 
+  /**
+   * Writes {@code file} atomically (a temporary file moved over it), so processes that read it while it is rewritten
+   * (clients, a datanode refreshing its namenode list) see the old or the new file, never half of one.
+   */
   public static void write(Path file, Map<String, String> properties, String comment) throws IOException {
     Files.createDirectories(file.getParent());
-    Files.writeString(file, render(properties, comment));
+    Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
+    Files.writeString(temporary, render(properties, comment));
+    Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 
   private static String escape(String text) {

@@ -3,7 +3,6 @@ package io.canopy.cli;
 import io.canopy.metadata.QueryResult;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import picocli.CommandLine.Command;
@@ -50,26 +49,10 @@ public final class SqlCommand implements Callable<Integer> {
     ClusterLayout layout = dirOption.layout();
     Configuration conf = ClusterConfigs.loadClient(layout);
     PrintWriter out = spec.commandLine().getOut();
-    QueryResult result;
-    if (ClusterProperties.externalDatabase(layout) || new Daemons(layout).running(Role.DATABASE).isPresent()) {
-      result = run(layout, conf);
-    } else {
-      if (!Files.isDirectory(layout.databaseDir())) {
-        throw new CliException("The cluster in " + layout.root() + " has no database yet (" + layout.databaseDir()
-            + " is missing); start it with `canopy up --dir " + layout.root() + "`");
-      }
-      try (ClusterLock lock = ClusterLock.acquire(layout)) {
-        result = run(layout, conf);
-      }
-    }
+    QueryResult result = DatabaseSession.withStore(layout, conf, spec.commandLine().getErr(),
+        store -> store.adminQuery(query, maxRows));
     out.print(TextTable.render(result));
     out.flush();
     return 0;
-  }
-
-  private QueryResult run(ClusterLayout layout, Configuration conf) throws IOException {
-    try (DatabaseSession session = DatabaseSession.open(layout, conf, spec.commandLine().getErr())) {
-      return session.store().adminQuery(query, maxRows);
-    }
   }
 }

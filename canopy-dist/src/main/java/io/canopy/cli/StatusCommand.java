@@ -15,9 +15,10 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "status", mixinStandardHelpOptions = true,
     description = {"Show which processes of the cluster run, with pids and ports.",
-        "One line per process of the cluster in DIR: role, running or stopped, pid and port "
-        + "(datanodes: their data-transfer port). Only checks that the processes live; `canopy up` checks that "
-        + "they serve."},
+        "One line per process of the cluster in DIR (every namenode and datanode): role, running or stopped, pid "
+        + "and port (namenodes: their RPC port; datanodes: their data-transfer port, then their IPC port). Only "
+        + "checks that the processes live; `canopy up` checks that they serve, and `canopy admin namenodes` shows "
+        + "the namenodes' ids, heartbeats and leader."},
     exitCodeListHeading = "%nExit status:%n",
     exitCodeList = {"0:every process runs", "1:some run, some do not", "3:none runs (or DIR holds no cluster)"})
 public final class StatusCommand implements Callable<Integer> {
@@ -60,8 +61,10 @@ public final class StatusCommand implements Callable<Integer> {
       Optional<ProcessHandle> process = daemons.running(role);
       running += process.isPresent() ? 1 : 0;
       String port = cluster.ports().containsKey(role.name()) ? Integer.toString(cluster.port(role)) : "-";
-      out.println(String.format("%-12s %-8s pid %-8s port %s", role, process.isPresent() ? "running" : "stopped",
-          process.map(handle -> Long.toString(handle.pid())).orElse("-"), port));
+      String ipc = role.kind() == Role.Kind.DATANODE && cluster.ports().containsKey(role.name())
+          ? cluster.ipcPort(role).stream().mapToObj(ipcPort -> " ipc " + ipcPort).findFirst().orElse("") : "";
+      out.println(String.format("%-12s %-8s pid %-8s port %s%s", role, process.isPresent() ? "running" : "stopped",
+          process.map(handle -> Long.toString(handle.pid())).orElse("-"), port, ipc));
     }
     if (daemons.running(Role.DATABASE).isEmpty()) {
       OptionalLong orphan = Postmaster.orphan(layout.databaseDir()).map(h -> OptionalLong.of(h.pid()))

@@ -27,11 +27,18 @@ import picocli.CommandLine.Spec;
         "Runs the embedded PostgreSQL metadata database, N namenodes and M Apache DataNodes as background "
         + "processes on 127.0.0.1, and formats a new namespace on the first start.",
         "Returns once every namenode answers RPCs and namenode-1 reports M live datanodes, and prints as its last "
-        + "line fs.defaultFS=hdfs://127.0.0.1:PORT (the address of namenode-1).",
+        + "line fs.defaultFS=hdfs://127.0.0.1:PORT (the address of namenode-1) with one namenode, or "
+        + "fs.defaultFS=hdfs://canopy with several: the nameservice listing every namenode, defined in the client "
+        + "configuration DIR/etc, through which clients fail over when a namenode dies. DataNodes always talk to "
+        + "every namenode.",
         "Counts, ports and -D settings are kept in DIR/cluster.properties and reused by the next `up`, so a plain "
         + "`canopy up` restarts the same cluster with the same data.",
         "If the cluster is already running (and no different counts or settings are asked for) it says so, "
-        + "prints the fs.defaultFS line and exits 0."},
+        + "prints the fs.defaultFS line and exits 0.",
+        "Examples:",
+        "  canopy up",
+        "  canopy up --namenodes 3 --datanodes 3 -D dfs.blocksize=1048576",
+        "See also `canopy namenode` (add a namenode to the running cluster) and `canopy admin namenodes`."},
     exitCodeListHeading = "%nExit status:%n",
     exitCodeList = {"0:the cluster is running", "1:it could not be started (the message names the role and its log)",
         "2:invalid arguments"})
@@ -100,6 +107,7 @@ public final class UpCommand implements Callable<Integer> {
       starter.start();
       out.println(String.format(Locale.ROOT, "Canopy is up after %.1f s; client configuration in %s",
           starter.elapsedSeconds(), layout.etc()));
+      printNamenodes(plan, out);
       out.println("fs.defaultFS=" + plan.defaultFs());
       out.flush();
       return 0;
@@ -139,8 +147,12 @@ public final class UpCommand implements Callable<Integer> {
     cluster.roles().forEach(expected::add);
     if (!running.equals(expected)) {
       List<Role> stopped = expected.stream().filter(role -> !running.contains(role)).toList();
+      boolean onlyNamenodes = !stopped.isEmpty() && running.stream().allMatch(expected::contains)
+          && stopped.stream().allMatch(role -> role.kind() == Role.Kind.NAMENODE);
       throw new CliException("Part of the cluster in " + layout.root() + " is running (" + running
-          + "; not running: " + stopped + ")" + stopFirst);
+          + "; not running: " + stopped + ")" + (onlyNamenodes ? "; run `canopy namenode --restart --dir "
+          + layout.root() + "` to start the stopped namenodes, or `canopy down --dir " + layout.root()
+          + "` first" : stopFirst));
     }
     boolean sameCounts = (namenodes == null || namenodes == cluster.namenodes())
         && (datanodes == null || datanodes == cluster.datanodes());
@@ -152,9 +164,18 @@ public final class UpCommand implements Callable<Integer> {
           + "; to change them run `canopy down --dir " + layout.root() + "` first");
     }
     out.println("Canopy is already running in " + layout.root());
+    printNamenodes(cluster, out);
     out.println("fs.defaultFS=" + cluster.defaultFs());
     out.flush();
     return 0;
+  }
+
+  /** With several namenodes: where each is, as the nameservice of the client configuration lists them. */
+  static void printNamenodes(ClusterProperties cluster, PrintWriter out) {
+    if (cluster.clientsUseNameservice()) {
+      out.println("namenodes (nameservice " + cluster.defaultFs() + "): "
+          + String.join(", ", cluster.namenodeAddresses()));
+    }
   }
 
   private ClusterProperties plan(Optional<ClusterProperties> previous, PrintWriter out) {
@@ -171,13 +192,21 @@ public final class UpCommand implements Callable<Integer> {
     Map<String, Integer> ports = new TreeMap<>();
     Set<Integer> taken = new HashSet<>();
     for (Role role : Role.all(namenodeCount, datanodeCount, !ClusterProperties.isExternal(settings))) {
-      Integer before = previousPorts.get(role.name());
-      int port = Ports.reuseOrPick(before, taken);
-      if (before != null && before != port) {
-        out.println("port " + before + " of " + role + " is in use; " + role + " moves to port " + port);
+      planPort(role.name(), role.toString(), previousPorts, ports, taken, out);
+      if (role.kind() == Role.Kind.DATANODE) {
+        planPort(ClusterProperties.ipcPortKey(role), "the IPC server of " + role, previousPorts, ports, taken, out);
       }
-      ports.put(role.name(), port);
     }
     return new ClusterProperties(namenodeCount, datanodeCount, ports, settings);
+  }
+
+  private static void planPort(String key, String what, Map<String, Integer> previousPorts, Map<String, Integer> ports,
+      Set<Integer> taken, PrintWriter out) {
+    Integer before = previousPorts.get(key);
+    int port = Ports.reuseOrPick(before, taken);
+    if (before != null && before != port) {
+      out.println("port " + before + " of " + what + " is in use; it moves to port " + port);
+    }
+    ports.put(key, port);
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.canopy.client.Nameservice;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,7 +44,10 @@ class ClusterConfigsTest {
       assertEquals("1048576", conf.get("dfs.blocksize"), confDir.toString());
       assertEquals("7", conf.get("canopy.metadata.pool.size"), confDir.toString());
       assertEquals("65536", conf.get("io.file.buffer.size"), confDir.toString());
-      assertEquals("hdfs://127.0.0.1:5001", conf.get("fs.defaultFS"), confDir.toString());
+      // Two namenodes: everyone reaches them through the nameservice.
+      assertEquals("hdfs://canopy", conf.get("fs.defaultFS"), confDir.toString());
+      assertEquals(List.of("127.0.0.1:5001", "127.0.0.1:5002"), Nameservice.rpcAddresses(conf, "canopy"),
+          confDir.toString());
       assertEquals("jdbc:postgresql://127.0.0.1:5000/postgres", conf.get("canopy.metadata.jdbc.url"));
     }
     // Each override sits in the file its prefix belongs to.
@@ -70,6 +74,38 @@ class ClusterConfigsTest {
   }
 
   @Test
+  void oneNamenodeClientsGoStraightToItDatanodesAlwaysUseTheNameservice() throws Exception {
+    ClusterLayout layout = new ClusterLayout(dir);
+    ClusterProperties one = new ClusterProperties(1, 1, Map.of("db", 5000, "namenode-1", 5001, "datanode-1", 5011,
+        "datanode-1.ipc", 5021), Map.of("dfs.heartbeat.interval", "1"));
+    ClusterConfigs.writeAll(layout, one);
+    Configuration client = ClusterConfigs.load(layout.etc());
+    assertEquals("hdfs://127.0.0.1:5001", client.get("fs.defaultFS"));
+    assertNull(client.get("dfs.nameservices"));
+    Configuration datanode = ClusterConfigs.load(layout.confDir(Role.datanode(1)));
+    assertEquals("hdfs://canopy", datanode.get("fs.defaultFS"));
+    assertEquals(List.of("127.0.0.1:5001"), Nameservice.rpcAddresses(datanode, "canopy"));
+    assertEquals(ClusterConfigs.failoverProxyProvider(), datanode.get("dfs.client.failover.proxy.provider.canopy"));
+    // Everything the datanode runs with is in its files: refreshNamenodes re-reads them into a new Configuration.
+    assertEquals("127.0.0.1:5011", datanode.get("dfs.datanode.address"));
+    assertEquals("127.0.0.1:5021", datanode.get("dfs.datanode.ipc.address"));
+    assertEquals(layout.dataNodeDir(1).toUri().toString(), datanode.get("dfs.datanode.data.dir"));
+    assertEquals("127.0.0.1:0", datanode.get("dfs.datanode.http.address"));
+    assertEquals("1", datanode.get("dfs.heartbeat.interval"), "an override wins over the datanode defaults");
+
+    ClusterProperties two = one.withAddedNamenode(5002);
+    assertEquals(2, two.namenodes());
+    ClusterConfigs.writeAll(layout, two);
+    client = ClusterConfigs.load(layout.etc());
+    assertEquals("hdfs://canopy", client.get("fs.defaultFS"));
+    assertEquals(List.of("127.0.0.1:5001", "127.0.0.1:5002"), Nameservice.rpcAddresses(client, "canopy"));
+    assertEquals(List.of("127.0.0.1:5001", "127.0.0.1:5002"),
+        Nameservice.rpcAddresses(ClusterConfigs.load(layout.confDir(Role.datanode(1))), "canopy"));
+    assertEquals("127.0.0.1:5002",
+        ClusterConfigs.load(layout.confDir(Role.namenode(2))).get("canopy.namenode.rpc-address"));
+  }
+
+  @Test
   void replicationFollowsSmallDatanodeCountsButOverridesWin() {
     ClusterProperties one = new ClusterProperties(1, 1, Map.of("db", 1, "namenode-1", 2, "datanode-1", 3), Map.of());
     assertEquals("1", ClusterConfigs.filesFor(null, one).get(ClusterConfigs.HDFS_SITE).get("dfs.replication"));
@@ -89,7 +125,8 @@ class ClusterConfigsTest {
   @Test
   void reservedAndMalformedKeysAreRefused() {
     for (String key : List.of("fs.defaultFS", "canopy.namenode.rpc-address", "dfs.datanode.data.dir",
-        "dfs.datanode.address")) {
+        "dfs.datanode.address", "dfs.datanode.ipc.address", "dfs.nameservices", "dfs.ha.namenodes.canopy",
+        "dfs.namenode.rpc-address.canopy.nn1", "dfs.client.failover.proxy.provider.canopy")) {
       CliException error = assertThrows(CliException.class, () -> ClusterConfigs.checkOverridable(key));
       assertEquals(2, error.exitCode());
       assertTrue(error.getMessage().contains(key), error.getMessage());

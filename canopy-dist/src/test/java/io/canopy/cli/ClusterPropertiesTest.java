@@ -27,7 +27,10 @@ class ClusterPropertiesTest {
     assertEquals(1, read.datanodes());
     assertEquals(written.ports(), read.ports());
     assertEquals(written.overrides(), read.overrides());
-    assertEquals("hdfs://127.0.0.1:40002", read.defaultFs());
+    assertEquals("hdfs://canopy", read.defaultFs(), "two namenodes: the nameservice");
+    assertEquals(List.of("127.0.0.1:40002", "127.0.0.1:40003"), read.namenodeAddresses());
+    assertEquals("hdfs://127.0.0.1:40002", new ClusterProperties(1, 0, Map.of("db", 1, "namenode-1", 40002),
+        Map.of()).defaultFs(), "one namenode: its address");
     assertEquals(List.of(Role.DATABASE, Role.namenode(1), Role.namenode(2), Role.datanode(1)),
         List.copyOf(Role.all(read.namenodes(), read.datanodes(), true)));
     assertTrue(Files.readString(file).startsWith("# Written by canopy up"));

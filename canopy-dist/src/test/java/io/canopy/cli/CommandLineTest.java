@@ -25,9 +25,12 @@ class CommandLineTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"up", "down", "status", "dfs", "sql", "format"})
+  @ValueSource(strings = {"up", "down", "status", "dfs", "sql", "format", "namenode", "admin namenodes",
+      "admin kill-namenode"})
   void everyCommandHasHelp(String command) {
-    CliTestSupport.Run run = CliTestSupport.run(command, "--help");
+    List<String> args = new java.util.ArrayList<>(List.of(command.split(" ")));
+    args.add("--help");
+    CliTestSupport.Run run = CliTestSupport.run(args.toArray(new String[0]));
     assertEquals(0, run.exitCode(), run.err());
     assertTrue(run.out().startsWith("Usage: canopy " + command), run.out());
     assertTrue(run.out().contains("--dir=DIR"), run.out());
@@ -38,7 +41,7 @@ class CommandLineTest {
   void topLevelHelpListsEveryCommand() {
     CliTestSupport.Run run = CliTestSupport.run("--help");
     assertEquals(0, run.exitCode());
-    for (String command : List.of("up", "down", "status", "dfs", "sql", "format")) {
+    for (String command : List.of("up", "down", "status", "dfs", "sql", "format", "namenode", "admin")) {
       assertTrue(run.out().contains("\n  " + command + " "), command + " missing from\n" + run.out());
     }
   }

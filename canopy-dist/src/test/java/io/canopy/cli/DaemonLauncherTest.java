@@ -25,6 +25,15 @@ class DaemonLauncherTest {
   }
 
   @Test
+  void datanodesFindTheirConfigurationOnTheClassPath() {
+    ClusterLayout layout = new ClusterLayout(Path.of("/tmp/cluster"));
+    DaemonLauncher launcher = new DaemonLauncher(layout, "/jdk/bin/java", "a.jar:b.jar", null);
+    List<String> command = launcher.command(Role.datanode(3), List.of("/tmp/cluster/etc/datanode-3", "/d"));
+    // DataNode.refreshNamenodes() reads a new Configuration: hdfs-site.xml from the class path.
+    assertEquals("/tmp/cluster/etc/datanode-3:a.jar:b.jar", command.get(command.indexOf("-cp") + 1));
+  }
+
+  @Test
   void withoutSetsidJavaRunsDirectly() {
     DaemonLauncher launcher = new DaemonLauncher(new ClusterLayout(Path.of("/c")), "java", "cp", null);
     List<String> command = launcher.command(Role.DATABASE, List.of("/c/db", "5432"));

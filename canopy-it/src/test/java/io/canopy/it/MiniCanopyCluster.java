@@ -52,6 +52,10 @@ public final class MiniCanopyCluster implements AutoCloseable {
     conf.setInt(NameNodeConfig.HANDLER_COUNT, 8);
     conf.setInt("canopy.metadata.pool.size", 16);
     conf.setLong(NameNodeConfig.RANDOM_SEED, 42);
+    // A killed namenode refuses connections: datanodes and clients give up on it quickly (the defaults retry ten
+    // times a second apart per call, and a datanode's shutdown waits for its threads to notice).
+    conf.setInt("ipc.client.connect.max.retries", 2);
+    conf.setInt("ipc.client.connect.retry.interval", 100);
     return conf;
   }
 
@@ -161,6 +165,10 @@ public final class MiniCanopyCluster implements AutoCloseable {
     }
   }
 
+  public boolean isStopped(int index) {
+    return stopped.contains(index);
+  }
+
   /** The datanodes, in start order (a test may shut one down: {@link DataNode#shutdown()}). */
   public List<DataNode> dataNodes() {
     return dataNodes;
@@ -195,6 +203,11 @@ public final class MiniCanopyCluster implements AutoCloseable {
 
   public String uri(int nameNode) {
     return nameNodes.get(nameNode).uri();
+  }
+
+  /** Namenodes started so far, stopped ones included (indexes never move). */
+  public int nameNodeCount() {
+    return nameNodes.size();
   }
 
   public NameNode nameNode(int index) {

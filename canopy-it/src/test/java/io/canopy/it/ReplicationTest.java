@@ -81,9 +81,6 @@ class ReplicationTest {
     conf.setLong("dfs.namenode.redundancy.interval.seconds", 1);
     conf.setLong(NameNodeConfig.REPLICATION_REPORT_GRACE_MS, 2_000);
     conf.setLong(NameNodeConfig.ELECTION_ROUND_MS, 1_000);
-    // The datanodes of this JVM share one IPC connection per namenode: retrying a crashed namenode while holding it
-    // can starve another datanode's actor long enough to hang its shutdown. Fail such calls at once instead.
-    conf.setInt("ipc.client.connect.max.retries", 0);
     cluster = MiniCanopyCluster.start(directory, conf, 2, 4);
     DistributedFileSystem fs = cluster.fileSystem(0);
     for (int i = 0; i < FILES; i++) {

@@ -688,6 +688,32 @@ public abstract class MetadataStoreContractTest {
     }
   }
 
+  @Test
+  void blockRecoveryIdRoundTripsThroughInsertUpdateAndBatchReads() throws Exception {
+    Block open = new Block(20_001, 3_000, 0, 0, 1_001, BlockState.UNDER_CONSTRUCTION);
+    assertEquals(0, open.recoveryId(), "a block starts with no recovery issued");
+    Block recovering = open.underRecovery(1_042);
+    inTransaction(tx -> tx.blocks().insert(new Block(20_002, 3_001, 0, 5, 1_002, BlockState.UNDER_RECOVERY, 1_043)));
+    inTransaction(tx -> tx.blocks().insert(open));
+    inTransaction(tx -> tx.blocks().update(recovering));
+    try (Transaction tx = begin()) {
+      assertEquals(Optional.of(recovering), tx.blocks().get(open.key()));
+      assertEquals(1_042, tx.blocks().ofFile(20_001).get(0).recoveryId());
+      assertEquals(List.of(1_042L, 1_043L), tx.blocks().ofFiles(List.of(20_001L, 20_002L)).stream()
+          .map(Block::recoveryId).toList());
+      ReadBatch batch = tx.batch();
+      ReadBatch.Result<List<Block>> read = batch.blocksOfFile(20_001);
+      batch.execute();
+      assertEquals(List.of(recovering), read.get());
+    }
+    Block recovered = recovering.with(4_096, 1_042, BlockState.COMPLETE);
+    assertEquals(1_042, recovered.recoveryId(), "with() keeps the recovery id");
+    inTransaction(tx -> tx.blocks().update(recovered));
+    try (Transaction tx = begin()) {
+      assertEquals(List.of(recovered), tx.blocks().ofFile(20_001));
+    }
+  }
+
   // ---------------------------------------------------------------------------------------------------------
   // leases, datanodes, storages, invalidations
 
@@ -734,6 +760,50 @@ public abstract class MetadataStoreContractTest {
   }
 
   @Test
+  void leasesRenewedBeforeATimeArePagedOldestFirst() throws Exception {
+    inTransaction(tx -> {
+      tx.leases().put(new Lease("c", 300L));
+      tx.leases().put(new Lease("a", 100L));
+      tx.leases().put(new Lease("b", 100L));
+      tx.leases().put(new Lease("d", 400L));
+      tx.leases().put(new Lease("fresh", 5_000L));
+    });
+    try (Transaction tx = begin()) {
+      assertEquals(List.of(new Lease("a", 100L), new Lease("b", 100L)), tx.leases().renewedBefore(1_000, null, 2));
+      assertEquals(List.of(new Lease("c", 300L), new Lease("d", 400L)),
+          tx.leases().renewedBefore(1_000, new Lease("b", 100L), 2));
+      assertEquals(List.of(new Lease("b", 100L), new Lease("c", 300L), new Lease("d", 400L)),
+          tx.leases().renewedBefore(1_000, new Lease("a", 100L), 10));
+      assertEquals(List.of(), tx.leases().renewedBefore(1_000, new Lease("d", 400L), 10));
+      assertEquals(List.of(new Lease("a", 100L), new Lease("b", 100L)), tx.leases().renewedBefore(300, null, 10),
+          "the bound is exclusive");
+      assertEquals(List.of(), tx.leases().renewedBefore(100, null, 10));
+    }
+    inTransaction(tx -> tx.leases().put(new Lease("a", 6_000L)));
+    try (Transaction tx = begin()) {
+      assertEquals(List.of(new Lease("b", 100L)), tx.leases().renewedBefore(200, null, 10), "a renewed lease moves");
+    }
+  }
+
+  @Test
+  void leasePathsOfAHolderArePagedByInodeId() throws Exception {
+    inTransaction(tx -> {
+      tx.leasePaths().insert(new LeasePath("client-1", 20_003));
+      tx.leasePaths().insert(new LeasePath("client-1", 20_001));
+      tx.leasePaths().insert(new LeasePath("client-1", 20_002));
+      tx.leasePaths().insert(new LeasePath("client-2", 20_000));
+    });
+    try (Transaction tx = begin()) {
+      assertEquals(List.of(new LeasePath("client-1", 20_001), new LeasePath("client-1", 20_002)),
+          tx.leasePaths().ofHolder("client-1", Long.MIN_VALUE, 2));
+      assertEquals(List.of(new LeasePath("client-1", 20_003)), tx.leasePaths().ofHolder("client-1", 20_002, 2));
+      assertEquals(List.of(), tx.leasePaths().ofHolder("client-1", 20_003, 2));
+      assertEquals(List.of(new LeasePath("client-2", 20_000)), tx.leasePaths().ofHolder("client-2", 0, 1));
+      assertEquals(List.of(), tx.leasePaths().ofHolder("client-9", Long.MIN_VALUE, 10));
+    }
+  }
+
+  @Test
   void leasePathsAreListedPerHolder() throws Exception {
     inTransaction(tx -> {
       tx.leasePaths().insert(new LeasePath("client-1", 20_001));
@@ -773,6 +843,21 @@ public abstract class MetadataStoreContractTest {
     try (Transaction tx = begin()) {
       assertEquals(Set.of(beat, dn2), Set.copyOf(tx.datanodes().all()));
       assertEquals(Optional.of(beat), tx.datanodes().get("dn-1", LockMode.READ_COMMITTED));
+    }
+  }
+
+  @Test
+  void concurrentInsertsOfOneDatanodeBothCommitAndTheLastWins() throws Exception {
+    DatanodeRecord first = datanode("dn-race", 1);
+    DatanodeRecord second = datanode("dn-race", 2);
+    try (Transaction one = begin(); Transaction two = begin()) {
+      one.datanodes().insert(first);
+      two.datanodes().insert(second);
+      one.commit();
+      two.commit();
+    }
+    try (Transaction tx = begin()) {
+      assertEquals(Optional.of(second), tx.datanodes().get("dn-race", LockMode.READ_COMMITTED));
     }
   }
 

@@ -13,6 +13,8 @@ import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.leader.DatanodeCommandSource;
 import io.canopy.namenode.leader.LeaderDuties;
 import io.canopy.namenode.leader.LeaderWork;
+import io.canopy.namenode.leases.BlockRecoveryDispatcher;
+import io.canopy.namenode.leases.LeaseMonitor;
 import io.canopy.namenode.membership.LeaderElection;
 import io.canopy.namenode.replication.DeadDatanodeMonitor;
 import io.canopy.namenode.replication.PendingTransfers;
@@ -122,11 +124,16 @@ public final class NameNode implements AutoCloseable {
         new BlockLocator(registry, identity.blockPoolId()));
     AtomicReference<InetSocketAddress> boundAddress = new AtomicReference<>();
     LeaderElection election = new LeaderElection(store, NameNodeConfig.electionSettings(conf),
-        () -> NetUtils.getHostPortString(boundAddress.get()), conf.get(NameNodeConfig.HTTP_ADDRESS, ""),
+        () -> boundAddress.get().getAddress().getHostAddress() + ":" + boundAddress.get().getPort(), conf.get(NameNodeConfig.HTTP_ADDRESS, ""),
         conf.getInt(NameNodeConfig.LOCATION_DOMAIN_ID, 0), System::nanoTime, System::currentTimeMillis);
     List<DatanodeCommandSource> commandSources = new ArrayList<>();
     List<LeaderWork> leaderWork = new ArrayList<>();
     Random datanodeRandom = new Random(random.nextLong());
+    BlockRecoveryDispatcher recoveries = new BlockRecoveryDispatcher(registry, identity.blockPoolId(),
+        LeaseMonitor.recoveryTimeoutMs(conf), System::currentTimeMillis);
+    commandSources.add(recoveries);
+    leaderWork.add(new LeaseMonitor(services, runner, recoveries, services.leaseLimits(),
+        LeaseMonitor.intervalMs(conf), System::currentTimeMillis));
     ReplicationServices replication = replicationServices(conf, registry, new Random(random.nextLong()));
     commandSources.add(new TransferCommandSource(replication, identity.blockPoolId()));
     leaderWork.add(new DeadDatanodeMonitor(runner, replication));
@@ -137,7 +144,8 @@ public final class NameNode implements AutoCloseable {
         conf.get(NameNodeConfig.RPC_ADDRESS, NameNodeConfig.RPC_ADDRESS_DEFAULT));
     RPC.Server server = RpcServerFactory.build(conf, address,
         conf.getInt(NameNodeConfig.HANDLER_COUNT, NameNodeConfig.HANDLER_COUNT_DEFAULT),
-        new ClientProtocolServer(conf, services, blocks, runner), datanodes, new NamenodeProtocolServer(datanodes));
+        new ClientProtocolServer(conf, services, blocks, runner), datanodes, new NamenodeProtocolServer(datanodes),
+        election);
     if (metricsFile != null && !metricsFile.isBlank()) {
       java.nio.file.Path file = java.nio.file.Path.of(metricsFile);
       housekeeping.scheduleWithFixedDelay(() -> {

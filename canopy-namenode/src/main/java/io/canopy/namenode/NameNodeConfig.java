@@ -78,6 +78,20 @@ public final class NameNodeConfig {
   public static final String HTTP_ADDRESS = "canopy.namenode.http-address";
 
   /**
+   * HDFS's lease soft limit: another client may take over (recover) a file whose writer has not renewed its lease
+   * for this long. HDFS hard-codes it (HdfsConstants.LEASE_SOFTLIMIT_PERIOD, 60 s); Canopy makes it a key so tests
+   * can shorten it. The hard limit keeps its HDFS key, {@code dfs.namenode.lease-hard-limit-sec} (1200 s), and
+   * the leader checks leases every {@code dfs.namenode.lease-recheck-interval-ms} (2000 ms).
+   */
+  public static final String LEASE_SOFT_LIMIT_MS = "canopy.namenode.lease.soft-limit-ms";
+  public static final long LEASE_SOFT_LIMIT_MS_DEFAULT = 60_000;
+  /**
+   * How long the leader waits for a block recovery it sent to a datanode to be committed before it starts a new
+   * attempt (new recovery id, another primary datanode). Default: 30 heartbeat intervals, HDFS's rule.
+   */
+  public static final String LEASE_RECOVERY_TIMEOUT_MS = "canopy.namenode.lease.recovery-timeout-ms";
+
+  /**
    * Queued blocks the leader's replication duty examines per run (one transaction per file); the rest wait for the
    * next run, every {@code dfs.namenode.redundancy.interval.seconds}.
    */

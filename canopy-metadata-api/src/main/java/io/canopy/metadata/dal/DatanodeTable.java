@@ -13,6 +13,10 @@ public interface DatanodeTable {
   /** Every registered datanode (the table holds one row per datanode of the cluster). */
   List<DatanodeRecord> all() throws StoreException;
 
+  /**
+   * Inserts, or replaces a row inserted concurrently: a datanode registers with every namenode at once, and two
+   * registrations of one datanode must both commit.
+   */
   void insert(DatanodeRecord datanode);
 
   void update(DatanodeRecord datanode);

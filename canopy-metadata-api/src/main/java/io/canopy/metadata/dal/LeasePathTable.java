@@ -9,6 +9,12 @@ public interface LeasePathTable {
   /** Partition-scoped scan of one holder's files. */
   List<LeasePath> ofHolder(String holder) throws StoreException;
 
+  /**
+   * One page of a holder's files in inode id order: those after {@code afterInodeId}, at most {@code limit}
+   * (partition-scoped).
+   */
+  List<LeasePath> ofHolder(String holder, long afterInodeId, int limit) throws StoreException;
+
   void insert(LeasePath leasePath);
 
   void delete(LeasePath leasePath);

@@ -100,6 +100,13 @@ public record Inode(
         clientMachine, symlinkTarget, newChildrenCount, spreadsChildren);
   }
 
+  /** The open file held by another lease holder (lease recovery reassigns it); the writer's machine is kept. */
+  public Inode reassigned(String newClientName) {
+    return new Inode(id, partitionId, parentId, name, directory, permission, owner, group, modificationTime,
+        accessTime, size, replication, preferredBlockSize, storagePolicy, underConstruction, newClientName,
+        clientMachine, symlinkTarget, childrenCount, spreadsChildren);
+  }
+
   /** The file closed: no writer, no lease holder. */
   public Inode closed(long newSize, long newModificationTime) {
     return new Inode(id, partitionId, parentId, name, directory, permission, owner, group, newModificationTime,

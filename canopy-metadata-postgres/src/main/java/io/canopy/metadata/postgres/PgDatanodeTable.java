@@ -55,7 +55,16 @@ final class PgDatanodeTable implements DatanodeTable, BufferedTable {
     jdbc.batch("INSERT INTO datanodes (host_name, ip_address, transfer_port, info_port, info_secure_port, ipc_port, "
         + "network_location, software_version, last_heartbeat_ms, capacity, dfs_used, remaining, block_pool_used, "
         + "non_dfs_used, transceiver_count, registered_at_ms, declared_dead_at_ms, uuid) "
-        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", writes.inserts(), PgDatanodeTable::bind);
+        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (uuid) DO UPDATE SET "
+        + "host_name = EXCLUDED.host_name, ip_address = EXCLUDED.ip_address, transfer_port = EXCLUDED.transfer_port, "
+        + "info_port = EXCLUDED.info_port, info_secure_port = EXCLUDED.info_secure_port, "
+        + "ipc_port = EXCLUDED.ipc_port, network_location = EXCLUDED.network_location, "
+        + "software_version = EXCLUDED.software_version, last_heartbeat_ms = EXCLUDED.last_heartbeat_ms, "
+        + "capacity = EXCLUDED.capacity, dfs_used = EXCLUDED.dfs_used, remaining = EXCLUDED.remaining, "
+        + "block_pool_used = EXCLUDED.block_pool_used, non_dfs_used = EXCLUDED.non_dfs_used, "
+        + "transceiver_count = EXCLUDED.transceiver_count, registered_at_ms = EXCLUDED.registered_at_ms, "
+        + "declared_dead_at_ms = EXCLUDED.declared_dead_at_ms",
+        writes.inserts(), PgDatanodeTable::bind);
     jdbc.batch("UPDATE datanodes SET host_name = ?, ip_address = ?, transfer_port = ?, info_port = ?, "
         + "info_secure_port = ?, ipc_port = ?, network_location = ?, software_version = ?, last_heartbeat_ms = ?, "
         + "capacity = ?, dfs_used = ?, remaining = ?, block_pool_used = ?, non_dfs_used = ?, transceiver_count = ?, "

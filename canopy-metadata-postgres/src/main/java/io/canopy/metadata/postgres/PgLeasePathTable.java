@@ -21,6 +21,16 @@ final class PgLeasePathTable implements LeasePathTable, BufferedTable {
   }
 
   @Override
+  public List<LeasePath> ofHolder(String holder, long afterInodeId, int limit) throws StoreException {
+    return jdbc.query("SELECT holder, inode_id FROM lease_paths WHERE holder = ? AND inode_id > ? "
+        + "ORDER BY inode_id LIMIT ?", s -> {
+          s.setString(1, holder);
+          s.setLong(2, afterInodeId);
+          s.setInt(3, limit);
+        }, r -> new LeasePath(r.getString(1), r.getLong(2)));
+  }
+
+  @Override
   public void insert(LeasePath leasePath) {
     writes.insert(leasePath, leasePath);
   }

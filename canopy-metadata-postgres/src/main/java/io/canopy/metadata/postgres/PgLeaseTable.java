@@ -5,6 +5,7 @@ import io.canopy.metadata.StoreException;
 import io.canopy.metadata.dal.LeaseTable;
 import io.canopy.metadata.entity.Lease;
 import io.canopy.metadata.spi.WriteBuffer;
+import java.util.List;
 import java.util.Optional;
 
 final class PgLeaseTable implements LeaseTable, BufferedTable {
@@ -23,6 +24,24 @@ final class PgLeaseTable implements LeaseTable, BufferedTable {
   @Override
   public Optional<Lease> get(String holder, LockMode lock) throws StoreException {
     return jdbc.run(getPart(holder, jdbc.effective(lock))).stream().findFirst();
+  }
+
+  @Override
+  public List<Lease> renewedBefore(long renewedBeforeMs, Lease startAfter, int limit) throws StoreException {
+    if (startAfter == null) {
+      return jdbc.query("SELECT holder, last_renewed_ms FROM leases WHERE last_renewed_ms < ? "
+          + "ORDER BY last_renewed_ms, holder LIMIT ?", s -> {
+            s.setLong(1, renewedBeforeMs);
+            s.setInt(2, limit);
+          }, r -> new Lease(r.getString(1), r.getLong(2)));
+    }
+    return jdbc.query("SELECT holder, last_renewed_ms FROM leases WHERE last_renewed_ms < ? "
+        + "AND (last_renewed_ms, holder) > (?, ?) ORDER BY last_renewed_ms, holder LIMIT ?", s -> {
+          s.setLong(1, renewedBeforeMs);
+          s.setLong(2, startAfter.lastRenewedMs());
+          s.setString(3, startAfter.holder());
+          s.setInt(4, limit);
+        }, r -> new Lease(r.getString(1), r.getLong(2)));
   }
 
   @Override

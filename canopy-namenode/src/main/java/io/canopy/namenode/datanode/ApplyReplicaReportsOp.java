@@ -146,8 +146,12 @@ public final class ApplyReplicaReportsOp implements Operation<Void> {
 
   private void finalized(Transaction transaction, ReportedReplica report, Block block, ReplicaKey key,
       Map<Long, Integer> counts, Set<Long> recordedHere, Map<Long, UcReplica> pipelineHere, Map<Long, Block> blocks) {
+    // A block being written or recovered has no final length yet; recovery finalizes replicas at the recovery id
+    // (above the block's stamp) and they may report before commitBlockSynchronization does.
+    boolean open = block != null
+        && (block.state() == BlockState.UNDER_CONSTRUCTION || block.state() == BlockState.UNDER_RECOVERY);
     boolean stale = block == null || report.generationStamp() < block.generationStamp()
-        || block.state() != BlockState.UNDER_CONSTRUCTION && report.numBytes() != block.numBytes();
+        || !open && report.numBytes() != block.numBytes();
     if (stale) {
       if (recordedHere.remove(report.blockId())) {
         transaction.replicas().delete(key);
@@ -160,7 +164,7 @@ public final class ApplyReplicaReportsOp implements Operation<Void> {
       transaction.replicas().insert(new Replica(inodeId, report.blockId(), storageId));
       counts.merge(report.blockId(), 1, Integer::sum);
     }
-    if (block.state() == BlockState.UNDER_CONSTRUCTION) {
+    if (open) {
       writePipeline(transaction, pipelineHere, key, UcReplicaState.FINALIZED, report.generationStamp());
     } else if (block.state() == BlockState.COMMITTED && counts.get(report.blockId()) >= minReplication) {
       Block complete = block.with(block.numBytes(), block.generationStamp(), BlockState.COMPLETE);

@@ -7,11 +7,15 @@ import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.leader.DatanodeCommandSource;
 import io.canopy.namenode.membership.LeaderElection;
 import io.canopy.namenode.membership.NotLeaderException;
+import io.canopy.namenode.ops.BlockOwnerOp;
+import io.canopy.namenode.ops.CommitBlockSynchronizationOp;
 import io.canopy.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
 import org.apache.hadoop.hdfs.protocol.Block;
 import org.apache.hadoop.hdfs.protocol.DatanodeID;
@@ -39,7 +43,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The namenode side of Apache DataNodes' {@link DatanodeProtocol}: registration, heartbeats (carrying replica
- * deletions back), full and incremental block reports. Everything a datanode tells is stored in the database, so
+ * deletions back, and the leader's commands), full and incremental block reports, and the results of block
+ * recoveries (commitBlockSynchronization). Everything a datanode tells is stored in the database, so
  * any namenode sees it. Datanodes talk to every namenode; only the leader answers heartbeats as ACTIVE (with its
  * term as the transaction id the datanode compares) and hands out commands. Reports reach every namenode and each
  * applies them: applying is idempotent, so the effect is the same once, and a report is never lost with a dead
@@ -190,8 +195,18 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
   public void commitBlockSynchronization(ExtendedBlock block, long newGenerationStamp, long newLength,
       boolean closeFile, boolean deleteBlock, DatanodeID[] newTargets, String[] newTargetStorages)
       throws IOException {
-    throw new IOException("commitBlockSynchronization for " + block + " is not supported yet: Canopy does not "
-        + "issue block recovery commands");
+    Long owner = runner.run(new BlockOwnerOp(Set.of(block.getBlockId()))).get(block.getBlockId());
+    if (owner == null) {
+      if (deleteBlock) {
+        LOG.info("commitBlockSynchronization: block {} to delete is already gone", block);
+        return; // a retry after the block went (with its file, or by an earlier call)
+      }
+      throw new IOException("Block (=" + block + ") not found");
+    }
+    runner.run(new CommitBlockSynchronizationOp(services, registry, owner, new CommitBlockSynchronizationOp.Request(
+        block, newGenerationStamp, newLength, closeFile, deleteBlock,
+        newTargets == null ? List.of() : Arrays.asList(newTargets),
+        newTargetStorages == null ? List.of() : Arrays.asList(newTargetStorages))));
   }
 
   private void checkPool(String poolId) throws IOException {

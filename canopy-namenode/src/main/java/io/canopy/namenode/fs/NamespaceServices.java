@@ -8,6 +8,7 @@ import org.apache.hadoop.conf.Configuration;
 /** What namespace operations share: limits, defaults, ids, the clock and the namespace identity. */
 public final class NamespaceServices {
   private final FsLimits limits;
+  private final LeaseLimits leaseLimits;
   private final IdGenerator ids;
   private final LongSupplier clockMs;
   private final NamespaceIdentity identity;
@@ -16,6 +17,7 @@ public final class NamespaceServices {
 
   public NamespaceServices(Configuration conf, IdGenerator ids, LongSupplier clockMs, NamespaceIdentity identity) {
     this.limits = new FsLimits(conf);
+    this.leaseLimits = LeaseLimits.from(conf);
     this.ids = ids;
     this.clockMs = clockMs;
     this.identity = identity;
@@ -26,6 +28,11 @@ public final class NamespaceServices {
 
   public FsLimits limits() {
     return limits;
+  }
+
+  /** The lease soft and hard limits. */
+  public LeaseLimits leaseLimits() {
+    return leaseLimits;
   }
 
   public IdGenerator ids() {

@@ -17,7 +17,6 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 
 /**
@@ -28,6 +27,17 @@ public final class CreateOp implements AtMostOnce<HdfsFileStatus> {
   /** What the client asked for. */
   public record Request(FsPath path, FsPermission permission, String holder, String clientMachine, boolean create,
       boolean overwrite, boolean createParent, short replication, long blockSize, String user) {
+  }
+
+  /**
+   * The file to create exists and may not be overwritten, but is open by a writer past the soft limit: HDFS then
+   * recovers its lease and fails the create, which {@link RecoverLeaseOp#forCreate} does in a transaction of its
+   * own. Nothing was written; the caller runs that operation and answers with its outcome.
+   */
+  public static final class WriterPastSoftLimitException extends IOException {
+    WriterPastSoftLimitException(FsPath path, String writer) {
+      super("create of " + path + " without overwrite finds it open by " + writer + ", past the lease soft limit");
+    }
   }
 
   private final NamespaceServices services;
@@ -73,7 +83,7 @@ public final class CreateOp implements AtMostOnce<HdfsFileStatus> {
     Inode existing = resolved.target();
     Inode parent;
     if (existing != null) {
-      checkReplaceable(existing);
+      checkReplaceable(context, existing);
       InodeRemover.removeSubtree(context, registry, existing);
       parent = resolved.parent().withChildrenCount(resolved.parent().childrenCount() - 1);
     } else {
@@ -98,7 +108,7 @@ public final class CreateOp implements AtMostOnce<HdfsFileStatus> {
     return FileStatusFactory.status(file);
   }
 
-  private void checkReplaceable(Inode existing) throws IOException {
+  private void checkReplaceable(TransactionContext context, Inode existing) throws IOException {
     FsPath path = request.path;
     if (existing.directory()) {
       throw new FileAlreadyExistsException(path + " already exists as a directory");
@@ -106,14 +116,10 @@ public final class CreateOp implements AtMostOnce<HdfsFileStatus> {
     if (request.overwrite) {
       return;
     }
-    if (existing.underConstruction() && request.holder.equals(existing.clientName())) {
-      throw new AlreadyBeingCreatedException("failed to create file " + path + " for " + request.holder
-          + " for client " + request.clientMachine + " because current leaseholder is trying to recreate file.");
-    }
     if (existing.underConstruction()) {
-      throw new AlreadyBeingCreatedException("Failed to CREATE_FILE " + path + " for " + request.holder + " on "
-          + request.clientMachine + " because this file lease is currently owned by " + existing.clientName()
-          + " on " + existing.clientMachine());
+      LeaseTakeover.requireRecoverable(context, path, existing, request.holder, request.clientMachine,
+          LeaseTakeover.Purpose.CREATE_FILE, services.leaseLimits(), services.now());
+      throw new WriterPastSoftLimitException(path, existing.clientName());
     }
     throw new FileAlreadyExistsException(path + " for client " + request.clientMachine + " already exists");
   }

@@ -97,7 +97,11 @@ final class InodeRemover {
     }
   }
 
-  private static void invalidate(Transaction transaction, DatanodeRegistry registry, String storageId, Block block,
+  /**
+   * Queues the deletion of {@code block}'s replica on {@code storageId}'s datanode (unknown storages are skipped),
+   * once per datanode and block ({@code scheduled} remembers them within the transaction).
+   */
+  static void invalidate(Transaction transaction, DatanodeRegistry registry, String storageId, Block block,
       Set<String> scheduled) throws StoreException {
     DatanodeRegistry.Node node = registry.nodeOfStorage(storageId);
     if (node != null && block != null && scheduled.add(node.record().uuid() + "/" + block.blockId())) {

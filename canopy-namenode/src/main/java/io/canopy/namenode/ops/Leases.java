@@ -5,6 +5,7 @@ import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.Lease;
 import io.canopy.metadata.entity.LeasePath;
+import io.canopy.namenode.fs.LeaseLimits;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.FileNotFoundException;
 import java.util.Set;
@@ -13,14 +14,16 @@ import org.apache.hadoop.hdfs.server.namenode.LeaseExpiredException;
 /**
  * Write leases: a lease per client, a lease path per file it holds open. The lease row only records when its holder
  * last renewed; it is never locked on the client path, so a client's concurrent creates and closes do not
- * serialize on it. A lease row whose holder has no open file left stays until it expires (lease housekeeping).
+ * serialize on it. A lease row whose holder has no open file left stays until it expires: the leader's lease
+ * monitor deletes it once past the hard limit (never on close: a create that skipped rewriting its holder's recent
+ * lease must not find it gone).
  */
 final class Leases {
   private Leases() {
   }
 
   /** A lease renewed more recently than this is not rewritten by a create. */
-  static final long RENEWAL_GRANULARITY_MS = 1000;
+  static final long RENEWAL_GRANULARITY_MS = LeaseLimits.RENEWAL_GRANULARITY_MS;
 
   /**
    * Opens {@code file} for {@code holder}: the file must be exclusively locked and the holder's lease read with the
@@ -44,6 +47,23 @@ final class Leases {
     for (Inode file : files) {
       context.fileData(file, LockMode.EXCLUSIVE).leasePaths().delete(new LeasePath(holder, file.id()));
     }
+  }
+
+  /**
+   * Moves the exclusively locked open {@code file} to {@code newHolder}: its lease path and its writer name. The
+   * new holder's lease is renewed (recoveries are rare: the row is always written). Returns the reassigned file.
+   */
+  static Inode reassign(TransactionContext context, Inode file, String newHolder, long now) {
+    Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
+    Inode held = file;
+    if (!newHolder.equals(file.clientName())) {
+      transaction.leasePaths().delete(new LeasePath(file.clientName(), file.id()));
+      transaction.leasePaths().insert(new LeasePath(newHolder, file.id()));
+      held = file.reassigned(newHolder);
+      context.updateInode(held);
+    }
+    transaction.leases().put(new Lease(newHolder, now));
+    return held;
   }
 
   /** HDFS's check that {@code holder} is writing {@code file}. */

@@ -1,6 +1,9 @@
 package io.canopy.namenode.replication;
 
 import io.canopy.metadata.dal.Transaction;
+import io.canopy.metadata.entity.Block;
+import io.canopy.metadata.entity.BlockState;
+import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.BlockKey;
 import io.canopy.metadata.entity.QueuedBlock;
 import io.canopy.metadata.entity.Replica;
@@ -47,6 +50,27 @@ public final class ReplicationQueue {
     ReplicationPriority priority = priority(replicas, replication);
     if (priority != null) {
       transaction.replicationQueue().put(new QueuedBlock(inodeId, blockId, priority, notBeforeMs));
+    }
+  }
+
+  /**
+   * Queues what a file closed by lease recovery may lack: its complete blocks whose recorded replicas ({@code
+   * replicas}, as read before this transaction) differ from its replication, and its last block whatever it had (the
+   * recovery rewrote that block's replicas, so the rows read before may be stale). The leader counts again.
+   */
+  public static void queueRecoveredFile(Transaction transaction, Inode file, List<Block> blocks,
+      List<Replica> replicas, long nowMs) {
+    Map<Long, Set<String>> recorded = storagesByBlock(replicas);
+    for (int i = 0; i < blocks.size(); i++) {
+      Block block = blocks.get(i);
+      int count = recorded.getOrDefault(block.blockId(), Set.of()).size();
+      ReplicationPriority priority = priority(count, file.replication());
+      if (priority == null && i == blocks.size() - 1) {
+        priority = ReplicationPriority.UNDER_REPLICATED; // only a hint: its replicas changed in this transaction
+      }
+      if (priority != null && block.state() == BlockState.COMPLETE) {
+        transaction.replicationQueue().put(new QueuedBlock(file.id(), block.blockId(), priority, nowMs));
+      }
     }
   }
 

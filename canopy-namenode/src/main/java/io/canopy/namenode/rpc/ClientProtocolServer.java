@@ -19,6 +19,8 @@ import io.canopy.namenode.ops.GetContentSummaryOp;
 import io.canopy.namenode.ops.GetFileInfoOp;
 import io.canopy.namenode.ops.GetListingOp;
 import io.canopy.namenode.ops.MkdirsOp;
+import io.canopy.namenode.ops.RecoverLeaseOp;
+import io.canopy.namenode.ops.ReleaseOutcome;
 import io.canopy.namenode.ops.Rename2Op;
 import io.canopy.namenode.ops.RenameOp;
 import io.canopy.namenode.ops.RenewLeaseOp;
@@ -42,12 +44,14 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
 import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.CreateFlag;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FsServerDefaults;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
 import org.apache.hadoop.hdfs.AddBlockFlag;
+import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.DatanodeID;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
@@ -57,6 +61,7 @@ import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
+import org.apache.hadoop.hdfs.protocol.RecoveryInProgressException;
 import org.apache.hadoop.io.EnumSetWritable;
 import org.apache.hadoop.util.DataChecksum;
 
@@ -65,6 +70,9 @@ import org.apache.hadoop.util.DataChecksum;
  * Exposed through {@link UnsupportedCallProxy}: calls not defined here answer "not supported".
  */
 public final class ClientProtocolServer {
+  /** A create that finds a file open past the soft limit which then vanishes is tried at most this often. */
+  private static final int MAX_CREATE_ATTEMPTS = 3;
+
   private final NamespaceServices services;
   private final BlockServices blocks;
   private final TransactionRunner runner;
@@ -142,9 +150,43 @@ public final class ClientProtocolServer {
       boolean createParent, short replication, long blockSize, CryptoProtocolVersion[] supportedVersions,
       String ecPolicyName, String storagePolicy) throws IOException {
     EnumSet<CreateFlag> flags = flag.get();
-    return runner.run(new CreateOp(services, registry(), new CreateOp.Request(FsPath.parse(src), masked,
-        clientName, CallerInfo.address(), flags.contains(CreateFlag.CREATE), flags.contains(CreateFlag.OVERWRITE),
-        createParent, replication, blockSize, CallerInfo.user())), CallerInfo.call());
+    FsPath path = FsPath.parse(src);
+    String clientMachine = CallerInfo.address();
+    CreateOp create = new CreateOp(services, registry(), new CreateOp.Request(path, masked, clientName,
+        clientMachine, flags.contains(CreateFlag.CREATE), flags.contains(CreateFlag.OVERWRITE), createParent,
+        replication, blockSize, CallerInfo.user()));
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return runner.run(create, CallerInfo.call());
+      } catch (CreateOp.WriterPastSoftLimitException pastSoftLimit) {
+        // HDFS's startFile: the open file's lease is recovered, then the create fails.
+        RecoverLeaseOp recover = RecoverLeaseOp.forCreate(services, path, clientName, clientMachine);
+        ReleaseOutcome outcome = runner.run(recover);
+        switch (outcome.kind()) {
+          case CLOSED -> throw new FileAlreadyExistsException(src + " for client " + clientMachine
+              + " already exists");
+          case RECOVERING, IN_PROGRESS -> throw new RecoveryInProgressException(recover.message(
+              "lease recovery is in progress. Try again later."));
+          case WAITING -> throw new AlreadyBeingCreatedException(outcome.detail());
+          case NOT_OPEN -> {
+            if (attempt >= MAX_CREATE_ATTEMPTS) {
+              throw new IOException("create of " + src + " for " + clientName + " raced " + attempt + " times with "
+                  + "the file being created and removed by others; try again", pastSoftLimit);
+            }
+          }
+          default -> throw new IllegalStateException("unexpected lease release outcome " + outcome);
+        }
+      }
+    }
+  }
+
+  /**
+   * recoverLease: starts the recovery of the file's lease whatever its writer's lease (HDFS's force); true when the
+   * file is closed (it was, or could be closed at once), false while its last block is being recovered.
+   */
+  public boolean recoverLease(String src, String clientName) throws IOException {
+    return runner.run(RecoverLeaseOp.recoverLease(services, FsPath.parse(src), clientName, CallerInfo.address()))
+        .closed();
   }
 
   public LocatedBlock addBlock(String src, String clientName, ExtendedBlock previous, DatanodeInfo[] excludeNodes,
@@ -262,7 +304,7 @@ public final class ClientProtocolServer {
   public void updatePipeline(String clientName, ExtendedBlock oldBlock, ExtendedBlock newBlock,
       DatanodeID[] newNodes, String[] newStorageIDs) throws IOException {
     runner.run(new UpdatePipelineOp(ownerOf(oldBlock), clientName, oldBlock, newBlock,
-        Arrays.asList(newStorageIDs)));
+        Arrays.asList(newStorageIDs)), CallerInfo.call());
   }
 
   private long ownerOf(ExtendedBlock block) throws IOException {

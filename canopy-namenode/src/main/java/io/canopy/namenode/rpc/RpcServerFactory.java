@@ -1,5 +1,6 @@
 package io.canopy.namenode.rpc;
 
+import io.canopy.namenode.membership.MembershipView;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -26,20 +27,26 @@ import org.apache.hadoop.hdfs.server.protocol.DatanodeProtocol;
 import org.apache.hadoop.hdfs.server.protocol.NamenodeProtocol;
 import org.apache.hadoop.ipc.ProtobufRpcEngine2;
 import org.apache.hadoop.ipc.RPC;
+import org.apache.hadoop.ipc.proto.GenericRefreshProtocolProtos.GenericRefreshProtocolService;
+import org.apache.hadoop.ipc.protocolPB.GenericRefreshProtocolPB;
+import org.apache.hadoop.ipc.protocolPB.GenericRefreshProtocolServerSideTranslatorPB;
 
 /**
- * One Hadoop RPC server carrying ClientProtocol, DatanodeProtocol and NamenodeProtocol, each through Hadoop's own
- * server-side protobuf translator (byte-exact wire compatibility).
+ * One Hadoop RPC server carrying ClientProtocol, DatanodeProtocol, NamenodeProtocol and GenericRefreshProtocol (the
+ * live namenode list, {@link NamenodeListServer}), each through Hadoop's own server-side protobuf translator
+ * (byte-exact wire compatibility).
  */
 public final class RpcServerFactory {
   private RpcServerFactory() {
   }
 
   public static RPC.Server build(Configuration conf, InetSocketAddress address, int handlers,
-      ClientProtocolServer client, DatanodeProtocol datanode, NamenodeProtocolServer namenode) throws IOException {
+      ClientProtocolServer client, DatanodeProtocol datanode, NamenodeProtocolServer namenode,
+      MembershipView membership) throws IOException {
     RPC.setProtocolEngine(conf, ClientNamenodeProtocolPB.class, ProtobufRpcEngine2.class);
     RPC.setProtocolEngine(conf, DatanodeProtocolPB.class, ProtobufRpcEngine2.class);
     RPC.setProtocolEngine(conf, NamenodeProtocolPB.class, ProtobufRpcEngine2.class);
+    RPC.setProtocolEngine(conf, GenericRefreshProtocolPB.class, ProtobufRpcEngine2.class);
     ClientProtocol clientProtocol = UnsupportedCallProxy.create(ClientProtocol.class, client);
     RPC.Server server = new RPC.Builder(conf)
         .setProtocol(ClientNamenodeProtocolPB.class)
@@ -57,6 +64,9 @@ public final class RpcServerFactory {
     server.addProtocol(RPC.RpcKind.RPC_PROTOCOL_BUFFER, NamenodeProtocolPB.class,
         NamenodeProtocolService.newReflectiveBlockingService(new NamenodeProtocolServerSideTranslatorPB(
             UnsupportedCallProxy.create(NamenodeProtocol.class, namenode))));
+    server.addProtocol(RPC.RpcKind.RPC_PROTOCOL_BUFFER, GenericRefreshProtocolPB.class,
+        GenericRefreshProtocolService.newReflectiveBlockingService(
+            new GenericRefreshProtocolServerSideTranslatorPB(new NamenodeListServer(membership))));
     // Answers to user mistakes are not server errors: log them in one line, not with a stack trace.
     server.addTerseExceptions(FileNotFoundException.class, FileAlreadyExistsException.class,
         ParentNotDirectoryException.class, PathIsNotEmptyDirectoryException.class, InvalidPathException.class,

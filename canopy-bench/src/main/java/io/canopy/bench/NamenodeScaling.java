@@ -1,0 +1,177 @@
+package io.canopy.bench;
+
+import io.canopy.bench.mix.MixNamespace;
+import io.canopy.bench.mix.MixResult;
+import io.canopy.bench.mix.MixRunner;
+import io.canopy.bench.mix.MixSettings;
+import io.canopy.bench.mix.NamespaceBuilder;
+import io.canopy.bench.mix.OperationMix;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+
+/**
+ * The Spotify mix on Canopy with 1, 2 and 3 namenodes, and on HDFS, in one run: throughput, and where the servers'
+ * CPU time went (namenodes, database, datanodes), which says what more cores would buy. Servers are pinned as in
+ * {@code bench report}; each cluster is fresh and builds the same namespace.
+ */
+final class NamenodeScaling {
+  private static final int DATANODES = 3;
+  private static final Map<String, String> CLUSTER_SETTINGS = Map.of("dfs.replication", "3");
+
+  /** One configuration's measurements: throughputs of the repetitions and server CPU seconds per kind. */
+  record Row(String system, int namenodes, List<Double> opsPerSecond, Map<String, Double> cpuSeconds,
+      double measuredSeconds, long failures) {
+    double serverCores() {
+      return cpuSeconds.values().stream().mapToDouble(Double::doubleValue).sum() / measuredSeconds;
+    }
+  }
+
+  private NamenodeScaling() {
+  }
+
+  static List<Row> run(BenchMode mode, Path work, long seed, List<Integer> counts, PrintWriter progress)
+      throws Exception {
+    CpuPinning pinning = mode == BenchMode.SMOKE ? CpuPinning.disabled() : CpuPinning.detect();
+    pinning.pinThisProcessToClients();
+    progress.println("Namenode scaling, mode " + mode.name() + ", seed " + seed + "; " + pinning.describe());
+    MixSettings settings = MixComparison.settings(mode, OperationMix.spotify(), seed);
+    Configuration base = new Configuration();
+    CLUSTER_SETTINGS.forEach(base::set);
+    List<Row> rows = new ArrayList<>();
+    for (int namenodes : counts) {
+      Path directory = work.resolve("canopy-" + namenodes + "nn");
+      deleteRecursively(directory);
+      progress.println("Canopy with " + namenodes + " namenode(s):");
+      progress.flush();
+      try (CanopySystem canopy = CanopySystem.start(directory, namenodes, DATANODES, CLUSTER_SETTINGS)) {
+        pinning.pinServers(canopy.serverPids());
+        Configuration conf = canopy.clientConfiguration(base);
+        rows.add(measure("Canopy", namenodes, canopy, canopy::serverPidsByKind, conf, settings, mode, pinning,
+            progress));
+      }
+    }
+    Path hdfsDirectory = work.resolve("hdfs");
+    deleteRecursively(hdfsDirectory);
+    progress.println("HDFS (one namenode):");
+    progress.flush();
+    try (HdfsSystem hdfs = HdfsSystem.start(hdfsDirectory, DATANODES, CLUSTER_SETTINGS)) {
+      pinning.pinServers(hdfs.serverPids());
+      rows.add(measure("HDFS", 1, hdfs, () -> Map.of("namenode and datanodes (one JVM)", hdfs.serverPids()), base,
+          settings, mode, pinning, progress));
+    }
+    return rows;
+  }
+
+  private interface PidSource {
+    Map<String, List<Long>> pids() throws IOException;
+  }
+
+  private static Row measure(String name, int namenodes, SystemUnderTest system, PidSource pids, Configuration conf,
+      MixSettings settings, BenchMode mode, CpuPinning pinning, PrintWriter progress) throws IOException {
+    MixNamespace namespace;
+    try (FileSystem fs = FileSystem.newInstance(URI.create(system.uri()), conf)) {
+      namespace = new NamespaceBuilder(fs, settings.shape(), settings.seed(), settings.builderThreads(), progress)
+          .buildOrLoad(new org.apache.hadoop.fs.Path(settings.baseDirectory()));
+    }
+    List<Double> throughputs = new ArrayList<>();
+    Map<String, Double> cpu = new LinkedHashMap<>();
+    double seconds = 0;
+    long failures = 0;
+    for (int repetition = 0; repetition < mode.repetitions(); repetition++) {
+      pinning.pinServers(system.serverPids()); // backends started since are pinned too
+      Map<String, Double> before = cpuSeconds(pids.pids());
+      long start = System.nanoTime();
+      MixResult result = new MixRunner(URI.create(system.uri()), conf, settings).run(namespace, progress);
+      seconds += (System.nanoTime() - start) / 1e9;
+      Map<String, Double> after = cpuSeconds(pids.pids());
+      after.forEach((kind, value) -> cpu.merge(kind, value - before.getOrDefault(kind, 0.0), Double::sum));
+      throughputs.add(result.totalOpsPerSecond());
+      failures += result.totalFailures();
+      progress.printf(Locale.ROOT, "  %s, %d namenode(s), run %d: %.0f ops/s, %d failures%n", name, namenodes,
+          repetition + 1, result.totalOpsPerSecond(), result.totalFailures());
+      progress.flush();
+    }
+    return new Row(name, namenodes, throughputs, cpu, seconds, failures);
+  }
+
+  /** CPU seconds (user + system) so far of each kind's live processes. */
+  private static Map<String, Double> cpuSeconds(Map<String, List<Long>> pidsByKind) {
+    Map<String, Double> seconds = new LinkedHashMap<>();
+    pidsByKind.forEach((kind, pids) -> {
+      double total = 0;
+      for (long pid : pids) {
+        total += ProcessHandle.of(pid).flatMap(p -> p.info().totalCpuDuration()).map(Duration::toNanos)
+            .orElse(0L) / 1e9;
+      }
+      seconds.put(kind, total);
+    });
+    return seconds;
+  }
+
+  static void write(List<Row> rows, BenchMode mode, long seed, Path out, String command, Instant started)
+      throws IOException {
+    double single = 0;
+    double hdfs = 0;
+    for (Row row : rows) {
+      double median = Spread.of(row.opsPerSecond()).median();
+      if (row.system().equals("Canopy") && row.namenodes() == 1) {
+        single = median;
+      } else if (row.system().equals("HDFS")) {
+        hdfs = median;
+      }
+    }
+    StringBuilder text = new StringBuilder();
+    text.append("# Spotify mix with 1, 2 and 3 namenodes\n\n");
+    text.append("Generated by `").append(command).append("` (").append(started).append(", mode ")
+        .append(mode.name()).append(", seed ").append(seed).append(", ").append(mode.repetitions())
+        .append(" run(s) of ").append(mode.mixSeconds()).append(" s per configuration, ").append(mode.mixThreads())
+        .append(" client threads, ").append(DATANODES).append(" datanodes). Servers pinned as in `bench report` "
+            + "(one core for all servers, one for the clients, when taskset exists). Clients of a cluster with "
+            + "several namenodes use its nameservice: each client thread has its own client and picks its namenode "
+            + "through the configured failover proxy provider.\n\n");
+    text.append("| system | namenodes | ops/s, median (range) | vs 1 namenode | vs HDFS | server CPU, cores | "
+        + "where the server CPU went | failures |\n|---|---:|---:|---:|---:|---:|---|---:|\n");
+    for (Row row : rows) {
+      Spread spread = Spread.of(row.opsPerSecond());
+      double total = row.cpuSeconds().values().stream().mapToDouble(Double::doubleValue).sum();
+      StringBuilder shares = new StringBuilder();
+      row.cpuSeconds().forEach((kind, value) -> {
+        if (shares.length() > 0) {
+          shares.append(", ");
+        }
+        shares.append(kind).append(String.format(Locale.ROOT, " %.0f%%", total > 0 ? 100 * value / total : 0));
+      });
+      text.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %.2f | %s | %d |%n", row.system(),
+          row.namenodes(), spread.format("%.0f"),
+          row.system().equals("Canopy") && single > 0 ? String.format(Locale.ROOT, "%.2f", spread.median() / single)
+              : "",
+          hdfs > 0 ? String.format(Locale.ROOT, "%.2f", spread.median() / hdfs) : "", row.serverCores(), shares,
+          row.failures()));
+    }
+    Files.createDirectories(out.toAbsolutePath().getParent());
+    Files.writeString(out, text.toString());
+  }
+
+  private static void deleteRecursively(Path directory) throws IOException {
+    if (!Files.exists(directory)) {
+      return;
+    }
+    try (var paths = Files.walk(directory)) {
+      for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(path);
+      }
+    }
+  }
+}

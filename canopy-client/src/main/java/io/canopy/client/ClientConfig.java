@@ -1,0 +1,38 @@
+package io.canopy.client;
+
+/**
+ * Every {@code canopy.client.*} key, with its default. The nameservice itself (which namenodes, which provider) is
+ * Hadoop's HA configuration, written by {@link Nameservice#configure}.
+ */
+public final class ClientConfig {
+  /** How the client picks a namenode per call: {@code random}, {@code round-robin}, {@code sticky} or the default. */
+  public static final String NAMENODE_SELECTION = "canopy.client.namenode-selection";
+  public static final String NAMENODE_SELECTION_DEFAULT = SelectionPolicy.RANDOM_STICKY.configName();
+
+  /**
+   * The client's location domain (availability zone); namenodes of the same domain are preferred while one of them
+   * is live. 0: no preference.
+   */
+  public static final String LOCATION_DOMAIN_ID = "canopy.client.location-domain-id";
+  public static final int LOCATION_DOMAIN_ID_DEFAULT = 0;
+
+  /**
+   * How often the client asks a namenode for the live namenode list while it is making calls. 0 or less: never;
+   * the configured addresses are then the whole list.
+   */
+  public static final String NAMENODE_LIST_REFRESH_MS = "canopy.client.namenode-list.refresh-ms";
+  public static final long NAMENODE_LIST_REFRESH_MS_DEFAULT = 30_000;
+
+  /** How long a namenode that failed a call at the connection level is avoided while others are available. */
+  public static final String FAILED_NAMENODE_AVOID_MS = "canopy.client.failed-namenode.avoid-ms";
+  public static final long FAILED_NAMENODE_AVOID_MS_DEFAULT = 30_000;
+
+  /** Seed of the random namenode choice; unset: a new seed per client (logged at debug level). */
+  public static final String RANDOM_SEED = "canopy.client.random-seed";
+
+  /** How long one namenode-list request may take before the client gives up on that namenode. */
+  static final int NAMENODE_LIST_RPC_TIMEOUT_MS = 10_000;
+
+  private ClientConfig() {
+  }
+}

@@ -1,0 +1,99 @@
+package io.canopy.namenode.ops;
+
+import io.canopy.metadata.entity.Inode;
+import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.tx.LockRequest;
+import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.PathLock;
+import io.canopy.namenode.tx.ResolvedPath;
+import io.canopy.namenode.tx.TransactionContext;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A client takes over an open file (HDFS's recoverLease, and a create without overwrite over a file whose writer is
+ * past the soft limit, which {@link CreateOp} hands over here): the file is closed at once when its blocks allow,
+ * else its last block is put under recovery for the leader to carry out ({@link LeaseRecovery}). Refusals
+ * ({@link LeaseTakeover}) are thrown before anything is written; the outcome of a release is committed and returned
+ * for the caller to answer with.
+ */
+public final class RecoverLeaseOp implements Operation<ReleaseOutcome> {
+  private static final Logger LOG = LoggerFactory.getLogger(RecoverLeaseOp.class);
+
+  private final NamespaceServices services;
+  private final FsPath path;
+  private final String holder;
+  private final String clientMachine;
+  private final LeaseTakeover.Purpose purpose;
+
+  private RecoverLeaseOp(NamespaceServices services, FsPath path, String holder, String clientMachine,
+      LeaseTakeover.Purpose purpose) {
+    this.services = services;
+    this.path = path;
+    this.holder = holder;
+    this.clientMachine = clientMachine;
+    this.purpose = purpose;
+  }
+
+  /** recoverLease: recovers the file whatever its writer's lease. */
+  public static RecoverLeaseOp recoverLease(NamespaceServices services, FsPath path, String holder,
+      String clientMachine) {
+    return new RecoverLeaseOp(services, path, holder, clientMachine, LeaseTakeover.Purpose.RECOVER_LEASE);
+  }
+
+  /** A create without overwrite found the file open: recovered only if its writer is past the soft limit. */
+  public static RecoverLeaseOp forCreate(NamespaceServices services, FsPath path, String holder,
+      String clientMachine) {
+    return new RecoverLeaseOp(services, path, holder, clientMachine, LeaseTakeover.Purpose.CREATE_FILE);
+  }
+
+  @Override
+  public boolean idempotent() {
+    return true; // a re-run finds the recovery started (in progress) or the file closed
+  }
+
+  @Override
+  public String name() {
+    return "recoverLease";
+  }
+
+  @Override
+  public LockRequest locks() {
+    return LockRequest.of(PathLock.write(path).withFileData());
+  }
+
+  @Override
+  public ReleaseOutcome execute(TransactionContext context) throws IOException {
+    ResolvedPath resolved = context.path(path);
+    PathChecks.checkTraverse(resolved);
+    Inode file = resolved.target();
+    if (file == null) {
+      if (purpose == LeaseTakeover.Purpose.CREATE_FILE) {
+        return ReleaseOutcome.of(ReleaseOutcome.Kind.NOT_OPEN, "the file is gone");
+      }
+      throw new FileNotFoundException("File does not exist: " + path);
+    }
+    if (file.directory()) {
+      throw new FileNotFoundException("Path is not a file: " + path);
+    }
+    if (!file.underConstruction()) {
+      return ReleaseOutcome.of(ReleaseOutcome.Kind.CLOSED, "the file is closed");
+    }
+    long now = services.now();
+    LeaseTakeover.requireRecoverable(context, path, file, holder, clientMachine, purpose, services.leaseLimits(),
+        now);
+    String writer = file.clientName();
+    ReleaseOutcome outcome = LeaseRecovery.release(context, services, file, LeaseRecovery.Starter.CLIENT);
+    context.afterCommit(() -> LOG.info("{}: {} recovers {} (inode {}) from writer {}: {}, {}", purpose, holder, path,
+        file.id(), writer, outcome.kind(), outcome.detail()));
+    return outcome;
+  }
+
+  /** HDFS's message for this call: "Failed to OP path for holder on machine because reason". */
+  public String message(String reason) {
+    return LeaseTakeover.message(purpose, path, holder, clientMachine, reason);
+  }
+}
