@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -32,6 +33,7 @@ import java.util.function.BooleanSupplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.datanode.ReplicaNotFoundException;
@@ -181,10 +183,10 @@ class ReplicationTest {
     long restartedAt = System.nanoTime();
     DataNode back = cluster.restartDataNode(victimIndex);
     down.remove(victimUuid);
-    awaitCondition(() -> back.getDatanodeUuid() != null, Duration.ofSeconds(10), "the datanode to read its storage");
+    // A datanode loads its replicas from disk before it registers: once it is live again, each block it held is on
+    // 4 disks until the leader, told by its block report, deletes one replica. 3 on disk then proves the deletion.
+    awaitCondition(() -> isLive(fs, victimUuid), Duration.ofSeconds(15), "the datanode to register again");
     assertEquals(victimUuid, back.getDatanodeUuid(), "the same datanode came back");
-    // Its block report brings its replicas back on top of the copies (4 of the blocks it held, on disk), until
-    // the leader deletes one replica of each: 3 per block, on disk and as located.
     awaitPhysicalReplicas(fs, files.keySet(), 3, Duration.ofSeconds(30));
     awaitReplication(fs, files.keySet(), 3, Duration.ofSeconds(10));
     System.out.printf("Excess replicas of the returning datanode deleted from every datanode %d ms after its "
@@ -249,6 +251,7 @@ class ReplicationTest {
     // The other back too: whatever it brings in excess is deleted, every block of every file is as it should be.
     cluster.restartDataNode(holders.get(1));
     down.remove(holderUuids.get(1));
+    awaitCondition(() -> isLive(fs, holderUuids.get(1)), Duration.ofSeconds(15), "the datanode to register again");
     awaitPhysicalReplicas(fs, Set.of(path), 2, Duration.ofSeconds(20));
     awaitPhysicalReplicas(fs, files.keySet(), 3, Duration.ofSeconds(20));
     awaitReplication(fs, files.keySet(), 3, Duration.ofSeconds(10));
@@ -408,6 +411,16 @@ class ReplicationTest {
         fail("Waited " + bound.toMillis() + " ms for " + what);
       }
       Thread.sleep(POLL_MS);
+    }
+  }
+
+  /** Whether the namenode counts datanode {@code uuid} as live. */
+  private static boolean isLive(DistributedFileSystem fs, String uuid) {
+    try {
+      return Arrays.stream(fs.getDataNodeStats(DatanodeReportType.LIVE))
+          .anyMatch(d -> d.getDatanodeUuid().equals(uuid));
+    } catch (IOException e) {
+      return false;
     }
   }
 
