@@ -118,6 +118,39 @@ public final class MiniCanopyCluster implements AutoCloseable {
     dataNodes.add(DataNodeLauncher.start(dataNodeConf, directory.resolve("dn" + index)));
   }
 
+  /**
+   * The configuration datanodes of this cluster start with: the cluster's, plus every namenode not stopped as an HA
+   * nameservice (as {@link #startDataNode} builds it).
+   */
+  public Configuration dataNodeConfiguration() {
+    Configuration dataNodeConf = new Configuration(conf);
+    List<String> addresses = new ArrayList<>();
+    for (int i = 0; i < nameNodes.size(); i++) {
+      if (!stopped.contains(i)) {
+        addresses.add(NetUtils.getHostPortString(nameNodes.get(i).address()));
+      }
+    }
+    Nameservice.configure(dataNodeConf, Nameservice.DEFAULT_NAME, addresses, Nameservice.HADOOP_PROVIDER);
+    return dataNodeConf;
+  }
+
+  /** The data directory of datanode {@code index}. */
+  public Path dataNodeDirectory(int index) {
+    return directory.resolve("dn" + index);
+  }
+
+  /**
+   * Starts datanode {@code index} again on its data directory (so with its uuid, storages and replicas), after a test
+   * shut it down; the new one takes its place in {@link #dataNodes()}. Its uuid is known (non-null) only once it has
+   * read its storage, shortly after it reached a namenode.
+   */
+  public DataNode restartDataNode(int index) throws IOException {
+    dataNodes.get(index).shutdown();
+    DataNode restarted = DataNodeLauncher.start(dataNodeConfiguration(), dataNodeDirectory(index));
+    dataNodes.set(index, restarted);
+    return restarted;
+  }
+
   /** Stops namenode {@code index} cleanly (it leaves the group); its index stays taken. */
   public void stopNameNode(int index) {
     if (stopped.add(index)) {

@@ -20,7 +20,10 @@ import io.canopy.metadata.entity.InvalidatedBlock;
 import io.canopy.metadata.entity.Lease;
 import io.canopy.metadata.entity.LeasePath;
 import io.canopy.metadata.entity.NamespaceIdentity;
+import io.canopy.metadata.entity.QueuedBlock;
 import io.canopy.metadata.entity.Replica;
+import io.canopy.metadata.entity.ReplicaKey;
+import io.canopy.metadata.entity.ReplicationPriority;
 import io.canopy.metadata.entity.RetryEntry;
 import io.canopy.metadata.entity.RetryKey;
 import io.canopy.metadata.entity.StorageRecord;
@@ -169,6 +172,7 @@ public abstract class MetadataStoreContractTest {
       assertEquals(List.of(), tx.datanodes().all());
       assertEquals(List.of(), tx.storages().all());
       assertEquals(List.of(), tx.invalidations().ofDatanode("dn-1", 100));
+      assertEquals(List.of(), tx.replicationQueue().page(null, 100));
       assertEquals(List.of(), tx.namenodes().all());
       assertEquals(OptionalLong.empty(), tx.variables().getLong("leader.term", LockMode.READ_COMMITTED));
     }
@@ -614,6 +618,40 @@ public abstract class MetadataStoreContractTest {
   }
 
   @Test
+  void replicasOfAStoragePageInInodeThenBlockOrder() throws Exception {
+    List<Replica> onOne = new ArrayList<>();
+    for (long inode = 20_003; inode >= 20_001; inode--) {
+      for (long block = 1_003; block >= 1_001; block--) {
+        onOne.add(new Replica(inode, block * 10 + inode % 10, "DS-1"));
+      }
+    }
+    Replica elsewhere = new Replica(20_002, 99_999, "DS-2");
+    inTransaction(tx -> {
+      onOne.forEach(tx.replicas()::insert);
+      tx.replicas().insert(elsewhere);
+    });
+    List<Replica> expected = onOne.stream()
+        .sorted(Comparator.comparingLong(Replica::inodeId).thenComparingLong(Replica::blockId)).toList();
+    List<Replica> paged = new ArrayList<>();
+    try (Transaction tx = begin()) {
+      ReplicaKey after = null;
+      while (true) {
+        List<Replica> page = tx.replicas().onStorage("DS-1", after, 4);
+        assertTrue(page.size() <= 4, page.toString());
+        paged.addAll(page);
+        if (page.size() < 4) {
+          break;
+        }
+        after = page.get(page.size() - 1).key();
+      }
+      assertEquals(List.of(), tx.replicas().onStorage("DS-9", null, 10));
+      assertEquals(List.of(elsewhere), tx.replicas().onStorage("DS-2", null, 10));
+      assertEquals(List.of(), tx.replicas().onStorage("DS-2", elsewhere.key(), 10));
+    }
+    assertEquals(expected, paged);
+  }
+
+  @Test
   void insertingTheSameReplicaInTwoTransactionsKeepsOneRow() throws Exception {
     Replica replica = new Replica(20_001, 1_001, "DS-1");
     Replica other = new Replica(20_001, 1_002, "DS-1");
@@ -935,6 +973,108 @@ public abstract class MetadataStoreContractTest {
     try (Transaction tx = begin()) {
       assertEquals(3, tx.invalidations().ofDatanode("dn-1", 100).size());
       assertEquals(List.of(dn2), tx.invalidations().ofDatanode("dn-2", 100));
+    }
+  }
+
+  @Test
+  void invalidationsOfOneBlockAreFoundOnTheNamedDatanodesOnly() throws Exception {
+    InvalidatedBlock onFirst = new InvalidatedBlock("dn-1", 1_000, 2_000, 10);
+    InvalidatedBlock onSecond = new InvalidatedBlock("dn-2", 1_000, 2_000, 10);
+    InvalidatedBlock otherBlock = new InvalidatedBlock("dn-1", 1_001, 2_001, 10);
+    inTransaction(tx -> List.of(onFirst, onSecond, otherBlock).forEach(tx.invalidations()::insert));
+    try (Transaction tx = begin()) {
+      assertEquals(Set.of(onFirst, onSecond), Set.copyOf(tx.invalidations().ofBlock(1_000, List.of("dn-1", "dn-2",
+          "dn-3"))));
+      assertEquals(List.of(onSecond), tx.invalidations().ofBlock(1_000, List.of("dn-2")));
+      assertEquals(List.of(), tx.invalidations().ofBlock(1_002, List.of("dn-1", "dn-2")));
+      assertEquals(List.of(), tx.invalidations().ofBlock(1_000, List.of()));
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // replication queue
+
+  @Test
+  void replicationQueuePagesInPriorityThenInodeThenBlockOrder() throws Exception {
+    List<QueuedBlock> queued = new ArrayList<>();
+    ReplicationPriority[] priorities = ReplicationPriority.values();
+    for (int i = 0; i < 17; i++) {
+      queued.add(new QueuedBlock(20_000 + (i * 7) % 5, 1_000 + (i * 11) % 17, priorities[(i * 3) % priorities.length],
+          5_000L + i));
+    }
+    inTransaction(tx -> queued.forEach(tx.replicationQueue()::put));
+    List<QueuedBlock> expected = queued.stream()
+        .sorted(Comparator.comparingInt((QueuedBlock q) -> q.priority().code()).thenComparingLong(QueuedBlock::inodeId)
+            .thenComparingLong(QueuedBlock::blockId)).toList();
+    List<QueuedBlock> paged = new ArrayList<>();
+    try (Transaction tx = begin()) {
+      QueuedBlock after = null;
+      while (true) {
+        List<QueuedBlock> page = tx.replicationQueue().page(after, 5);
+        assertTrue(page.size() <= 5, page.toString());
+        paged.addAll(page);
+        if (page.size() < 5) {
+          break;
+        }
+        after = page.get(page.size() - 1);
+      }
+      List<QueuedBlock> ofFile = tx.replicationQueue().ofFile(20_002);
+      assertEquals(queued.stream().filter(q -> q.inodeId() == 20_002).collect(Collectors.toSet()),
+          Set.copyOf(ofFile));
+      assertEquals(List.of(), tx.replicationQueue().ofFile(30_000));
+    }
+    assertEquals(expected, paged);
+  }
+
+  @Test
+  void queuingAQueuedBlockReplacesItsPriorityAndTimeAndDeleteRemovesIt() throws Exception {
+    QueuedBlock first = new QueuedBlock(20_001, 1_001, ReplicationPriority.UNDER_REPLICATED, 100);
+    QueuedBlock other = new QueuedBlock(20_001, 1_002, ReplicationPriority.EXCESS, 200);
+    inTransaction(tx -> {
+      tx.replicationQueue().put(first);
+      tx.replicationQueue().put(other);
+    });
+    QueuedBlock again = new QueuedBlock(20_001, 1_001, ReplicationPriority.MISSING, 300);
+    inTransaction(tx -> tx.replicationQueue().put(again));
+    try (Transaction tx = begin()) {
+      assertEquals(List.of(again, other), tx.replicationQueue().ofFile(20_001));
+    }
+    inTransaction(tx -> {
+      tx.replicationQueue().delete(other.key());
+      tx.replicationQueue().delete(new QueuedBlock(20_009, 1_009, ReplicationPriority.HIGHEST, 0).key());
+      QueuedBlock queuedThenDropped = new QueuedBlock(20_001, 1_003, ReplicationPriority.HIGHEST, 0);
+      tx.replicationQueue().put(queuedThenDropped);
+      tx.replicationQueue().delete(queuedThenDropped.key());
+    });
+    try (Transaction tx = begin()) {
+      assertEquals(List.of(again), tx.replicationQueue().ofFile(20_001));
+      assertEquals(List.of(again), tx.replicationQueue().page(null, 10));
+    }
+    inTransaction(tx -> {
+      tx.replicationQueue().delete(again.key());
+      tx.replicationQueue().put(first);
+    });
+    try (Transaction tx = begin()) {
+      assertEquals(List.of(first), tx.replicationQueue().page(null, 10));
+    }
+  }
+
+  @Test
+  void aDatanodeDeclaredDeadReadsBackSoAndRegisteringAgainClearsIt() throws Exception {
+    DatanodeRecord alive = datanode("dn-1", 1);
+    assertFalse(alive.isDeclaredDead());
+    DatanodeRecord dead = alive.withDeclaredDeadAt(123_456L);
+    inTransaction(tx -> tx.datanodes().insert(dead));
+    try (Transaction tx = begin()) {
+      DatanodeRecord read = tx.datanodes().get("dn-1", LockMode.SHARED).orElseThrow();
+      assertEquals(dead, read);
+      assertTrue(read.isDeclaredDead());
+      assertEquals(123_456L, read.declaredDeadAtMs());
+      assertEquals(123_456L, read.withHeartbeat(1L, 2L, 3L, 4L, 5L, 6L, 7).declaredDeadAtMs());
+    }
+    inTransaction(tx -> tx.datanodes().update(alive));
+    try (Transaction tx = begin()) {
+      assertEquals(List.of(alive), tx.datanodes().all());
     }
   }
 
@@ -1893,6 +2033,7 @@ public abstract class MetadataStoreContractTest {
       tx.datanodes().insert(datanode("dn-1", 1));
       tx.storages().insert(new StorageRecord("dn-1", "DS-1", "DISK", false, 1, 1, 1, 1));
       tx.invalidations().insert(new InvalidatedBlock("dn-1", 1_003, 1_003, 0));
+      tx.replicationQueue().put(new QueuedBlock(20_001, 1_001, ReplicationPriority.HIGHEST, 0));
     });
   }
 
@@ -1907,6 +2048,7 @@ public abstract class MetadataStoreContractTest {
       assertEquals(1, tx.datanodes().all().size());
       assertEquals(1, tx.storages().all().size());
       assertEquals(1, tx.invalidations().ofDatanode("dn-1", 10).size());
+      assertEquals(1, tx.replicationQueue().ofFile(20_001).size());
     }
   }
 

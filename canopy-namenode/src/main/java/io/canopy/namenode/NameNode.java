@@ -16,6 +16,13 @@ import io.canopy.namenode.leader.LeaderWork;
 import io.canopy.namenode.leases.BlockRecoveryDispatcher;
 import io.canopy.namenode.leases.LeaseMonitor;
 import io.canopy.namenode.membership.LeaderElection;
+import io.canopy.namenode.replication.DeadDatanodeMonitor;
+import io.canopy.namenode.replication.PendingTransfers;
+import io.canopy.namenode.replication.RecentDeletions;
+import io.canopy.namenode.replication.ReplicationMonitor;
+import io.canopy.namenode.replication.ReplicationServices;
+import io.canopy.namenode.replication.ReplicationSettings;
+import io.canopy.namenode.replication.TransferCommandSource;
 import io.canopy.namenode.rpc.ClientProtocolServer;
 import io.canopy.namenode.rpc.NamenodeProtocolServer;
 import io.canopy.namenode.rpc.RpcServerFactory;
@@ -121,13 +128,18 @@ public final class NameNode implements AutoCloseable {
         conf.getInt(NameNodeConfig.LOCATION_DOMAIN_ID, 0), System::nanoTime, System::currentTimeMillis);
     List<DatanodeCommandSource> commandSources = new ArrayList<>();
     List<LeaderWork> leaderWork = new ArrayList<>();
+    Random datanodeRandom = new Random(random.nextLong());
     BlockRecoveryDispatcher recoveries = new BlockRecoveryDispatcher(registry, identity.blockPoolId(),
         LeaseMonitor.recoveryTimeoutMs(conf), System::currentTimeMillis);
     commandSources.add(recoveries);
     leaderWork.add(new LeaseMonitor(services, runner, recoveries, services.leaseLimits(),
         LeaseMonitor.intervalMs(conf), System::currentTimeMillis));
-    DatanodeProtocolServer datanodes = new DatanodeProtocolServer(services, runner, registry,
-        new Random(random.nextLong()), election, commandSources);
+    ReplicationServices replication = replicationServices(conf, registry, new Random(random.nextLong()));
+    commandSources.add(new TransferCommandSource(replication, identity.blockPoolId()));
+    leaderWork.add(new DeadDatanodeMonitor(runner, replication));
+    leaderWork.add(new ReplicationMonitor(runner, replication));
+    DatanodeProtocolServer datanodes = new DatanodeProtocolServer(services, runner, registry, datanodeRandom,
+        election, commandSources);
     InetSocketAddress address = NetUtils.createSocketAddr(
         conf.get(NameNodeConfig.RPC_ADDRESS, NameNodeConfig.RPC_ADDRESS_DEFAULT));
     RPC.Server server = RpcServerFactory.build(conf, address,
@@ -160,6 +172,17 @@ public final class NameNode implements AutoCloseable {
         store.describe(), seed);
     LOG.info("Namenode {} joined the group; leader: {}", election.selfId(), election.leaderId());
     return new NameNode(store, server, runner, housekeeping, election, electionThread, duties);
+  }
+
+  /** The leader's block housekeeping state: empty until this namenode leads, forgotten when a new term starts. */
+  private static ReplicationServices replicationServices(Configuration conf, DatanodeRegistry registry,
+      Random random) {
+    ReplicationSettings settings = NameNodeConfig.replicationSettings(conf);
+    return new ReplicationServices(registry, new BlockPlacement(registry, random),
+        new PendingTransfers(System::currentTimeMillis, settings.pendingTimeoutMs()),
+        new RecentDeletions(System::currentTimeMillis, settings.deletionGraceMs(),
+            ReplicationSettings.RECENT_DELETIONS_LIMIT),
+        settings, System::currentTimeMillis);
   }
 
   /** The next round a round time after this one ended (the round time may change between rounds). */

@@ -1,6 +1,7 @@
 package io.canopy.namenode;
 
 import io.canopy.namenode.membership.ElectionSettings;
+import io.canopy.namenode.replication.ReplicationSettings;
 import io.canopy.namenode.tx.TransactionRunner;
 import java.util.HashMap;
 import java.util.Map;
@@ -90,7 +91,28 @@ public final class NameNodeConfig {
    */
   public static final String LEASE_RECOVERY_TIMEOUT_MS = "canopy.namenode.lease.recovery-timeout-ms";
 
+  /**
+   * Queued blocks the leader's replication duty examines per run (one transaction per file); the rest wait for the
+   * next run, every {@code dfs.namenode.redundancy.interval.seconds}.
+   */
+  public static final String REPLICATION_BLOCKS_PER_RUN = "canopy.namenode.replication.blocks-per-run";
+  public static final int REPLICATION_BLOCKS_PER_RUN_DEFAULT = 1000;
+  /**
+   * How long after a file is closed its blocks may stay short of replicas before the leader copies them: the time
+   * the pipeline's datanodes have to report the replicas they wrote.
+   */
+  public static final String REPLICATION_REPORT_GRACE_MS = "canopy.namenode.replication.report-grace-ms";
+  public static final long REPLICATION_REPORT_GRACE_MS_DEFAULT = 5_000;
+  /** Files whose replicas on dead datanodes the leader's dead-datanode duty removes per run (one transaction each). */
+  public static final String DEAD_DATANODE_FILES_PER_RUN = "canopy.namenode.dead-datanode.files-per-run";
+  public static final int DEAD_DATANODE_FILES_PER_RUN_DEFAULT = 1000;
+
   private NameNodeConfig() {
+  }
+
+  /** The leader's block housekeeping bounds: Canopy's keys above and HDFS's own keys with HDFS's defaults. */
+  public static ReplicationSettings replicationSettings(Configuration conf) {
+    return ReplicationSettings.from(conf);
   }
 
   /** The election parameters of {@code conf}; the lease margin is half a round. */

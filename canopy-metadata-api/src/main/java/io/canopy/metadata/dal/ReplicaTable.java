@@ -20,6 +20,12 @@ public interface ReplicaTable {
    */
   List<Replica> onStorage(String storageId) throws StoreException;
 
+  /**
+   * Up to {@code limit} replicas on one storage, ordered by (inode id, block id), strictly after {@code after} (null:
+   * from the first). Leader housekeeping only (removing the replicas of a dead datanode page by page).
+   */
+  List<Replica> onStorage(String storageId, ReplicaKey after, int limit) throws StoreException;
+
   void insert(Replica replica);
 
   void delete(ReplicaKey key);

@@ -28,6 +28,8 @@ public interface Transaction extends AutoCloseable {
 
   InvalidationTable invalidations();
 
+  ReplicationQueueTable replicationQueue();
+
   RetryCacheTable retryCache();
 
   NamenodeTable namenodes();

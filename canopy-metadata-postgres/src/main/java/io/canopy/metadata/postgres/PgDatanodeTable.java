@@ -13,7 +13,8 @@ import java.util.Optional;
 final class PgDatanodeTable implements DatanodeTable, BufferedTable {
   private static final String COLUMNS = "d.uuid, d.host_name, d.ip_address, d.transfer_port, d.info_port, "
       + "d.info_secure_port, d.ipc_port, d.network_location, d.software_version, d.last_heartbeat_ms, d.capacity, "
-      + "d.dfs_used, d.remaining, d.block_pool_used, d.non_dfs_used, d.transceiver_count, d.registered_at_ms";
+      + "d.dfs_used, d.remaining, d.block_pool_used, d.non_dfs_used, d.transceiver_count, d.registered_at_ms, "
+      + "d.declared_dead_at_ms";
 
   private final Jdbc jdbc;
   private final WriteBuffer<String, DatanodeRecord> writes = new WriteBuffer<>("datanodes");
@@ -53,20 +54,21 @@ final class PgDatanodeTable implements DatanodeTable, BufferedTable {
     jdbc.batch("DELETE FROM datanodes WHERE uuid = ?", writes.deletes(), (s, uuid) -> s.setString(1, uuid));
     jdbc.batch("INSERT INTO datanodes (host_name, ip_address, transfer_port, info_port, info_secure_port, ipc_port, "
         + "network_location, software_version, last_heartbeat_ms, capacity, dfs_used, remaining, block_pool_used, "
-        + "non_dfs_used, transceiver_count, registered_at_ms, uuid) "
-        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (uuid) DO UPDATE SET "
+        + "non_dfs_used, transceiver_count, registered_at_ms, declared_dead_at_ms, uuid) "
+        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (uuid) DO UPDATE SET "
         + "host_name = EXCLUDED.host_name, ip_address = EXCLUDED.ip_address, transfer_port = EXCLUDED.transfer_port, "
         + "info_port = EXCLUDED.info_port, info_secure_port = EXCLUDED.info_secure_port, "
         + "ipc_port = EXCLUDED.ipc_port, network_location = EXCLUDED.network_location, "
         + "software_version = EXCLUDED.software_version, last_heartbeat_ms = EXCLUDED.last_heartbeat_ms, "
         + "capacity = EXCLUDED.capacity, dfs_used = EXCLUDED.dfs_used, remaining = EXCLUDED.remaining, "
         + "block_pool_used = EXCLUDED.block_pool_used, non_dfs_used = EXCLUDED.non_dfs_used, "
-        + "transceiver_count = EXCLUDED.transceiver_count, registered_at_ms = EXCLUDED.registered_at_ms",
+        + "transceiver_count = EXCLUDED.transceiver_count, registered_at_ms = EXCLUDED.registered_at_ms, "
+        + "declared_dead_at_ms = EXCLUDED.declared_dead_at_ms",
         writes.inserts(), PgDatanodeTable::bind);
     jdbc.batch("UPDATE datanodes SET host_name = ?, ip_address = ?, transfer_port = ?, info_port = ?, "
         + "info_secure_port = ?, ipc_port = ?, network_location = ?, software_version = ?, last_heartbeat_ms = ?, "
         + "capacity = ?, dfs_used = ?, remaining = ?, block_pool_used = ?, non_dfs_used = ?, transceiver_count = ?, "
-        + "registered_at_ms = ? WHERE uuid = ?", writes.updates(), PgDatanodeTable::bind);
+        + "registered_at_ms = ?, declared_dead_at_ms = ? WHERE uuid = ?", writes.updates(), PgDatanodeTable::bind);
     writes.clear();
   }
 
@@ -93,12 +95,13 @@ final class PgDatanodeTable implements DatanodeTable, BufferedTable {
     s.setLong(14, d.nonDfsUsed());
     s.setInt(15, d.transceiverCount());
     s.setLong(16, d.registeredAtMs());
-    s.setString(17, d.uuid());
+    s.setLong(17, d.declaredDeadAtMs());
+    s.setString(18, d.uuid());
   }
 
   private static DatanodeRecord map(ResultSet r) throws SQLException {
     return new DatanodeRecord(r.getString(1), r.getString(2), r.getString(3), r.getInt(4), r.getInt(5), r.getInt(6),
         r.getInt(7), r.getString(8), r.getString(9), r.getLong(10), r.getLong(11), r.getLong(12), r.getLong(13),
-        r.getLong(14), r.getLong(15), r.getInt(16), r.getLong(17));
+        r.getLong(14), r.getLong(15), r.getInt(16), r.getLong(17), r.getLong(18));
   }
 }

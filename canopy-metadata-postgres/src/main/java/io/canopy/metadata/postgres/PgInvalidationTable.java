@@ -4,6 +4,7 @@ import io.canopy.metadata.StoreException;
 import io.canopy.metadata.dal.InvalidationTable;
 import io.canopy.metadata.entity.InvalidatedBlock;
 import io.canopy.metadata.spi.WriteBuffer;
+import java.util.Collection;
 import java.util.List;
 
 final class PgInvalidationTable implements InvalidationTable, BufferedTable {
@@ -20,6 +21,19 @@ final class PgInvalidationTable implements InvalidationTable, BufferedTable {
         + "WHERE b.datanode_uuid = ? ORDER BY b.block_id LIMIT ? FOR UPDATE OF b", s -> {
           s.setString(1, datanodeUuid);
           s.setInt(2, limit);
+        }, r -> new InvalidatedBlock(r.getString(1), r.getLong(2), r.getLong(3), r.getLong(4)));
+  }
+
+  @Override
+  public List<InvalidatedBlock> ofBlock(long blockId, Collection<String> datanodeUuids) throws StoreException {
+    if (datanodeUuids.isEmpty()) {
+      return List.of();
+    }
+    String[] uuids = datanodeUuids.toArray(new String[0]);
+    return jdbc.query("SELECT b.datanode_uuid, b.block_id, b.generation_stamp, b.num_bytes FROM invalidated_blocks b "
+        + "WHERE b.datanode_uuid = ANY(?) AND b.block_id = ?", s -> {
+          s.setArray(1, s.getConnection().createArrayOf("text", uuids));
+          s.setLong(2, blockId);
         }, r -> new InvalidatedBlock(r.getString(1), r.getLong(2), r.getLong(3), r.getLong(4)));
   }
 

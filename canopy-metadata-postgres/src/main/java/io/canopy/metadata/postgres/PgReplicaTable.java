@@ -47,6 +47,27 @@ final class PgReplicaTable implements ReplicaTable, BufferedTable {
   }
 
   @Override
+  public List<Replica> onStorage(String storageId, ReplicaKey after, int limit) throws StoreException {
+    if (limit <= 0) {
+      throw new IllegalArgumentException("replica page limit must be positive, got " + limit);
+    }
+    if (after == null) {
+      return jdbc.query("SELECT " + COLUMNS + " FROM replicas WHERE storage_id = ? ORDER BY inode_id, block_id "
+          + "LIMIT ?", s -> {
+            s.setString(1, storageId);
+            s.setInt(2, limit);
+          }, PgReplicaTable::map);
+    }
+    return jdbc.query("SELECT " + COLUMNS + " FROM replicas WHERE storage_id = ? AND (inode_id, block_id) > (?, ?) "
+        + "ORDER BY inode_id, block_id LIMIT ?", s -> {
+          s.setString(1, storageId);
+          s.setLong(2, after.inodeId());
+          s.setLong(3, after.blockId());
+          s.setInt(4, limit);
+        }, PgReplicaTable::map);
+  }
+
+  @Override
   public void insert(Replica replica) {
     writes.insert(replica.key(), replica);
   }

@@ -12,6 +12,7 @@ import io.canopy.metadata.dal.NamenodeTable;
 import io.canopy.metadata.dal.ReadBatch;
 import io.canopy.metadata.dal.RetryCacheTable;
 import io.canopy.metadata.dal.ReplicaTable;
+import io.canopy.metadata.dal.ReplicationQueueTable;
 import io.canopy.metadata.dal.StorageTable;
 import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.dal.UcReplicaTable;
@@ -33,6 +34,7 @@ final class PostgresTransaction implements Transaction {
   private final PgDatanodeTable datanodes;
   private final PgStorageTable storages;
   private final PgInvalidationTable invalidations;
+  private final PgReplicationQueueTable replicationQueue;
   private final PgRetryCacheTable retryCache;
   private final PgNamenodeTable namenodes;
   private final PgVariableTable variables;
@@ -60,11 +62,12 @@ final class PostgresTransaction implements Transaction {
     this.datanodes = new PgDatanodeTable(jdbc);
     this.storages = new PgStorageTable(jdbc);
     this.invalidations = new PgInvalidationTable(jdbc);
+    this.replicationQueue = new PgReplicationQueueTable(jdbc);
     this.retryCache = new PgRetryCacheTable(jdbc);
     this.namenodes = new PgNamenodeTable(jdbc);
     this.variables = new PgVariableTable(jdbc);
     this.flushOrder = List.of(inodes, blocks, blockLookup, replicas, ucReplicas, leases, leasePaths, datanodes,
-        storages, invalidations, retryCache, namenodes, variables);
+        storages, invalidations, replicationQueue, retryCache, namenodes, variables);
   }
 
   @Override
@@ -115,6 +118,11 @@ final class PostgresTransaction implements Transaction {
   @Override
   public InvalidationTable invalidations() {
     return invalidations;
+  }
+
+  @Override
+  public ReplicationQueueTable replicationQueue() {
+    return replicationQueue;
   }
 
   @Override

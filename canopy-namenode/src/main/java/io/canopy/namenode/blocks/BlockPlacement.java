@@ -32,16 +32,8 @@ public final class BlockPlacement {
    */
   public List<Target> choose(String path, int count, int minReplication, Set<String> excludedUuids,
       String clientAddress) throws IOException {
-    List<DatanodeRegistry.Node> candidates = new ArrayList<>();
     List<DatanodeRegistry.Node> live = registry.live();
-    for (DatanodeRegistry.Node node : live) {
-      if (!excludedUuids.contains(node.record().uuid()) && usableStorage(node) != null) {
-        candidates.add(node);
-      }
-    }
-    synchronized (random) {
-      Collections.shuffle(candidates, random);
-    }
+    List<DatanodeRegistry.Node> candidates = shuffledCandidates(live, excludedUuids);
     for (int i = 0; i < candidates.size(); i++) {
       if (candidates.get(i).record().ipAddress().equals(clientAddress)) {
         Collections.swap(candidates, 0, i);
@@ -60,7 +52,34 @@ public final class BlockPlacement {
     return targets;
   }
 
-  private static StorageRecord usableStorage(DatanodeRegistry.Node node) throws StoreException {
+  /**
+   * Up to {@code count} targets for new replicas of an existing block (re-replication): distinct live datanodes with a
+   * usable storage, none in {@code excludedUuids} (those holding or about to hold a replica), in random order. Fewer,
+   * or none, when the cluster has no more such datanodes.
+   */
+  public List<Target> chooseAdditional(int count, Set<String> excludedUuids) throws StoreException {
+    List<DatanodeRegistry.Node> candidates = shuffledCandidates(registry.live(), excludedUuids);
+    List<Target> targets = new ArrayList<>();
+    for (DatanodeRegistry.Node node : candidates.subList(0, Math.min(Math.max(0, count), candidates.size()))) {
+      targets.add(new Target(node, usableStorage(node)));
+    }
+    return targets;
+  }
+
+  private List<DatanodeRegistry.Node> shuffledCandidates(List<DatanodeRegistry.Node> live, Set<String> excludedUuids) {
+    List<DatanodeRegistry.Node> candidates = new ArrayList<>();
+    for (DatanodeRegistry.Node node : live) {
+      if (!excludedUuids.contains(node.record().uuid()) && usableStorage(node) != null) {
+        candidates.add(node);
+      }
+    }
+    synchronized (random) {
+      Collections.shuffle(candidates, random);
+    }
+    return candidates;
+  }
+
+  private static StorageRecord usableStorage(DatanodeRegistry.Node node) {
     StorageRecord best = null;
     for (StorageRecord storage : node.storages()) {
       if (!storage.failed() && (best == null || storage.remaining() > best.remaining())) {

@@ -109,8 +109,17 @@ public final class DatanodeRegistry {
     view = new View(Map.copyOf(byUuid), Map.copyOf(uuidByStorage), current.loadedAtMs);
   }
 
+  /**
+   * Live: heartbeating within HDFS's dead interval, and not declared dead by the leader since it last registered (a
+   * datanode declared dead counts again only once it registered again and so reports its replicas afresh).
+   */
   public boolean isLive(DatanodeRecord record) {
-    return clockMs.getAsLong() - record.lastHeartbeatMs() < deadIntervalMs;
+    return !record.isDeclaredDead() && clockMs.getAsLong() - record.lastHeartbeatMs() < deadIntervalMs;
+  }
+
+  /** HDFS's dead interval: 2 x dfs.namenode.heartbeat.recheck-interval + 10 x dfs.heartbeat.interval. */
+  public long deadIntervalMs() {
+    return deadIntervalMs;
   }
 
   public List<Node> all() throws StoreException {

@@ -10,6 +10,7 @@ import io.canopy.metadata.entity.Replica;
 import io.canopy.metadata.entity.ReplicaKey;
 import io.canopy.metadata.entity.UcReplica;
 import io.canopy.metadata.entity.UcReplicaState;
+import io.canopy.namenode.replication.ReplicationQueue;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.TransactionContext;
@@ -24,7 +25,8 @@ import java.util.Set;
  * Applies what one datanode storage reported about the replicas of one file, under the file's exclusive lock:
  * records finalized replicas (completing committed blocks that reach minimum replication), forgets deleted or
  * missing ones, and schedules deletion of replicas that are stale or whose block is
- * gone. Reporting the same thing twice changes nothing.
+ * gone; blocks of complete files that end up short of replicas or with too many are queued for the leader.
+ * Reporting the same thing twice changes nothing.
  */
 public final class ApplyReplicaReportsOp implements Operation<Void> {
   private final long inodeId;
@@ -32,9 +34,11 @@ public final class ApplyReplicaReportsOp implements Operation<Void> {
   private final String storageId;
   private final List<ReportedReplica> reports;
   private final int minReplication;
+  private final long nowMs;
 
   public ApplyReplicaReportsOp(long inodeId, String datanodeUuid, String storageId, List<ReportedReplica> reports,
-      int minReplication) {
+      int minReplication, long nowMs) {
+    this.nowMs = nowMs;
     this.inodeId = inodeId;
     this.datanodeUuid = datanodeUuid;
     this.storageId = storageId;
@@ -86,6 +90,7 @@ public final class ApplyReplicaReportsOp implements Operation<Void> {
         pipelineHere.put(replica.blockId(), replica);
       }
     }
+    Set<Long> before = new HashSet<>(recordedHere);
     for (ReportedReplica report : reports) {
       Block block = blocks.get(report.blockId());
       ReplicaKey key = new ReplicaKey(inodeId, report.blockId(), storageId);
@@ -94,6 +99,7 @@ public final class ApplyReplicaReportsOp implements Operation<Void> {
         case DELETED, ABSENT -> {
           if (recordedHere.remove(report.blockId())) {
             transaction.replicas().delete(key);
+            counts.merge(report.blockId(), -1, Integer::sum);
           }
           if (pipelineHere.remove(report.blockId()) != null) {
             transaction.ucReplicas().delete(key);
@@ -102,7 +108,40 @@ public final class ApplyReplicaReportsOp implements Operation<Void> {
         default -> throw new IllegalStateException("unknown report kind " + report.kind());
       }
     }
+    updateReplicationQueue(transaction, file, blocks, counts, before, recordedHere);
     return null;
+  }
+
+  /**
+   * Keeps the replication queue in step with what this report changed on complete blocks: a replica lost leaves its
+   * block short, a replica more can make it excess (a dead datanode back with its block report), the replica that
+   * brings a closed file's block to its replication takes it off the queue (it was queued when the file closed
+   * before every pipeline datanode had reported), and the first replica of a missing block queues it anew. Counts
+   * are of recorded replicas; the leader weighs liveness.
+   */
+  private void updateReplicationQueue(Transaction transaction, Inode file, Map<Long, Block> blocks,
+      Map<Long, Integer> counts, Set<Long> before, Set<Long> after) {
+    Set<Long> changed = new HashSet<>(before);
+    changed.addAll(after);
+    for (long blockId : changed) {
+      boolean added = after.contains(blockId) && !before.contains(blockId);
+      boolean removed = before.contains(blockId) && !after.contains(blockId);
+      Block block = blocks.get(blockId);
+      if (!added && !removed || block == null || block.state() != BlockState.COMPLETE) {
+        continue;
+      }
+      int replicas = counts.getOrDefault(blockId, 0);
+      int replication = file.replication();
+      if (removed && replicas < replication || added && replicas > replication) {
+        ReplicationQueue.queue(transaction, inodeId, blockId, replicas, replication, nowMs);
+      } else if (added && !file.underConstruction() && replicas == replication) {
+        ReplicationQueue.dequeue(transaction, inodeId, blockId);
+      } else if (added && !file.underConstruction() && replicas == 1) {
+        // A closed file's block had no replica left (missing) and has a source again: queued anew, so the leader
+        // looks at it now rather than when it next gets round to missing blocks.
+        ReplicationQueue.queue(transaction, inodeId, blockId, replicas, replication, nowMs);
+      }
+    }
   }
 
   private void finalized(Transaction transaction, ReportedReplica report, Block block, ReplicaKey key,
@@ -116,6 +155,7 @@ public final class ApplyReplicaReportsOp implements Operation<Void> {
     if (stale) {
       if (recordedHere.remove(report.blockId())) {
         transaction.replicas().delete(key);
+        counts.merge(report.blockId(), -1, Integer::sum);
       }
       invalidate(transaction, report);
       return;

@@ -70,7 +70,7 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
     this.services = services;
     this.runner = runner;
     this.registry = registry;
-    this.reports = new ReplicaReportProcessor(runner, services.limits().minReplication());
+    this.reports = new ReplicaReportProcessor(runner, services.limits().minReplication(), services::now);
     this.random = random;
   }
 

@@ -20,7 +20,7 @@ import org.apache.hadoop.hdfs.server.protocol.StorageReport;
 /**
  * sendHeartbeat: stores the datanode's figures and storages and, on the leader (a positive {@code leaderTerm},
  * fenced), takes (removes) up to a bounded number of replica deletions queued for it. Null when the datanode is
- * unknown: it must register again.
+ * unknown or was declared dead: it must register again.
  */
 public final class HeartbeatOp implements Operation<HeartbeatOp.Result> {
   /** The stored datanode, its storages, and the replicas it must delete. */
@@ -61,7 +61,9 @@ public final class HeartbeatOp implements Operation<HeartbeatOp.Result> {
       LeaderFence.check(transaction, leaderTerm);
     }
     Optional<DatanodeRecord> existing = transaction.datanodes().get(uuid, LockMode.EXCLUSIVE);
-    if (existing.isEmpty()) {
+    if (existing.isEmpty() || existing.get().isDeclaredDead()) {
+      // Unknown, or declared dead by the leader (its replicas were removed): it must register again, which makes
+      // it send a full block report, before anything it says counts.
       return null;
     }
     Map<String, StorageRecord> known = new HashMap<>();

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.LongSupplier;
 import org.apache.hadoop.hdfs.protocol.BlockListAsLongs;
 import org.apache.hadoop.hdfs.protocol.BlockListAsLongs.BlockReportReplica;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants.ReplicaState;
@@ -22,10 +23,12 @@ import org.apache.hadoop.hdfs.server.common.HdfsServerConstants.ReplicaState;
 public final class ReplicaReportProcessor {
   private final TransactionRunner runner;
   private final int minReplication;
+  private final LongSupplier clockMs;
 
-  public ReplicaReportProcessor(TransactionRunner runner, int minReplication) {
+  public ReplicaReportProcessor(TransactionRunner runner, int minReplication, LongSupplier clockMs) {
     this.runner = runner;
     this.minReplication = minReplication;
+    this.clockMs = clockMs;
   }
 
   /** Incremental report of one storage. */
@@ -87,7 +90,7 @@ public final class ReplicaReportProcessor {
       List<ReportedReplica> unknown) throws IOException {
     for (Map.Entry<Long, List<ReportedReplica>> file : byFile.entrySet()) {
       runner.run(new ApplyReplicaReportsOp(file.getKey(), datanodeUuid, storageId, file.getValue(),
-          minReplication));
+          minReplication, clockMs.getAsLong()));
     }
     if (!unknown.isEmpty()) {
       runner.run(new InvalidateUnknownOp(datanodeUuid, unknown));

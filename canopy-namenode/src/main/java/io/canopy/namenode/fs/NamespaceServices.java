@@ -1,6 +1,7 @@
 package io.canopy.namenode.fs;
 
 import io.canopy.metadata.entity.NamespaceIdentity;
+import io.canopy.namenode.NameNodeConfig;
 import java.util.function.LongSupplier;
 import org.apache.hadoop.conf.Configuration;
 
@@ -12,6 +13,7 @@ public final class NamespaceServices {
   private final LongSupplier clockMs;
   private final NamespaceIdentity identity;
   private final String superGroup;
+  private final long replicationReportGraceMs;
 
   public NamespaceServices(Configuration conf, IdGenerator ids, LongSupplier clockMs, NamespaceIdentity identity) {
     this.limits = new FsLimits(conf);
@@ -20,6 +22,8 @@ public final class NamespaceServices {
     this.clockMs = clockMs;
     this.identity = identity;
     this.superGroup = conf.get("dfs.permissions.superusergroup", "supergroup");
+    this.replicationReportGraceMs = conf.getLong(NameNodeConfig.REPLICATION_REPORT_GRACE_MS,
+        NameNodeConfig.REPLICATION_REPORT_GRACE_MS_DEFAULT);
   }
 
   public FsLimits limits() {
@@ -50,5 +54,10 @@ public final class NamespaceServices {
 
   public String superGroup() {
     return superGroup;
+  }
+
+  /** How long a just-closed file's blocks wait for their pipeline's replica reports before the leader copies them. */
+  public long replicationReportGraceMs() {
+    return replicationReportGraceMs;
   }
 }

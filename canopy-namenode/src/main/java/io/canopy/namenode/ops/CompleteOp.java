@@ -8,19 +8,22 @@ import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.UcReplica;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.replication.ReplicationQueue;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 
 /**
  * complete: commits the last block and closes the file once every block has reached minimum replication; answers
  * false (the client retries) while datanodes have not confirmed enough replicas yet. Repeating a successful
- * complete answers true.
+ * complete answers true. Closing queues the blocks still short of the file's replication for the leader.
  */
 public final class CompleteOp implements Operation<Boolean> {
   private final NamespaceServices services;
@@ -75,6 +78,7 @@ public final class CompleteOp implements Operation<Boolean> {
         return false;
       }
     }
+    queueShortBlocks(transaction, file, blocks, data);
     for (UcReplica replica : data.ucReplicas()) {
       transaction.ucReplicas().delete(replica.key());
     }
@@ -82,6 +86,30 @@ public final class CompleteOp implements Operation<Boolean> {
     context.updateInode(closed);
     Leases.remove(context, holder, java.util.Set.of(file));
     return true;
+  }
+
+  /**
+   * Queues the blocks of the file being closed that have fewer finalized replicas than its replication. When the
+   * pipeline still holds enough datanodes whose reports are on their way, the leader waits the report grace first.
+   */
+  private void queueShortBlocks(Transaction transaction, Inode file, List<Block> blocks,
+      TransactionContext.FileData data) {
+    Map<Long, Set<String>> finalized = ReplicationQueue.storagesByBlock(data.replicas());
+    long now = services.now();
+    for (Block block : blocks) {
+      Set<String> recorded = finalized.getOrDefault(block.blockId(), Set.of());
+      if (recorded.size() >= file.replication()) {
+        continue;
+      }
+      Set<String> expected = new HashSet<>(recorded);
+      for (UcReplica replica : data.ucReplicas()) {
+        if (replica.blockId() == block.blockId()) {
+          expected.add(replica.storageId());
+        }
+      }
+      long notBefore = expected.size() >= file.replication() ? now + services.replicationReportGraceMs() : now;
+      ReplicationQueue.queue(transaction, file.id(), block.blockId(), recorded.size(), file.replication(), notBefore);
+    }
   }
 
   private boolean isRepeat(List<Block> blocks) {

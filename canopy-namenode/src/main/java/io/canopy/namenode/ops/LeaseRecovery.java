@@ -10,6 +10,7 @@ import io.canopy.metadata.entity.UcReplica;
 import io.canopy.metadata.IdKind;
 import io.canopy.namenode.fs.LeaseLimits;
 import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.replication.ReplicationQueue;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -108,7 +109,8 @@ final class LeaseRecovery {
 
   /**
    * Closes the exclusively locked open {@code file} when every one of {@code blocks} (its blocks as this
-   * transaction left them) is complete: length, modification time, no writer, no pipeline rows, no lease path.
+   * transaction left them) is complete: length, modification time, no writer, no pipeline rows, no lease path; the
+   * blocks that may be short of replicas are queued for the leader.
    */
   static boolean closeIfComplete(TransactionContext context, NamespaceServices services, Inode file,
       TransactionContext.FileData data, List<Block> blocks) {
@@ -123,6 +125,7 @@ final class LeaseRecovery {
     }
     context.updateInode(file.closed(OpenFile.length(blocks), services.now()));
     Leases.remove(context, file.clientName(), Set.of(file));
+    ReplicationQueue.queueRecoveredFile(transaction, file, blocks, data.replicas(), services.now());
     return true;
   }
 

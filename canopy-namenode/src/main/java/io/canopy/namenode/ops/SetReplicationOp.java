@@ -1,18 +1,26 @@
 package io.canopy.namenode.ops;
 
+import io.canopy.metadata.LockMode;
+import io.canopy.metadata.dal.Transaction;
+import io.canopy.metadata.entity.Block;
+import io.canopy.metadata.entity.BlockState;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.replication.ReplicationQueue;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.PathLock;
 import io.canopy.namenode.tx.ResolvedPath;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
+import java.util.Map;
+import java.util.Set;
 
 /**
- * setReplication: records a file's new replication factor; false for a missing path or a directory, as in HDFS.
- * (Re-replication towards the new factor is the leader's housekeeping.)
+ * setReplication: records a file's new replication factor and queues its complete blocks whose replica count now
+ * differs from it, so the leader copies or deletes replicas (HDFS's {@code hdfs dfs -setrep}). False for a missing
+ * path or a directory, as in HDFS.
  */
 public final class SetReplicationOp implements Operation<Boolean> {
   private final NamespaceServices services;
@@ -37,7 +45,7 @@ public final class SetReplicationOp implements Operation<Boolean> {
 
   @Override
   public LockRequest locks() {
-    return LockRequest.of(PathLock.write(path));
+    return LockRequest.of(PathLock.write(path).withFileData());
   }
 
   @Override
@@ -49,7 +57,25 @@ public final class SetReplicationOp implements Operation<Boolean> {
     if (target == null || target.directory()) {
       return false;
     }
+    if (target.replication() == replication) {
+      return true;
+    }
     context.updateInode(target.withReplication(replication));
+    Transaction transaction = context.fileData(target, LockMode.EXCLUSIVE);
+    TransactionContext.FileData data = context.readFileData(target, LockMode.EXCLUSIVE);
+    Map<Long, Set<String>> replicas = ReplicationQueue.storagesByBlock(data.replicas());
+    long now = services.now();
+    for (Block block : data.blocks()) {
+      if (block.state() != BlockState.COMPLETE) {
+        continue;
+      }
+      int recorded = replicas.getOrDefault(block.blockId(), Set.of()).size();
+      if (recorded == replication) {
+        ReplicationQueue.dequeue(transaction, target.id(), block.blockId()); // queued for the old factor, if at all
+      } else {
+        ReplicationQueue.queue(transaction, target.id(), block.blockId(), recorded, replication, now);
+      }
+    }
     return true;
   }
 }

@@ -1,0 +1,47 @@
+package io.canopy.namenode.replication;
+
+import java.util.List;
+
+/**
+ * What the leader did about one queued block.
+ *
+ * @param transfer the copy scheduled ({@link Kind#TRANSFER_SCHEDULED}), else null
+ * @param datanodes the datanodes whose replica was removed ({@link Kind#EXCESS_REMOVED}), or those holding a
+ *     recorded replica while none is live ({@link Kind#MISSING})
+ */
+public record BlockOutcome(long inodeId, long blockId, Kind kind, PendingTransfers.Transfer transfer,
+    List<String> datanodes) {
+  /** The possible outcomes. */
+  public enum Kind {
+    /** It has exactly its replication in live replicas: off the queue. */
+    DONE,
+    /** Its file or the block is gone, or the block is not complete (its close queues it again): off the queue. */
+    GONE,
+    /** Excess live replicas removed and their deletion queued: off the queue. */
+    EXCESS_REMOVED,
+    /** A copy to new datanodes was scheduled. */
+    TRANSFER_SCHEDULED,
+    /** A copy is in flight already. */
+    WAITING,
+    /** Queued too recently (a just-closed file whose pipeline may still report). */
+    NOT_DUE,
+    /** No live replica: nothing to copy from. */
+    MISSING,
+    /** Every live holder is busy with as many transfers as it may run. */
+    SOURCES_BUSY,
+    /** No live datanode without a replica has room for one. */
+    NO_TARGET,
+    /** The run scheduled as many transfers as it may. */
+    OUT_OF_BUDGET,
+    /** Not looked at: its file's blocks could not be helped on a recent run and no datanode came or went since. */
+    IDLE
+  }
+
+  public BlockOutcome {
+    datanodes = List.copyOf(datanodes);
+  }
+
+  static BlockOutcome of(long inodeId, long blockId, Kind kind) {
+    return new BlockOutcome(inodeId, blockId, kind, null, List.of());
+  }
+}

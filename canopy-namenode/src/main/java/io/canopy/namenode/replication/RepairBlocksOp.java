@@ -1,0 +1,236 @@
+package io.canopy.namenode.replication;
+
+import io.canopy.metadata.LockMode;
+import io.canopy.metadata.StoreException;
+import io.canopy.metadata.dal.Transaction;
+import io.canopy.metadata.entity.Block;
+import io.canopy.metadata.entity.BlockState;
+import io.canopy.metadata.entity.Inode;
+import io.canopy.metadata.entity.InvalidatedBlock;
+import io.canopy.metadata.entity.QueuedBlock;
+import io.canopy.metadata.entity.Replica;
+import io.canopy.metadata.entity.ReplicationPriority;
+import io.canopy.namenode.blocks.BlockPlacement;
+import io.canopy.namenode.membership.LeaderFence;
+import io.canopy.namenode.tx.LockRequest;
+import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.TransactionContext;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The leader's look at the queued blocks of one file, under the file's exclusive lock and fenced by the leader term:
+ * live replicas are counted again, then a block with exactly its replication leaves the queue, one with too many
+ * loses its excess replicas (record deleted and deletion queued for the datanode, in this transaction), and one with
+ * too few gets a copy scheduled from a live holder to new datanodes (handed out with the source's next heartbeat
+ * once this commits). Nothing here ever deletes a replica of a block that does not have more live replicas than its
+ * replication.
+ */
+final class RepairBlocksOp implements Operation<List<BlockOutcome>> {
+  private final long inodeId;
+  private final long term;
+  private final ReplicationServices services;
+  private final int transferBudget;
+
+  RepairBlocksOp(long inodeId, long term, ReplicationServices services, int transferBudget) {
+    this.inodeId = inodeId;
+    this.term = term;
+    this.services = services;
+    this.transferBudget = transferBudget;
+  }
+
+  @Override
+  public String name() {
+    return "repairBlocks";
+  }
+
+  @Override
+  public boolean idempotent() {
+    return true;
+  }
+
+  @Override
+  public LockRequest locks() {
+    return LockRequest.inode(inodeId, LockMode.EXCLUSIVE).withFileData();
+  }
+
+  @Override
+  public List<BlockOutcome> execute(TransactionContext context) throws IOException {
+    LeaderFence.check(context.cluster(), term);
+    List<QueuedBlock> queued = context.cluster().replicationQueue().ofFile(inodeId);
+    List<BlockOutcome> outcomes = new ArrayList<>();
+    Inode file = context.inodeLockedById();
+    if (file == null || file.directory()) {
+      for (QueuedBlock row : queued) {
+        context.cluster().replicationQueue().delete(row.key());
+        outcomes.add(BlockOutcome.of(inodeId, row.blockId(), BlockOutcome.Kind.GONE));
+      }
+      return outcomes;
+    }
+    Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
+    TransactionContext.FileData data = context.readFileData(file, LockMode.EXCLUSIVE);
+    Map<Long, Block> blocks = new HashMap<>();
+    data.blocks().forEach(b -> blocks.put(b.blockId(), b));
+    Map<Long, List<Replica>> replicas = new HashMap<>();
+    data.replicas().forEach(r -> replicas.computeIfAbsent(r.blockId(), b -> new ArrayList<>()).add(r));
+    Planner planner = new Planner(transaction, file);
+    long now = services.now();
+    for (QueuedBlock row : queued) {
+      Block block = blocks.get(row.blockId());
+      if (row.notBeforeMs() > now) {
+        outcomes.add(BlockOutcome.of(inodeId, row.blockId(), BlockOutcome.Kind.NOT_DUE));
+      } else if (block == null || block.state() != BlockState.COMPLETE) {
+        transaction.replicationQueue().delete(row.key());
+        outcomes.add(BlockOutcome.of(inodeId, row.blockId(), BlockOutcome.Kind.GONE));
+      } else {
+        outcomes.add(planner.repair(row, block, ReplicaHolder.of(replicas.getOrDefault(block.blockId(), List.of()),
+            services.registry())));
+      }
+    }
+    return outcomes;
+  }
+
+  /** Decides and writes, block by block, keeping count of the transfers it scheduled. */
+  private final class Planner {
+    private final Transaction transaction;
+    private final Inode file;
+    private final Map<String, Integer> scheduledFrom = new HashMap<>();
+    private int transfersLeft = transferBudget;
+
+    Planner(Transaction transaction, Inode file) {
+      this.transaction = transaction;
+      this.file = file;
+    }
+
+    BlockOutcome repair(QueuedBlock row, Block block, List<ReplicaHolder> holders) throws StoreException {
+      int replication = file.replication();
+      List<ReplicaHolder> live = new ArrayList<>();
+      holders.stream().filter(ReplicaHolder::live).forEach(live::add);
+      if (live.size() > replication) {
+        live = withoutDoomed(block, live);
+      }
+      if (live.size() == replication) {
+        transaction.replicationQueue().delete(row.key());
+        return BlockOutcome.of(inodeId, block.blockId(), BlockOutcome.Kind.DONE);
+      }
+      if (live.size() > replication) {
+        return removeExcess(row, block, live, replication);
+      }
+      keepQueued(row, ReplicationQueue.priority(live.size(), replication));
+      if (live.isEmpty()) {
+        List<String> holding = new ArrayList<>();
+        holders.forEach(h -> holding.add(h.uuid() == null ? h.replica().storageId() : h.uuid()));
+        return new BlockOutcome(inodeId, block.blockId(), BlockOutcome.Kind.MISSING, null, holding);
+      }
+      return copy(block, holders, live, replication);
+    }
+
+    /**
+     * The live replicas minus those the leader already removed or queued for deletion (a stale full report recorded
+     * them again): their records go now, without a second deletion; the datanode deletes them anyway.
+     */
+    private List<ReplicaHolder> withoutDoomed(Block block, List<ReplicaHolder> live) throws StoreException {
+      Set<String> doomed = doomedHolders(block, live.stream().map(ReplicaHolder::uuid).toList());
+      List<ReplicaHolder> kept = new ArrayList<>();
+      for (ReplicaHolder holder : live) {
+        if (doomed.contains(holder.uuid())) {
+          transaction.replicas().delete(holder.replica().key());
+        } else {
+          kept.add(holder);
+        }
+      }
+      return kept;
+    }
+
+    /**
+     * Which of {@code datanodes} are to delete their replica of the block: its deletion is queued for them, or this
+     * leader removed it within the deletion grace (handed out, perhaps not done yet).
+     */
+    private Set<String> doomedHolders(Block block, List<String> datanodes) throws StoreException {
+      Set<String> doomed = new HashSet<>(services.recentDeletions().of(block.blockId()));
+      doomed.retainAll(datanodes);
+      transaction.invalidations().ofBlock(block.blockId(), datanodes).forEach(i -> doomed.add(i.datanodeUuid()));
+      return doomed;
+    }
+
+    private BlockOutcome removeExcess(QueuedBlock row, Block block, List<ReplicaHolder> live, int replication) {
+      List<ReplicaHolder> candidates = new ArrayList<>(live);
+      candidates.sort(Comparator.comparingLong(ReplicaHolder::remaining).thenComparing(ReplicaHolder::uuid));
+      List<String> removed = new ArrayList<>();
+      for (ReplicaHolder victim : candidates.subList(0, live.size() - replication)) {
+        transaction.replicas().delete(victim.replica().key());
+        transaction.invalidations().insert(new InvalidatedBlock(victim.uuid(), block.blockId(),
+            block.generationStamp(), block.numBytes()));
+        removed.add(victim.uuid());
+      }
+      if (live.size() - removed.size() != replication || replication < 1) {
+        throw new IllegalStateException("invariant: removing excess replicas of block " + block.blockId()
+            + " would leave " + (live.size() - removed.size()) + " live replicas, not its replication " + replication);
+      }
+      transaction.replicationQueue().delete(row.key());
+      return new BlockOutcome(inodeId, block.blockId(), BlockOutcome.Kind.EXCESS_REMOVED, null, removed);
+    }
+
+    private BlockOutcome copy(Block block, List<ReplicaHolder> holders, List<ReplicaHolder> live, int replication)
+        throws StoreException {
+      PendingTransfers.Transfer pending = services.pending().of(block.blockId());
+      Set<String> holding = new HashSet<>();
+      holders.forEach(h -> holding.add(h.uuid()));
+      Set<String> liveUuids = new HashSet<>();
+      live.forEach(h -> liveUuids.add(h.uuid()));
+      if (pending != null && liveUuids.contains(pending.sourceUuid())
+          && pending.targets().stream().anyMatch(t -> !holding.contains(t.datanodeUuid()))) {
+        return BlockOutcome.of(inodeId, block.blockId(), BlockOutcome.Kind.WAITING);
+      }
+      if (transfersLeft <= 0) {
+        return BlockOutcome.of(inodeId, block.blockId(), BlockOutcome.Kind.OUT_OF_BUDGET);
+      }
+      ReplicaHolder source = leastBusy(live);
+      if (source == null) {
+        return BlockOutcome.of(inodeId, block.blockId(), BlockOutcome.Kind.SOURCES_BUSY);
+      }
+      // Never copy onto a datanode about to delete its old replica of the block: the deletion would take the copy.
+      Set<String> excluded = new HashSet<>(holding);
+      excluded.addAll(doomedHolders(block, services.registry().live().stream().map(n -> n.record().uuid())
+          .toList()));
+      List<BlockPlacement.Target> chosen = services.placement().chooseAdditional(replication - live.size(), excluded);
+      if (chosen.isEmpty()) {
+        return BlockOutcome.of(inodeId, block.blockId(), BlockOutcome.Kind.NO_TARGET);
+      }
+      List<PendingTransfers.Target> targets = new ArrayList<>();
+      chosen.forEach(t -> targets.add(new PendingTransfers.Target(t.node().record().uuid(), t.storage().storageId())));
+      transfersLeft--;
+      scheduledFrom.merge(source.uuid(), 1, Integer::sum);
+      return new BlockOutcome(inodeId, block.blockId(), BlockOutcome.Kind.TRANSFER_SCHEDULED,
+          new PendingTransfers.Transfer(inodeId, block.blockId(), block.numBytes(), block.generationStamp(),
+              source.uuid(), targets, services.now(), 0), List.of());
+    }
+
+    /** The live holder with the fewest transfers to run, if it may take one more (ties: smallest uuid). */
+    private ReplicaHolder leastBusy(List<ReplicaHolder> live) {
+      ReplicaHolder best = null;
+      int bestLoad = Integer.MAX_VALUE;
+      for (ReplicaHolder holder : live) {
+        int load = services.pending().load(holder.uuid()) + scheduledFrom.getOrDefault(holder.uuid(), 0);
+        if (load < services.settings().maxStreams()
+            && (load < bestLoad || load == bestLoad && holder.uuid().compareTo(best.uuid()) < 0)) {
+          best = holder;
+          bestLoad = load;
+        }
+      }
+      return best;
+    }
+
+    private void keepQueued(QueuedBlock row, ReplicationPriority priority) {
+      if (priority != row.priority()) {
+        transaction.replicationQueue().put(row.withPriority(priority));
+      }
+    }
+  }
+}
