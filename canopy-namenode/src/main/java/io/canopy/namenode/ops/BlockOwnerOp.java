@@ -1,14 +1,13 @@
 package io.canopy.namenode.ops;
 
-import io.canopy.namenode.tx.LockRequest;
-import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.ClusterRead;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.Map;
 
 /** Finds which files blocks belong to (block lookup table), before locking those files by id. */
-public final class BlockOwnerOp implements Operation<Map<Long, Long>> {
+public final class BlockOwnerOp implements ClusterRead<Map<Long, Long>> {
   private final Collection<Long> blockIds;
 
   public BlockOwnerOp(Collection<Long> blockIds) {
@@ -16,23 +15,8 @@ public final class BlockOwnerOp implements Operation<Map<Long, Long>> {
   }
 
   @Override
-  public boolean idempotent() {
-    return true;
-  }
-
-  @Override
-  public boolean readOnly() {
-    return true;
-  }
-
-  @Override
   public String name() {
     return "blockLookup";
-  }
-
-  @Override
-  public LockRequest locks() {
-    return LockRequest.none();
   }
 
   @Override

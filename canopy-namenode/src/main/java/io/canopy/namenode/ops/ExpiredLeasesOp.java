@@ -1,14 +1,13 @@
 package io.canopy.namenode.ops;
 
 import io.canopy.metadata.entity.Lease;
-import io.canopy.namenode.tx.LockRequest;
-import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.ClusterRead;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.List;
 
 /** One page of leases last renewed before a time, oldest first (the lease monitor's scan; no locks). */
-public final class ExpiredLeasesOp implements Operation<List<Lease>> {
+public final class ExpiredLeasesOp implements ClusterRead<List<Lease>> {
   private final long renewedBeforeMs;
   private final Lease startAfter;
   private final int limit;
@@ -23,23 +22,8 @@ public final class ExpiredLeasesOp implements Operation<List<Lease>> {
   }
 
   @Override
-  public boolean idempotent() {
-    return true;
-  }
-
-  @Override
-  public boolean readOnly() {
-    return true;
-  }
-
-  @Override
   public String name() {
     return "expiredLeases";
-  }
-
-  @Override
-  public LockRequest locks() {
-    return LockRequest.none();
   }
 
   @Override

@@ -1,14 +1,13 @@
 package io.canopy.namenode.ops;
 
 import io.canopy.metadata.entity.LeasePath;
-import io.canopy.namenode.tx.LockRequest;
-import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.ClusterRead;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.List;
 
 /** One page of the files a lease holder has open, in inode id order (no locks: each is locked when released). */
-public final class LeaseFilesOp implements Operation<List<LeasePath>> {
+public final class LeaseFilesOp implements ClusterRead<List<LeasePath>> {
   private final String holder;
   private final long afterInodeId;
   private final int limit;
@@ -23,23 +22,8 @@ public final class LeaseFilesOp implements Operation<List<LeasePath>> {
   }
 
   @Override
-  public boolean idempotent() {
-    return true;
-  }
-
-  @Override
-  public boolean readOnly() {
-    return true;
-  }
-
-  @Override
   public String name() {
     return "leaseFiles";
-  }
-
-  @Override
-  public LockRequest locks() {
-    return LockRequest.none();
   }
 
   @Override

@@ -1,14 +1,13 @@
 package io.canopy.namenode.replication;
 
 import io.canopy.metadata.entity.QueuedBlock;
-import io.canopy.namenode.tx.LockRequest;
-import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.ClusterRead;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.List;
 
 /** One page of the replication queue in queue order, after {@code after} (null: from the start). Read only. */
-final class QueuePageOp implements Operation<List<QueuedBlock>> {
+final class QueuePageOp implements ClusterRead<List<QueuedBlock>> {
   private final QueuedBlock after;
   private final int limit;
 
@@ -20,21 +19,6 @@ final class QueuePageOp implements Operation<List<QueuedBlock>> {
   @Override
   public String name() {
     return "replicationQueuePage";
-  }
-
-  @Override
-  public boolean readOnly() {
-    return true;
-  }
-
-  @Override
-  public boolean idempotent() {
-    return true;
-  }
-
-  @Override
-  public LockRequest locks() {
-    return LockRequest.none();
   }
 
   @Override

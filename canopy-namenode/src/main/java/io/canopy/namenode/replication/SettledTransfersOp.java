@@ -2,8 +2,7 @@ package io.canopy.namenode.replication;
 
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.Replica;
-import io.canopy.namenode.tx.LockRequest;
-import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.ClusterRead;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.HashMap;
@@ -18,7 +17,7 @@ import java.util.Set;
  * arrivals here rather than from the queue. Read only: the replicas and blocks of all the files concerned in one
  * round trip each.
  */
-final class SettledTransfersOp implements Operation<Set<Long>> {
+final class SettledTransfersOp implements ClusterRead<Set<Long>> {
   private final List<PendingTransfers.Transfer> transfers;
 
   SettledTransfersOp(List<PendingTransfers.Transfer> transfers) {
@@ -28,21 +27,6 @@ final class SettledTransfersOp implements Operation<Set<Long>> {
   @Override
   public String name() {
     return "settledTransfers";
-  }
-
-  @Override
-  public boolean readOnly() {
-    return true;
-  }
-
-  @Override
-  public boolean idempotent() {
-    return true;
-  }
-
-  @Override
-  public LockRequest locks() {
-    return LockRequest.none();
   }
 
   @Override

@@ -2,14 +2,13 @@ package io.canopy.namenode.replication;
 
 import io.canopy.metadata.entity.Replica;
 import io.canopy.metadata.entity.ReplicaKey;
-import io.canopy.namenode.tx.LockRequest;
-import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.ClusterRead;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.List;
 
 /** One page of the replicas recorded on a storage, in (inode, block) order after {@code after}. Read only. */
-final class StorageReplicaPageOp implements Operation<List<Replica>> {
+final class StorageReplicaPageOp implements ClusterRead<List<Replica>> {
   private final String storageId;
   private final ReplicaKey after;
   private final int limit;
@@ -23,21 +22,6 @@ final class StorageReplicaPageOp implements Operation<List<Replica>> {
   @Override
   public String name() {
     return "storageReplicaPage";
-  }
-
-  @Override
-  public boolean readOnly() {
-    return true;
-  }
-
-  @Override
-  public boolean idempotent() {
-    return true;
-  }
-
-  @Override
-  public LockRequest locks() {
-    return LockRequest.none();
   }
 
   @Override
