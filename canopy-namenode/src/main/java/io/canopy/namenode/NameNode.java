@@ -24,6 +24,7 @@ import io.canopy.namenode.replication.ReplicationServices;
 import io.canopy.namenode.replication.ReplicationSettings;
 import io.canopy.namenode.replication.TransferCommandSource;
 import io.canopy.namenode.rpc.ClientProtocolServer;
+import io.canopy.namenode.rpc.ClusterAdminCalls;
 import io.canopy.namenode.rpc.NamenodeProtocolServer;
 import io.canopy.namenode.rpc.RpcServerFactory;
 import io.canopy.namenode.tx.InodeHintCache;
@@ -144,7 +145,7 @@ public final class NameNode implements AutoCloseable {
         conf.get(NameNodeConfig.RPC_ADDRESS, NameNodeConfig.RPC_ADDRESS_DEFAULT));
     RPC.Server server = RpcServerFactory.build(conf, address,
         conf.getInt(NameNodeConfig.HANDLER_COUNT, NameNodeConfig.HANDLER_COUNT_DEFAULT),
-        new ClientProtocolServer(conf, services, blocks, runner), datanodes, new NamenodeProtocolServer(datanodes),
+        new ClientProtocolServer(conf, services, blocks, runner), new ClusterAdminCalls(runner, blocks), datanodes, new NamenodeProtocolServer(datanodes),
         election);
     if (metricsFile != null && !metricsFile.isBlank()) {
       java.nio.file.Path file = java.nio.file.Path.of(metricsFile);

@@ -7,7 +7,10 @@ import java.util.List;
 
 /** Replicas datanodes must delete, partitioned by datanode uuid. */
 public interface InvalidationTable {
-  /** Partition-scoped scan of one datanode's pending deletions, at most {@code limit}, locked exclusively. */
+  /**
+   * Partition-scoped scan of one datanode's pending deletions, at most {@code limit}, locked exclusively (not locked
+   * in a read-only transaction, which reads a snapshot).
+   */
   List<InvalidatedBlock> ofDatanode(String datanodeUuid, int limit) throws StoreException;
 
   /**

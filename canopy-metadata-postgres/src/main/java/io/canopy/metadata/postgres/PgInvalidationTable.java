@@ -1,5 +1,6 @@
 package io.canopy.metadata.postgres;
 
+import io.canopy.metadata.LockMode;
 import io.canopy.metadata.StoreException;
 import io.canopy.metadata.dal.InvalidationTable;
 import io.canopy.metadata.entity.InvalidatedBlock;
@@ -18,7 +19,9 @@ final class PgInvalidationTable implements InvalidationTable, BufferedTable {
   @Override
   public List<InvalidatedBlock> ofDatanode(String datanodeUuid, int limit) throws StoreException {
     return jdbc.query("SELECT b.datanode_uuid, b.block_id, b.generation_stamp, b.num_bytes FROM invalidated_blocks b "
-        + "WHERE b.datanode_uuid = ? ORDER BY b.block_id LIMIT ? FOR UPDATE OF b", s -> {
+        + "WHERE b.datanode_uuid = ? ORDER BY b.block_id LIMIT ?"
+        + Jdbc.lockClause(jdbc.effective(LockMode.EXCLUSIVE), "b"),
+        s -> {
           s.setString(1, datanodeUuid);
           s.setInt(2, limit);
         }, r -> new InvalidatedBlock(r.getString(1), r.getLong(2), r.getLong(3), r.getLong(4)));

@@ -22,6 +22,11 @@ public final class FileStatusFactory {
     return status(inode, inode.name().getBytes(StandardCharsets.UTF_8), locations);
   }
 
+  /** Status with an empty name and, for a file, its block locations, as getLocatedFileInfo returns it. */
+  public static HdfsFileStatus located(Inode inode, LocatedBlocks locations) {
+    return status(inode, HdfsFileStatus.EMPTY_NAME, locations);
+  }
+
   private static HdfsFileStatus status(Inode inode, byte[] name, LocatedBlocks locations) {
     boolean directory = inode.directory();
     HdfsFileStatus.Builder builder = new HdfsFileStatus.Builder()

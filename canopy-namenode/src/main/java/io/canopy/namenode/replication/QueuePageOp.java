@@ -7,11 +7,11 @@ import java.io.IOException;
 import java.util.List;
 
 /** One page of the replication queue in queue order, after {@code after} (null: from the start). Read only. */
-final class QueuePageOp implements ClusterRead<List<QueuedBlock>> {
+public final class QueuePageOp implements ClusterRead<List<QueuedBlock>> {
   private final QueuedBlock after;
   private final int limit;
 
-  QueuePageOp(QueuedBlock after, int limit) {
+  public QueuePageOp(QueuedBlock after, int limit) {
     this.after = after;
     this.limit = limit;
   }

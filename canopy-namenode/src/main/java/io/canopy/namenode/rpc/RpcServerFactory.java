@@ -41,13 +41,13 @@ public final class RpcServerFactory {
   }
 
   public static RPC.Server build(Configuration conf, InetSocketAddress address, int handlers,
-      ClientProtocolServer client, DatanodeProtocol datanode, NamenodeProtocolServer namenode,
+      ClientProtocolServer client, ClusterAdminCalls admin, DatanodeProtocol datanode, NamenodeProtocolServer namenode,
       MembershipView membership) throws IOException {
     RPC.setProtocolEngine(conf, ClientNamenodeProtocolPB.class, ProtobufRpcEngine2.class);
     RPC.setProtocolEngine(conf, DatanodeProtocolPB.class, ProtobufRpcEngine2.class);
     RPC.setProtocolEngine(conf, NamenodeProtocolPB.class, ProtobufRpcEngine2.class);
     RPC.setProtocolEngine(conf, GenericRefreshProtocolPB.class, ProtobufRpcEngine2.class);
-    ClientProtocol clientProtocol = UnsupportedCallProxy.create(ClientProtocol.class, client);
+    ClientProtocol clientProtocol = UnsupportedCallProxy.create(ClientProtocol.class, client, admin);
     RPC.Server server = new RPC.Builder(conf)
         .setProtocol(ClientNamenodeProtocolPB.class)
         .setInstance(ClientNamenodeProtocol.newReflectiveBlockingService(

@@ -4,25 +4,37 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * Implements a Hadoop protocol interface with an object that has only some of its methods (same names and
- * parameter types): those are called, every other call fails with {@link UnsupportedOperationException} naming the
- * call, so clients get a clear answer instead of a half-implemented method.
+ * Implements a Hadoop protocol interface with objects that have only some of its methods (same names and parameter
+ * types): each call goes to the first object that has the method, every other call fails with
+ * {@link UnsupportedOperationException} naming the call, so clients get a clear answer instead of a half-implemented
+ * method.
  */
 public final class UnsupportedCallProxy {
   private UnsupportedCallProxy() {
   }
 
-  public static <T> T create(Class<T> protocol, Object implementation) {
+  public static <T> T create(Class<T> protocol, Object implementation, Object... more) {
     Map<Method, Method> targets = new HashMap<>();
+    Map<Method, Object> receivers = new HashMap<>();
+    List<Object> implementations = new ArrayList<>();
+    implementations.add(implementation);
+    implementations.addAll(Arrays.asList(more));
     for (Method method : protocol.getMethods()) {
-      try {
-        targets.put(method, implementation.getClass().getMethod(method.getName(), method.getParameterTypes()));
-      } catch (NoSuchMethodException notImplemented) {
-        // left out of the map: answered as unsupported
+      for (Object candidate : implementations) {
+        try {
+          targets.put(method, candidate.getClass().getMethod(method.getName(), method.getParameterTypes()));
+          receivers.put(method, candidate);
+          break;
+        } catch (NoSuchMethodException notImplemented) {
+          // not this object's: try the next; a method no object has is answered as unsupported
+        }
       }
     }
     InvocationHandler handler = (proxy, method, args) -> {
@@ -35,7 +47,7 @@ public final class UnsupportedCallProxy {
             + " is not supported by Canopy");
       }
       try {
-        return target.invoke(implementation, args);
+        return target.invoke(receivers.get(method), args);
       } catch (InvocationTargetException e) {
         throw e.getCause();
       }

@@ -1,0 +1,67 @@
+package io.canopy.namenode.ops;
+
+import io.canopy.metadata.LockMode;
+import io.canopy.metadata.entity.Inode;
+import io.canopy.metadata.entity.UcReplica;
+import io.canopy.namenode.blocks.BlockLocator;
+import io.canopy.namenode.fs.FileStatusFactory;
+import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.tx.LockRequest;
+import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.PathLock;
+import io.canopy.namenode.tx.ResolvedPath;
+import io.canopy.namenode.tx.TransactionContext;
+import java.io.IOException;
+import java.util.List;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+
+/**
+ * getLocatedFileInfo: a path's status and, for a file, the locations of all its blocks, read in one consistent
+ * snapshot (the status and the blocks cannot come from two versions of the file); null when the path does not exist.
+ */
+public final class GetLocatedFileInfoOp implements Operation<HdfsFileStatus> {
+  private final BlockLocator locator;
+  private final FsPath path;
+
+  public GetLocatedFileInfoOp(BlockLocator locator, FsPath path) {
+    this.locator = locator;
+    this.path = path;
+  }
+
+  @Override
+  public boolean idempotent() {
+    return true;
+  }
+
+  @Override
+  public boolean readOnly() {
+    return true;
+  }
+
+  @Override
+  public String name() {
+    return "getLocatedFileInfo";
+  }
+
+  @Override
+  public LockRequest locks() {
+    return LockRequest.of(PathLock.read(path).withFileData());
+  }
+
+  @Override
+  public HdfsFileStatus execute(TransactionContext context) throws IOException {
+    ResolvedPath resolved = context.path(path);
+    PathChecks.checkTraverse(resolved);
+    Inode target = resolved.target();
+    if (target == null) {
+      return null;
+    }
+    if (target.directory()) {
+      return FileStatusFactory.status(target);
+    }
+    TransactionContext.FileData data = context.readFileData(target, LockMode.SHARED);
+    List<UcReplica> pipeline = target.underConstruction() ? data.ucReplicas() : List.of();
+    return FileStatusFactory.located(target,
+        locator.locate(target, data.blocks(), data.replicas(), pipeline, 0, Long.MAX_VALUE));
+  }
+}
