@@ -85,6 +85,9 @@ public final class SharedContractCluster implements BeforeAllCallback {
       } catch (IOException e) {
         deleteQuietly(directory);
         throw new UncheckedIOException("could not start the shared contract cluster", e);
+      } catch (RuntimeException e) {
+        deleteQuietly(directory);
+        throw e;
       }
     }
 
