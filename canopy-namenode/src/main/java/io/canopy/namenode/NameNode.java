@@ -10,12 +10,14 @@ import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.datanode.DatanodeProtocolServer;
 import io.canopy.namenode.fs.IdGenerator;
 import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.fs.SafeMode;
 import io.canopy.namenode.leader.DatanodeCommandSource;
 import io.canopy.namenode.leader.LeaderDuties;
 import io.canopy.namenode.leader.LeaderWork;
 import io.canopy.namenode.leases.BlockRecoveryDispatcher;
 import io.canopy.namenode.leases.LeaseMonitor;
 import io.canopy.namenode.membership.LeaderElection;
+import io.canopy.namenode.ops.SafeModeOp;
 import io.canopy.namenode.replication.DeadDatanodeMonitor;
 import io.canopy.namenode.replication.PendingTransfers;
 import io.canopy.namenode.replication.RecentDeletions;
@@ -39,6 +41,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.net.NetUtils;
 import org.slf4j.Logger;
@@ -116,6 +119,12 @@ public final class NameNode implements AutoCloseable {
       return thread;
     });
     registry.refreshIn(housekeeping);
+    // Serve in the cluster's safe mode from the first call on, then follow changes made through other namenodes.
+    refreshSafeMode(runner, services.safeMode());
+    long safeModeRefreshMs = conf.getLong(NameNodeConfig.SAFEMODE_REFRESH_MS,
+        NameNodeConfig.SAFEMODE_REFRESH_MS_DEFAULT);
+    housekeeping.scheduleWithFixedDelay(() -> refreshSafeMode(runner, services.safeMode()), safeModeRefreshMs,
+        safeModeRefreshMs, java.util.concurrent.TimeUnit.MILLISECONDS);
     long purgeInterval = conf.getLong(NameNodeConfig.RETRY_CACHE_PURGE_INTERVAL_MS,
         NameNodeConfig.RETRY_CACHE_PURGE_INTERVAL_MS_DEFAULT);
     housekeeping.scheduleWithFixedDelay(() -> purgeRetryCache(store), purgeInterval, purgeInterval,
@@ -192,6 +201,16 @@ public final class NameNode implements AutoCloseable {
       election.runRound();
       scheduleElectionRound(thread, election);
     }, election.roundMs(), java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
+  /** Re-reads the cluster-wide safe mode; a failure keeps the last known state (the next refresh retries). */
+  private static void refreshSafeMode(TransactionRunner runner, SafeMode safeMode) {
+    long mark = safeMode.refreshStarted();
+    try {
+      safeMode.refreshed(runner.run(new SafeModeOp(HdfsConstants.SafeModeAction.SAFEMODE_GET)), mark);
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("Cannot read the safe mode state; keeping {}: {}", safeMode.isOn() ? "on" : "off", e.getMessage());
+    }
   }
 
   /**

@@ -63,6 +63,10 @@ public final class NameNodeConfig {
   public static final String COMPLETE_WAIT_MS = "canopy.namenode.complete.wait-ms";
   public static final long COMPLETE_WAIT_MS_DEFAULT = 500;
 
+  /** How often a namenode re-reads the cluster-wide safe mode (so it learns of one entered through another). */
+  public static final String SAFEMODE_REFRESH_MS = "canopy.namenode.safemode.refresh-ms";
+  public static final long SAFEMODE_REFRESH_MS_DEFAULT = 1000;
+
   /** Leader election round: every namenode increments its heartbeat counter this often (paper 000 s.4.1.8). */
   public static final String ELECTION_ROUND_MS = "canopy.namenode.election.round-ms";
   public static final long ELECTION_ROUND_MS_DEFAULT = ElectionSettings.ROUND_MS_DEFAULT;

@@ -14,6 +14,7 @@ public final class NamespaceServices {
   private final NamespaceIdentity identity;
   private final String superGroup;
   private final long replicationReportGraceMs;
+  private final SafeMode safeMode = new SafeMode();
 
   public NamespaceServices(Configuration conf, IdGenerator ids, LongSupplier clockMs, NamespaceIdentity identity) {
     this.limits = new FsLimits(conf);
@@ -54,6 +55,11 @@ public final class NamespaceServices {
 
   public String superGroup() {
     return superGroup;
+  }
+
+  /** This namenode's copy of the cluster-wide manual safe mode. */
+  public SafeMode safeMode() {
+    return safeMode;
   }
 
   /** How long a just-closed file's blocks wait for their pipeline's replica reports before the leader copies them. */

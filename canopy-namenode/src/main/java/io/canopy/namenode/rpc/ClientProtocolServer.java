@@ -24,6 +24,7 @@ import io.canopy.namenode.ops.ReleaseOutcome;
 import io.canopy.namenode.ops.Rename2Op;
 import io.canopy.namenode.ops.RenameOp;
 import io.canopy.namenode.ops.RenewLeaseOp;
+import io.canopy.namenode.ops.SafeModeOp;
 import io.canopy.namenode.ops.SetOwnerOp;
 import io.canopy.namenode.ops.SetPermissionOp;
 import io.canopy.namenode.ops.SetReplicationOp;
@@ -124,8 +125,10 @@ public final class ClientProtocolServer {
     if (status == null) {
       throw new FileNotFoundException("File does not exist: " + src);
     }
-    return !status.isDirectory() && !runner.run(new GetBlockLocationsOp(blocks.locator(), FsPath.parse(src), 0, 0))
-        .isUnderConstruction();
+    if (status.isDirectory()) {
+      throw new FileNotFoundException("Path is not a file: " + src); // HDFS's INodeFile.valueOf
+    }
+    return !runner.run(new GetBlockLocationsOp(blocks.locator(), FsPath.parse(src), 0, 0)).isUnderConstruction();
   }
 
   public long getPreferredBlockSize(String src) throws IOException {
@@ -143,12 +146,14 @@ public final class ClientProtocolServer {
   }
 
   public boolean mkdirs(String src, FsPermission masked, boolean createParent) throws IOException {
+    services.safeMode().check("Cannot create directory " + src);
     return runner.run(new MkdirsOp(services, FsPath.parse(src), masked, createParent, CallerInfo.user()));
   }
 
   public HdfsFileStatus create(String src, FsPermission masked, String clientName, EnumSetWritable<CreateFlag> flag,
       boolean createParent, short replication, long blockSize, CryptoProtocolVersion[] supportedVersions,
       String ecPolicyName, String storagePolicy) throws IOException {
+    services.safeMode().check("Cannot create file" + src); // sic: HDFS's message has no space
     EnumSet<CreateFlag> flags = flag.get();
     FsPath path = FsPath.parse(src);
     String clientMachine = CallerInfo.address();
@@ -185,12 +190,14 @@ public final class ClientProtocolServer {
    * file is closed (it was, or could be closed at once), false while its last block is being recovered.
    */
   public boolean recoverLease(String src, String clientName) throws IOException {
+    services.safeMode().check("Cannot recover the lease of " + src);
     return runner.run(RecoverLeaseOp.recoverLease(services, FsPath.parse(src), clientName, CallerInfo.address()))
         .closed();
   }
 
   public LocatedBlock addBlock(String src, String clientName, ExtendedBlock previous, DatanodeInfo[] excludeNodes,
       long fileId, String[] favoredNodes, EnumSet<AddBlockFlag> addBlockFlags) throws IOException {
+    services.safeMode().check("Cannot add block to " + src);
     return runner.run(new AddBlockOp(services, blocks, new AddBlockOp.Request(FsPath.parse(src), fileId,
         clientName, previous, excludeNodes, CallerInfo.address())));
   }
@@ -209,6 +216,7 @@ public final class ClientProtocolServer {
    * few times with a short, growing pause, within {@link NameNodeConfig#COMPLETE_WAIT_MS}.
    */
   public boolean complete(String src, String clientName, ExtendedBlock last, long fileId) throws IOException {
+    services.safeMode().check("Cannot complete file " + src);
     CompleteOp complete = new CompleteOp(services, FsPath.parse(src), fileId, clientName, last);
     if (!completeWaiters.tryAcquire()) {
       return runner.run(complete); // enough handlers already wait: answer now, the client retries
@@ -248,10 +256,12 @@ public final class ClientProtocolServer {
   }
 
   public void abandonBlock(ExtendedBlock b, long fileId, String src, String holder) throws IOException {
+    services.safeMode().check("Cannot abandon block " + b + " for file" + src);
     runner.run(new AbandonBlockOp(registry(), FsPath.parse(src), fileId, holder, b));
   }
 
   public void fsync(String src, long inodeId, String client, long lastBlockLength) throws IOException {
+    services.safeMode().check("Cannot fsync file " + src);
     runner.run(new FsyncOp(FsPath.parse(src), inodeId, client, lastBlockLength));
   }
 
@@ -260,36 +270,44 @@ public final class ClientProtocolServer {
   }
 
   public boolean delete(String src, boolean recursive) throws IOException {
+    services.safeMode().check("Cannot delete " + src);
     return runner.run(new DeleteOp(services, registry(), FsPath.parse(src), recursive), CallerInfo.call());
   }
 
   public boolean rename(String src, String dst) throws IOException {
+    services.safeMode().check("Cannot rename " + src);
     return runner.run(new RenameOp(services, registry(), FsPath.parse(src), FsPath.parse(dst)), CallerInfo.call());
   }
 
   public void rename2(String src, String dst, Options.Rename... options) throws IOException {
+    services.safeMode().check("Cannot rename " + src);
     boolean overwrite = options != null && Arrays.asList(options).contains(Options.Rename.OVERWRITE);
     runner.run(new Rename2Op(services, registry(), FsPath.parse(src), FsPath.parse(dst), overwrite),
         CallerInfo.call());
   }
 
   public void setPermission(String src, FsPermission permission) throws IOException {
+    services.safeMode().check("Cannot set permission for " + src);
     runner.run(new SetPermissionOp(FsPath.parse(src), permission));
   }
 
   public void setOwner(String src, String username, String groupname) throws IOException {
+    services.safeMode().check("Cannot set owner for " + src);
     runner.run(new SetOwnerOp(FsPath.parse(src), username, groupname));
   }
 
   public boolean setReplication(String src, short replication) throws IOException {
+    services.safeMode().check("Cannot set replication for " + src);
     return runner.run(new SetReplicationOp(services, FsPath.parse(src), replication));
   }
 
   public void setTimes(String src, long mtime, long atime) throws IOException {
+    services.safeMode().check("Cannot set times " + src);
     runner.run(new SetTimesOp(FsPath.parse(src), mtime, atime));
   }
 
   public void renewLease(String clientName, List<String> namespaces) throws IOException {
+    services.safeMode().check("Cannot renew lease for " + clientName);
     runner.run(new RenewLeaseOp(services, clientName));
   }
 
@@ -298,11 +316,13 @@ public final class ClientProtocolServer {
   }
 
   public LocatedBlock updateBlockForPipeline(ExtendedBlock block, String clientName) throws IOException {
+    services.safeMode().check("Cannot get a new generation stamp and an access token for block " + block);
     return runner.run(new UpdateBlockForPipelineOp(services, ownerOf(block), block, clientName));
   }
 
   public void updatePipeline(String clientName, ExtendedBlock oldBlock, ExtendedBlock newBlock,
       DatanodeID[] newNodes, String[] newStorageIDs) throws IOException {
+    services.safeMode().check("Pipeline not updated");
     runner.run(new UpdatePipelineOp(ownerOf(oldBlock), clientName, oldBlock, newBlock,
         Arrays.asList(newStorageIDs)), CallerInfo.call());
   }
@@ -342,13 +362,18 @@ public final class ClientProtocolServer {
     return report.toArray(new DatanodeInfo[0]);
   }
 
-  /** Canopy has no safe mode: every namenode serves as soon as it starts. GET and LEAVE answer "off". */
-  public boolean setSafeMode(HdfsConstants.SafeModeAction action, boolean isChecked) {
-    return switch (action) {
-      case SAFEMODE_GET, SAFEMODE_LEAVE, SAFEMODE_FORCE_EXIT -> false;
-      default -> throw new UnsupportedOperationException("Safe mode action " + action + " is not supported by "
-          + "Canopy: namenodes are stateless and never need safe mode");
-    };
+  /**
+   * Manual safe mode, cluster-wide ({@link io.canopy.namenode.fs.SafeMode}); answers whether it is on afterwards.
+   * There is no startup safe mode: every namenode serves as soon as it starts.
+   */
+  public boolean setSafeMode(HdfsConstants.SafeModeAction action, boolean isChecked) throws IOException {
+    io.canopy.namenode.fs.SafeMode safeMode = services.safeMode();
+    if (action == HdfsConstants.SafeModeAction.SAFEMODE_GET) {
+      return safeMode.isOn();
+    }
+    boolean on = runner.run(new SafeModeOp(action));
+    safeMode.changed(on);
+    return on;
   }
 
   public void msync() {
