@@ -472,8 +472,13 @@ class AppendTest {
     org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path("/closed");
     FileNotFoundException isDir = assertThrows(FileNotFoundException.class, () -> fs.isFileClosed(dir));
     assertTrue(isDir.getMessage().contains("Path is not a file: " + dir), isDir.getMessage());
-    assertThrows(FileNotFoundException.class, () -> fs.isFileClosed(new org.apache.hadoop.fs.Path("/closed/no")));
-    assertThrows(FileNotFoundException.class, () -> fs.recoverLease(new org.apache.hadoop.fs.Path("/closed/no")));
+    FileNotFoundException recoverDir = assertThrows(FileNotFoundException.class, () -> fs.recoverLease(dir));
+    assertTrue(recoverDir.getMessage().contains("Path is not a file: " + dir), recoverDir.getMessage());
+    org.apache.hadoop.fs.Path missing = new org.apache.hadoop.fs.Path("/closed/no");
+    FileNotFoundException closedMissing = assertThrows(FileNotFoundException.class, () -> fs.isFileClosed(missing));
+    assertTrue(closedMissing.getMessage().contains("File does not exist: " + missing), closedMissing.getMessage());
+    FileNotFoundException recoverMissing = assertThrows(FileNotFoundException.class, () -> fs.recoverLease(missing));
+    assertTrue(recoverMissing.getMessage().contains("File does not exist: " + missing), recoverMissing.getMessage());
   }
 
   // ---- helpers ----

@@ -17,8 +17,8 @@ import org.apache.hadoop.hdfs.protocol.RecoveryInProgressException;
 /**
  * HDFS's rules (recoverLeaseInternal) for a client that wants an open file another writer holds: a create without
  * overwrite, an append or a truncate may take it over only once the writer's lease is past the soft limit (and never
- * from itself); recoverLease always may. Refusals
- * are HDFS's exceptions and messages, thrown before anything is written.
+ * from itself); recoverLease always may. Refusals are HDFS's exceptions and messages, thrown before anything is
+ * written.
  */
 final class LeaseTakeover {
   /** The client call asking, named as HDFS names it in its messages. */
