@@ -67,6 +67,8 @@ import org.junit.jupiter.api.io.TempDir;
 class AppendTest {
   private static final int BLOCK_SIZE = 64 * 1024;
   private static final long SOFT_LIMIT_MS = 1000;
+  /** How often test writers renew their leases: well within the soft limit. */
+  private static final long RENEWAL_MS = 200;
   private static final Duration RECOVERY_WAIT = Duration.ofSeconds(40);
 
   @TempDir
@@ -252,6 +254,7 @@ class AppendTest {
     try (FSDataOutputStream out = writer.append(path)) {
       out.write(TestFiles.randomBytes(10, 14));
       out.hflush();
+      writer.getClient().renewLease(); // the soft limit is short here: the checks below must find the writer live
       assertFalse(fs.isFileClosed(path), "the file is open while appended to");
 
       RemoteException other = assertThrows(RemoteException.class, () -> fs.append(path));
@@ -302,15 +305,15 @@ class AppendTest {
     out.hflush();
     out.write(TestFiles.randomBytes(300, 17));
     appender.getClient().renewLease();
-    long diedAt = System.currentTimeMillis();
+    RemoteException owned = assertThrows(RemoteException.class, () -> fs.append(path));
+    assertEquals(AlreadyBeingCreatedException.class.getName(), owned.getClassName(), owned.getMessage());
     appender.getClient().closeOutputStreams(true);
-    appender.close();
+    appender.close(); // renews no more
+    long diedAt = System.currentTimeMillis();
     List<String> appending = query("SELECT state, generation_stamp FROM blocks WHERE inode_id = " + inode).get(0);
     assertEquals(String.valueOf(BlockState.UNDER_CONSTRUCTION.code()), appending.get(0));
     assertTrue(Long.parseLong(appending.get(1)) > originalStamp, "the appended replicas are at a new stamp");
 
-    RemoteException owned = assertThrows(RemoteException.class, () -> fs.append(path));
-    assertEquals(AlreadyBeingCreatedException.class.getName(), owned.getClassName(), owned.getMessage());
     Thread.sleep(Math.max(0, diedAt + SOFT_LIMIT_MS + 300 - System.currentTimeMillis()));
     RemoteException recovering = assertThrows(RemoteException.class, () -> fs.append(path));
     assertEquals(RecoveryInProgressException.class.getName(), recovering.getClassName());
@@ -505,10 +508,14 @@ class AppendTest {
     return all.toByteArray();
   }
 
-  /** A client of its own (not the cached one), closed after the test. */
+  /**
+   * A client of its own (not the cached one), closed after the test, that renews its lease well within the short soft
+   * limit (HDFS's client renews every 30 s).
+   */
   private DistributedFileSystem newClient() throws IOException {
     DistributedFileSystem client = (DistributedFileSystem) FileSystem.newInstance(URI.create(cluster.uri()),
         new Configuration(cluster.conf()));
+    client.getClient().getLeaseRenewer().setRenewalTime(RENEWAL_MS);
     writers.add(client);
     return client;
   }
