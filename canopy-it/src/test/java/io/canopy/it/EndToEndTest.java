@@ -203,13 +203,6 @@ class EndToEndTest {
   }
 
   @Test
-  void appendNotYetSupportedFailsClearly() {
-    IOException error = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
-        () -> fs.append(new org.apache.hadoop.fs.Path("/e2e/attrs/file")).close());
-    assertTrue(error.getMessage().contains("not supported"), error.getMessage());
-  }
-
-  @Test
   void statsAndReport() throws IOException {
     assertTrue(fs.getStatus().getCapacity() > 0);
     assertEquals(3, fs.getDataNodeStats().length);

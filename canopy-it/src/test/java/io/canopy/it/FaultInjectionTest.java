@@ -198,6 +198,8 @@ class FaultInjectionTest {
     byte[] second = TestFiles.randomBytes(1 + random.nextInt(200), random.nextLong());
     byte[] third = TestFiles.randomBytes(1 + random.nextInt(200), random.nextLong());
     byte[] fourth = TestFiles.randomBytes(1 + random.nextInt(200), random.nextLong());
+    byte[] fifth = TestFiles.randomBytes(1 + random.nextInt(200), random.nextLong());
+    byte[] sixth = TestFiles.randomBytes(1 + random.nextInt(200), random.nextLong());
     List<Step> steps = new ArrayList<>();
     steps.add(new Step("mkdirs dir", false, s -> s.fs.mkdirs(s.path("dir")), m -> m.put("dir", Entry.dir())));
     steps.add(create("f", false));
@@ -229,6 +231,22 @@ class FaultInjectionTest {
       s.fs.rename(s.path("dir/x/z"), s.path("dir/f"), Options.Rename.OVERWRITE);
       return true;
     }, m -> m.move("dir/x/z", "dir/f")));
+    // append and concat are at most once (the retry cache answers a re-run), truncate is idempotent
+    steps.add(new Step("append " + fifth.length + " bytes to dir/f and close", true, s -> {
+      try (FSDataOutputStream out = s.fs.append(s.path("dir/f"))) {
+        out.write(fifth);
+      }
+      return true;
+    }, m -> m.update("dir/f", e -> new Entry(false, false, concat(e.content(), fifth), e.permission()))));
+    steps.add(create("dir/g", false));
+    steps.add(writeAndClose("dir/g", sixth));
+    steps.add(new Step("concat dir/g into dir/f", true, s -> {
+      s.fs.concat(s.path("dir/f"), new org.apache.hadoop.fs.Path[] {s.path("dir/g")});
+      return true;
+    }, m -> m.update("dir/f", e -> new Entry(false, false, concat(e.content(), sixth), e.permission()))
+        .remove("dir/g")));
+    steps.add(new Step("truncate dir/h2 to 0", false, s -> s.fs.truncate(s.path("dir/h2"), 0),
+        m -> m.update("dir/h2", e -> new Entry(false, false, new byte[0], e.permission()))));
     steps.add(new Step("delete dir/h2", true, s -> s.fs.delete(s.path("dir/h2"), false), m -> m.remove("dir/h2")));
     steps.add(new Step("setPermission dir 700", false, s -> {
       s.fs.setPermission(s.path("dir"), new FsPermission((short) 0700));
@@ -236,6 +254,12 @@ class FaultInjectionTest {
     }, m -> m.update("dir", e -> e.withPermission(0700))));
     steps.add(new Step("delete -r dir/x", true, s -> s.fs.delete(s.path("dir/x"), true), m -> m.remove("dir/x")));
     return steps;
+  }
+
+  private static byte[] concat(byte[] first, byte[] second) {
+    byte[] both = Arrays.copyOf(first, first.length + second.length);
+    System.arraycopy(second, 0, both, first.length, second.length);
+    return both;
   }
 
   private static Step create(String name, boolean overwrite) {

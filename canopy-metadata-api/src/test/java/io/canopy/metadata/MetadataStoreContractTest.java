@@ -714,6 +714,40 @@ public abstract class MetadataStoreContractTest {
     }
   }
 
+  @Test
+  void blockTruncateLengthRoundTripsThroughInsertUpdateAndBatchReads() throws Exception {
+    Block complete = new Block(20_001, 3_000, 0, 4_096, 1_001, BlockState.COMPLETE);
+    assertFalse(complete.truncating(), "a block starts with no truncate");
+    assertEquals(Block.NO_TRUNCATE, complete.truncateLength());
+    inTransaction(tx -> tx.blocks().insert(complete));
+    Block truncating = complete.truncatingTo(1_000);
+    assertEquals(BlockState.UNDER_RECOVERY, truncating.state());
+    assertEquals(4_096, truncating.numBytes(), "the block keeps its length until the datanodes cut it");
+    inTransaction(tx -> tx.blocks().update(truncating));
+    Block otherFile = new Block(20_002, 3_001, 0, 50, 1_002, BlockState.UNDER_RECOVERY, 1_043, 7);
+    inTransaction(tx -> tx.blocks().insert(otherFile));
+    Block issued = truncating.underRecovery(1_044);
+    assertEquals(1_000, issued.truncateLength(), "issuing a recovery id keeps the truncate length");
+    inTransaction(tx -> tx.blocks().update(issued));
+    try (Transaction tx = begin()) {
+      assertEquals(Optional.of(issued), tx.blocks().get(complete.key()));
+      assertEquals(List.of(1_000L, 7L), tx.blocks().ofFiles(List.of(20_001L, 20_002L)).stream()
+          .map(Block::truncateLength).toList());
+      ReadBatch batch = tx.batch();
+      ReadBatch.Result<List<Block>> read = batch.blocksOfFile(20_002);
+      batch.execute();
+      assertEquals(List.of(otherFile), read.get());
+    }
+    Block cut = issued.with(1_000, 1_044, BlockState.COMPLETE).withoutTruncate();
+    inTransaction(tx -> tx.blocks().update(cut));
+    try (Transaction tx = begin()) {
+      assertEquals(List.of(cut), tx.blocks().ofFile(20_001));
+      assertEquals(Block.NO_TRUNCATE, tx.blocks().ofFile(20_001).get(0).truncateLength());
+    }
+    assertThrows(IllegalArgumentException.class, () -> complete.truncatingTo(4_096),
+        "a truncate inside a block leaves it shorter");
+  }
+
   // ---------------------------------------------------------------------------------------------------------
   // leases, datanodes, storages, invalidations
 

@@ -107,6 +107,13 @@ public record Inode(
         clientMachine, symlinkTarget, childrenCount, spreadsChildren);
   }
 
+  /** The closed file opened again (append, truncate) for {@code newClientName} on {@code newClientMachine}. */
+  public Inode reopened(String newClientName, String newClientMachine) {
+    return new Inode(id, partitionId, parentId, name, directory, permission, owner, group, modificationTime,
+        accessTime, size, replication, preferredBlockSize, storagePolicy, true, newClientName, newClientMachine,
+        symlinkTarget, childrenCount, spreadsChildren);
+  }
+
   /** The file closed: no writer, no lease holder. */
   public Inode closed(long newSize, long newModificationTime) {
     return new Inode(id, partitionId, parentId, name, directory, permission, owner, group, newModificationTime,

@@ -14,7 +14,7 @@ import java.util.Optional;
 
 final class PgBlockTable implements BlockTable, BufferedTable {
   private static final String COLUMNS =
-      "inode_id, block_id, block_index, num_bytes, generation_stamp, state, recovery_id";
+      "inode_id, block_id, block_index, num_bytes, generation_stamp, state, recovery_id, truncate_length";
 
   private final Jdbc jdbc;
   private final WriteBuffer<BlockKey, Block> writes = new WriteBuffer<>("blocks");
@@ -72,7 +72,7 @@ final class PgBlockTable implements BlockTable, BufferedTable {
       s.setLong(1, key.inodeId());
       s.setLong(2, key.blockId());
     });
-    jdbc.batch("INSERT INTO blocks (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?)", writes.inserts(), (s, b) -> {
+    jdbc.batch("INSERT INTO blocks (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)", writes.inserts(), (s, b) -> {
       s.setLong(1, b.inodeId());
       s.setLong(2, b.blockId());
       s.setInt(3, b.index());
@@ -80,16 +80,18 @@ final class PgBlockTable implements BlockTable, BufferedTable {
       s.setLong(5, b.generationStamp());
       s.setShort(6, (short) b.state().code());
       s.setLong(7, b.recoveryId());
+      s.setLong(8, b.truncateLength());
     });
-    jdbc.batch("UPDATE blocks SET block_index = ?, num_bytes = ?, generation_stamp = ?, state = ?, recovery_id = ? "
-        + "WHERE inode_id = ? AND block_id = ?", writes.updates(), (s, b) -> {
+    jdbc.batch("UPDATE blocks SET block_index = ?, num_bytes = ?, generation_stamp = ?, state = ?, recovery_id = ?, "
+        + "truncate_length = ? WHERE inode_id = ? AND block_id = ?", writes.updates(), (s, b) -> {
           s.setInt(1, b.index());
           s.setLong(2, b.numBytes());
           s.setLong(3, b.generationStamp());
           s.setShort(4, (short) b.state().code());
           s.setLong(5, b.recoveryId());
-          s.setLong(6, b.inodeId());
-          s.setLong(7, b.blockId());
+          s.setLong(6, b.truncateLength());
+          s.setLong(7, b.inodeId());
+          s.setLong(8, b.blockId());
         });
     writes.clear();
   }
@@ -101,7 +103,7 @@ final class PgBlockTable implements BlockTable, BufferedTable {
 
   private static Block map(ResultSet r) throws SQLException {
     return new Block(r.getLong(1), r.getLong(2), r.getInt(3), r.getLong(4), r.getLong(5),
-        BlockState.fromCode(r.getShort(6)), r.getLong(7));
+        BlockState.fromCode(r.getShort(6)), r.getLong(7), r.getLong(8));
   }
 
 }

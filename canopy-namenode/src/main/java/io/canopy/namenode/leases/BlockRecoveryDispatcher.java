@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.LongSupplier;
+import org.apache.hadoop.hdfs.protocol.Block;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.server.protocol.BlockRecoveryCommand;
@@ -111,11 +112,18 @@ public final class BlockRecoveryDispatcher implements DatanodeCommandSource {
         live.values().forEach(d -> locations.add(DatanodeRegistry.info(d)));
         ExtendedBlock block = new ExtendedBlock(blockPoolId, task.block().blockId(), task.block().numBytes(),
             task.block().generationStamp());
-        command = new RecoveringBlock(block, locations.toArray(new DatanodeInfo[0]), task.recoveryId());
-        LOG.info("Lease recovery of file {} (inode {}): block {} (stamp {}, {} bytes known) to recovery id {}, "
-            + "primary datanode {}, replicas on {}", task.fileName(), task.inodeId(), task.block().blockId(),
-            task.block().generationStamp(), task.block().numBytes(), task.recoveryId(), primary.uuid(),
-            live.keySet());
+        DatanodeInfo[] holders = locations.toArray(new DatanodeInfo[0]);
+        // A truncate's recovery names the block cut to its new length at the recovery id (HDFS's in-place truncate
+        // block: same id); the datanodes cut their replicas to it instead of agreeing on a length of their own.
+        command = task.block().truncating()
+            ? new RecoveringBlock(block, holders, new Block(task.block().blockId(), task.block().truncateLength(),
+                task.recoveryId()))
+            : new RecoveringBlock(block, holders, task.recoveryId());
+        LOG.info("{} of file {} (inode {}): block {} (stamp {}, {} bytes known{}) to recovery id {}, "
+            + "primary datanode {}, replicas on {}", task.block().truncating() ? "Truncate recovery" : "Lease recovery",
+            task.fileName(), task.inodeId(), task.block().blockId(), task.block().generationStamp(),
+            task.block().numBytes(), task.block().truncating() ? ", cut to " + task.block().truncateLength() : "",
+            task.recoveryId(), primary.uuid(), live.keySet());
       }
       attempts.put(task.inodeId(), new Attempt(task, term, primary == null ? null : primary.uuid(), command,
           now + timeoutMs, tried));

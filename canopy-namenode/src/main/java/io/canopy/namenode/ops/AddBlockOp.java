@@ -69,11 +69,12 @@ public final class AddBlockOp implements Operation<LocatedBlock> {
     Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
     TransactionContext.FileData data = context.readFileData(file, LockMode.EXCLUSIVE);
     List<Block> fileBlocks = new ArrayList<>(data.blocks());
-    LocatedBlock retried = retriedAllocation(data, fileBlocks);
+    LocatedBlock retried = retriedAllocation(file, data, fileBlocks);
     if (retried != null) {
       return retried;
     }
-    if (request.previous == null && !fileBlocks.isEmpty()) {
+    if (request.previous == null && !fileBlocks.isEmpty()
+        && !fullAndComplete(file, fileBlocks.get(fileBlocks.size() - 1))) {
       throw new IOException("Cannot add a block to " + path + ": the client names no previous block but the file "
           + "has " + fileBlocks.size());
     }
@@ -108,15 +109,23 @@ public final class AddBlockOp implements Operation<LocatedBlock> {
     return blocks.locator().located(block, offset, storages);
   }
 
+  /**
+   * An append that starts exactly at a block boundary gets no block from append and names no previous block to its
+   * first addBlock (HDFS's analyzeFileState, case 1): the file's last block is then complete and full.
+   */
+  private static boolean fullAndComplete(Inode file, Block block) {
+    return block.state() == BlockState.COMPLETE && block.numBytes() >= file.preferredBlockSize();
+  }
+
   /** The block handed out by an earlier attempt of this same call, or null. */
-  private LocatedBlock retriedAllocation(TransactionContext.FileData data, List<Block> fileBlocks)
+  private LocatedBlock retriedAllocation(Inode file, TransactionContext.FileData data, List<Block> fileBlocks)
       throws IOException {
     if (fileBlocks.isEmpty()) {
       return null;
     }
     Block last = fileBlocks.get(fileBlocks.size() - 1);
     Block penultimate = fileBlocks.size() >= 2 ? fileBlocks.get(fileBlocks.size() - 2) : null;
-    boolean samePrevious = request.previous == null ? penultimate == null
+    boolean samePrevious = request.previous == null ? penultimate == null || fullAndComplete(file, penultimate)
         : penultimate != null && penultimate.blockId() == request.previous.getBlockId();
     if (!samePrevious || last.state() != BlockState.UNDER_CONSTRUCTION || last.numBytes() != 0) {
       return null;

@@ -158,7 +158,8 @@ public final class CommitBlockSynchronizationOp implements Operation<Boolean> {
       }
       state = BlockState.UNDER_CONSTRUCTION;
     }
-    Block agreed = stored.with(request.newLength(), request.newGenerationStamp(), state);
+    // a truncate's recovery is over once the datanodes agreed: the block no longer waits to be cut
+    Block agreed = stored.with(request.newLength(), request.newGenerationStamp(), state).withoutTruncate();
     transaction.blocks().update(agreed);
     return agreed;
   }

@@ -16,12 +16,13 @@ import org.apache.hadoop.hdfs.protocol.RecoveryInProgressException;
 
 /**
  * HDFS's rules (recoverLeaseInternal) for a client that wants an open file another writer holds: a create without
- * overwrite may take it over only once the writer's lease is past the soft limit; recoverLease always may. Refusals
- * are HDFS's exceptions and messages, thrown before anything is written.
+ * overwrite, an append or a truncate may take it over only once the writer's lease is past the soft limit (and never
+ * from itself); recoverLease always may. Refusals are HDFS's exceptions and messages, thrown before anything is
+ * written.
  */
 final class LeaseTakeover {
   /** The client call asking, named as HDFS names it in its messages. */
-  enum Purpose { CREATE_FILE, RECOVER_LEASE }
+  public enum Purpose { CREATE_FILE, APPEND_FILE, TRUNCATE_FILE, RECOVER_LEASE }
 
   private LeaseTakeover() {
   }
@@ -33,7 +34,7 @@ final class LeaseTakeover {
   static void requireRecoverable(TransactionContext context, FsPath path, Inode file, String holder,
       String clientMachine, Purpose purpose, LeaseLimits limits, long now) throws IOException {
     String writer = file.clientName();
-    if (purpose == Purpose.CREATE_FILE && holder.equals(writer)) {
+    if (purpose != Purpose.RECOVER_LEASE && holder.equals(writer)) {
       throw new AlreadyBeingCreatedException(message(purpose, path, holder, clientMachine,
           holder + " is already the current lease holder."));
     }

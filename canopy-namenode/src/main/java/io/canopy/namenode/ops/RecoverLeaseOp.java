@@ -50,6 +50,15 @@ public final class RecoverLeaseOp implements Operation<ReleaseOutcome> {
     return new RecoverLeaseOp(services, path, holder, clientMachine, LeaseTakeover.Purpose.CREATE_FILE);
   }
 
+  /**
+   * An append or a truncate found the file open by a writer past the soft limit ({@link LapsedWriterException}):
+   * recovered only if that still holds.
+   */
+  public static RecoverLeaseOp forTakeover(NamespaceServices services, LapsedWriterException lapsed, String holder,
+      String clientMachine) {
+    return new RecoverLeaseOp(services, lapsed.path(), holder, clientMachine, lapsed.purpose());
+  }
+
   @Override
   public boolean idempotent() {
     return true; // a re-run finds the recovery started (in progress) or the file closed
@@ -71,7 +80,7 @@ public final class RecoverLeaseOp implements Operation<ReleaseOutcome> {
     PathChecks.checkTraverse(resolved);
     Inode file = resolved.target();
     if (file == null) {
-      if (purpose == LeaseTakeover.Purpose.CREATE_FILE) {
+      if (purpose != LeaseTakeover.Purpose.RECOVER_LEASE) {
         return ReleaseOutcome.of(ReleaseOutcome.Kind.NOT_OPEN, "the file is gone");
       }
       throw new FileNotFoundException("File does not exist: " + path);

@@ -7,9 +7,11 @@ import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.ops.AbandonBlockOp;
 import io.canopy.namenode.ops.AddBlockOp;
+import io.canopy.namenode.ops.AppendOp;
 import io.canopy.namenode.ops.BlockOwnerOp;
 import io.canopy.namenode.ops.CompleteOp;
 import io.canopy.namenode.ops.CompleteReadinessOp;
+import io.canopy.namenode.ops.ConcatOp;
 import io.canopy.namenode.ops.CreateOp;
 import io.canopy.namenode.ops.DeleteOp;
 import io.canopy.namenode.ops.FsyncOp;
@@ -18,6 +20,8 @@ import io.canopy.namenode.ops.GetBlockLocationsOp;
 import io.canopy.namenode.ops.GetContentSummaryOp;
 import io.canopy.namenode.ops.GetFileInfoOp;
 import io.canopy.namenode.ops.GetListingOp;
+import io.canopy.namenode.ops.IsFileClosedOp;
+import io.canopy.namenode.ops.LapsedWriterException;
 import io.canopy.namenode.ops.MkdirsOp;
 import io.canopy.namenode.ops.RecoverLeaseOp;
 import io.canopy.namenode.ops.ReleaseOutcome;
@@ -29,8 +33,10 @@ import io.canopy.namenode.ops.SetOwnerOp;
 import io.canopy.namenode.ops.SetPermissionOp;
 import io.canopy.namenode.ops.SetReplicationOp;
 import io.canopy.namenode.ops.SetTimesOp;
+import io.canopy.namenode.ops.TruncateOp;
 import io.canopy.namenode.ops.UpdateBlockForPipelineOp;
 import io.canopy.namenode.ops.UpdatePipelineOp;
+import io.canopy.namenode.tx.ClientCall;
 import io.canopy.namenode.tx.TransactionRunner;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -60,6 +66,7 @@ import org.apache.hadoop.hdfs.protocol.DirectoryListing;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.hdfs.protocol.LastBlockWithStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.hdfs.protocol.RecoveryInProgressException;
@@ -73,6 +80,8 @@ import org.apache.hadoop.util.DataChecksum;
 public final class ClientProtocolServer {
   /** A create that finds a file open past the soft limit which then vanishes is tried at most this often. */
   private static final int MAX_CREATE_ATTEMPTS = 3;
+  /** An append or truncate that recovered a lapsed writer's file and finds it reopened by others tries this often. */
+  private static final int MAX_TAKEOVER_ATTEMPTS = 3;
 
   private final NamespaceServices services;
   private final BlockServices blocks;
@@ -121,14 +130,7 @@ public final class ClientProtocolServer {
   }
 
   public boolean isFileClosed(String src) throws IOException {
-    HdfsFileStatus status = getFileInfo(src);
-    if (status == null) {
-      throw new FileNotFoundException("File does not exist: " + src);
-    }
-    if (status.isDirectory()) {
-      throw new FileNotFoundException("Path is not a file: " + src); // HDFS's INodeFile.valueOf
-    }
-    return !runner.run(new GetBlockLocationsOp(blocks.locator(), FsPath.parse(src), 0, 0)).isUnderConstruction();
+    return runner.run(new IsFileClosedOp(FsPath.parse(src)));
   }
 
   public long getPreferredBlockSize(String src) throws IOException {
@@ -193,6 +195,73 @@ public final class ClientProtocolServer {
     services.safeMode().check("Cannot recover the lease of " + src);
     return runner.run(RecoverLeaseOp.recoverLease(services, FsPath.parse(src), clientName, CallerInfo.address()))
         .closed();
+  }
+
+  /** append: at most once (a retry is answered from the retry cache); a writer past the soft limit is recovered. */
+  public LastBlockWithStatus append(String src, String clientName, EnumSetWritable<CreateFlag> flag)
+      throws IOException {
+    services.safeMode().check("Cannot append to file" + src); // sic: HDFS's message has no space
+    AppendOp append = new AppendOp(services, blocks, new AppendOp.Request(FsPath.parse(src), clientName,
+        CallerInfo.address(), flag != null && flag.get().contains(CreateFlag.NEW_BLOCK)));
+    ClientCall call = CallerInfo.call();
+    return takingOverLapsedWriter(src, clientName, () -> runner.run(append, call));
+  }
+
+  /**
+   * truncate: true when the file is at its new length now, false while the datanodes cut its last block (the file
+   * is closed by commitBlockSynchronization).
+   */
+  public boolean truncate(String src, long newLength, String clientName) throws IOException {
+    services.safeMode().check("Cannot truncate for " + src);
+    TruncateOp truncate = new TruncateOp(services, registry(), new TruncateOp.Request(FsPath.parse(src), newLength,
+        clientName, CallerInfo.address()));
+    return takingOverLapsedWriter(src, clientName, () -> runner.run(truncate));
+  }
+
+  public void concat(String trg, String[] srcs) throws IOException {
+    services.safeMode().check("Cannot concat " + trg);
+    if (trg == null || trg.isEmpty()) {
+      throw new IllegalArgumentException("Target file name is empty");
+    }
+    List<FsPath> sources = new ArrayList<>();
+    for (String source : srcs == null ? new String[0] : srcs) {
+      sources.add(FsPath.parse(source));
+    }
+    runner.run(new ConcatOp(services, FsPath.parse(trg), sources), CallerInfo.call());
+  }
+
+  /** One run of a call that may find its file open by a writer past the soft limit. */
+  private interface TakeoverCall<T> {
+    T run() throws IOException;
+  }
+
+  /**
+   * Runs an append or a truncate; when it finds the file open by a writer past the soft limit, that lease is recovered
+   * in a transaction of its own and the call runs again if the file could be closed at once (HDFS goes on with the
+   * call in that case); otherwise HDFS's answer: recovery in progress, or committed blocks still waiting.
+   */
+  private <T> T takingOverLapsedWriter(String src, String clientName, TakeoverCall<T> call) throws IOException {
+    String clientMachine = CallerInfo.address();
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return call.run();
+      } catch (LapsedWriterException lapsed) {
+        RecoverLeaseOp recover = RecoverLeaseOp.forTakeover(services, lapsed, clientName, clientMachine);
+        ReleaseOutcome outcome = runner.run(recover);
+        switch (outcome.kind()) {
+          case CLOSED, NOT_OPEN -> {
+            if (attempt >= MAX_TAKEOVER_ATTEMPTS) {
+              throw new IOException(lapsed.purpose() + " of " + src + " for " + clientName + " raced " + attempt
+                  + " times with other writers reopening the file; try again", lapsed);
+            }
+          }
+          case RECOVERING, IN_PROGRESS -> throw new RecoveryInProgressException(recover.message(
+              "lease recovery is in progress. Try again later."));
+          case WAITING -> throw new AlreadyBeingCreatedException(outcome.detail());
+          default -> throw new IllegalStateException("unexpected lease release outcome " + outcome);
+        }
+      }
+    }
   }
 
   public LocatedBlock addBlock(String src, String clientName, ExtendedBlock previous, DatanodeInfo[] excludeNodes,

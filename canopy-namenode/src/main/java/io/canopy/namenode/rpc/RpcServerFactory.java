@@ -4,6 +4,7 @@ import io.canopy.namenode.membership.MembershipView;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import org.apache.hadoop.HadoopIllegalArgumentException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.InvalidPathException;
@@ -12,6 +13,7 @@ import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
 import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.FSLimitException;
+import org.apache.hadoop.hdfs.protocol.RecoveryInProgressException;
 import org.apache.hadoop.hdfs.protocol.proto.ClientNamenodeProtocolProtos.ClientNamenodeProtocol;
 import org.apache.hadoop.hdfs.protocol.proto.DatanodeProtocolProtos.DatanodeProtocolService;
 import org.apache.hadoop.hdfs.protocol.proto.NamenodeProtocolProtos.NamenodeProtocolService;
@@ -72,6 +74,8 @@ public final class RpcServerFactory {
         ParentNotDirectoryException.class, PathIsNotEmptyDirectoryException.class, InvalidPathException.class,
         FSLimitException.class, LeaseExpiredException.class, NotReplicatedYetException.class,
         AlreadyBeingCreatedException.class, UnsupportedOperationException.class, IllegalArgumentException.class);
+    // append, truncate and concat refuse with these (exact classes: terse logging does not cover subclasses)
+    server.addTerseExceptions(HadoopIllegalArgumentException.class, RecoveryInProgressException.class);
     return server;
   }
 }

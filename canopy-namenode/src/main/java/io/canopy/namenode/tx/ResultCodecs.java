@@ -2,6 +2,8 @@ package io.canopy.namenode.tx;
 
 import java.io.IOException;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.hdfs.protocol.LastBlockWithStatus;
+import org.apache.hadoop.hdfs.protocol.proto.ClientNamenodeProtocolProtos.AppendResponseProto;
 import org.apache.hadoop.hdfs.protocol.proto.HdfsProtos;
 import org.apache.hadoop.hdfs.protocolPB.PBHelperClient;
 
@@ -33,5 +35,24 @@ public final class ResultCodecs {
 
   public static HdfsFileStatus decodeStatus(byte[] encoded) throws IOException {
     return encoded.length == 0 ? null : PBHelperClient.convert(HdfsProtos.HdfsFileStatusProto.parseFrom(encoded));
+  }
+
+  /** append's answer, as HDFS's own append response message. */
+  public static byte[] encodeLastBlockWithStatus(LastBlockWithStatus result) {
+    AppendResponseProto.Builder builder = AppendResponseProto.newBuilder();
+    if (result.getLastBlock() != null) {
+      builder.setBlock(PBHelperClient.convertLocatedBlock(result.getLastBlock()));
+    }
+    if (result.getFileStatus() != null) {
+      builder.setStat(PBHelperClient.convert(result.getFileStatus()));
+    }
+    return builder.build().toByteArray();
+  }
+
+  public static LastBlockWithStatus decodeLastBlockWithStatus(byte[] encoded) throws IOException {
+    AppendResponseProto response = AppendResponseProto.parseFrom(encoded);
+    return new LastBlockWithStatus(
+        response.hasBlock() ? PBHelperClient.convertLocatedBlockProto(response.getBlock()) : null,
+        response.hasStat() ? PBHelperClient.convert(response.getStat()) : null);
   }
 }

@@ -1,0 +1,163 @@
+package io.canopy.namenode.ops;
+
+import io.canopy.metadata.LockMode;
+import io.canopy.metadata.StoreException;
+import io.canopy.metadata.dal.Transaction;
+import io.canopy.metadata.entity.Block;
+import io.canopy.metadata.entity.BlockState;
+import io.canopy.metadata.entity.Inode;
+import io.canopy.metadata.entity.Replica;
+import io.canopy.metadata.entity.UcReplica;
+import io.canopy.namenode.blocks.DatanodeRegistry;
+import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.fs.LeaseLimits;
+import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.replication.ReplicationQueue;
+import io.canopy.namenode.tx.LockRequest;
+import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.PathLock;
+import io.canopy.namenode.tx.ResolvedPath;
+import io.canopy.namenode.tx.TransactionContext;
+import java.io.IOException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.HadoopIllegalArgumentException;
+import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
+
+/**
+ * truncate (HDFS's FSDirTruncateOp, in place: no snapshots, so never copy-on-truncate): the blocks wholly beyond the
+ * new length go at once, their replicas scheduled for deletion as delete does. When the new length falls on a block
+ * boundary the file is done (true). Otherwise the block it falls in is put under recovery with the length it is cut
+ * to, and the file is opened for the recovery holder ({@link LeaseLimits#RECOVERY_HOLDER}): the leader's lease monitor
+ * issues the recovery id and sends the datanodes a truncate recovery, and commitBlockSynchronization closes the file
+ * at the new length; the caller gets false and waits for the file to be closed.
+ *
+ * <p>Idempotent, as HDFS declares it: a re-run after it took effect finds the file at the new length (true) or being
+ * truncated to it (false).
+ */
+public final class TruncateOp implements Operation<Boolean> {
+  /** What the client asked for. */
+  public record Request(FsPath path, long newLength, String holder, String clientMachine) {
+  }
+
+  private final NamespaceServices services;
+  private final DatanodeRegistry registry;
+  private final Request request;
+
+  public TruncateOp(NamespaceServices services, DatanodeRegistry registry, Request request) {
+    this.services = services;
+    this.registry = registry;
+    this.request = request;
+  }
+
+  @Override
+  public boolean idempotent() {
+    return true;
+  }
+
+  @Override
+  public String name() {
+    return "truncate";
+  }
+
+  @Override
+  public LockRequest locks() {
+    // the recovery holder's lease comes with the locks: a truncate inside a block opens the file for it
+    return LockRequest.of(PathLock.write(request.path).withFileData()).withLease(LeaseLimits.RECOVERY_HOLDER);
+  }
+
+  @Override
+  public Boolean execute(TransactionContext context) throws IOException {
+    FsPath path = request.path;
+    long newLength = request.newLength;
+    if (newLength < 0) {
+      throw new HadoopIllegalArgumentException("Cannot truncate to a negative file size: " + newLength + ".");
+    }
+    ResolvedPath resolved = context.path(path);
+    Inode file = PathChecks.requireFile(resolved);
+    // Permission (wired by the lead): HDFS requires WRITE on the file itself (and EXECUTE on its ancestors).
+    TransactionContext.FileData data = context.readFileData(file, LockMode.EXCLUSIVE);
+    List<Block> blocks = data.blocks();
+    Block last = blocks.isEmpty() ? null : blocks.get(blocks.size() - 1);
+    if (last != null && last.state() == BlockState.UNDER_RECOVERY && last.truncating()) {
+      long truncatingTo = OpenFile.length(blocks) - last.numBytes() + last.truncateLength();
+      if (newLength == truncatingTo) {
+        return false; // the same truncate again: still waiting for the datanodes
+      }
+      throw new AlreadyBeingCreatedException(LeaseTakeover.message(LeaseTakeover.Purpose.TRUNCATE_FILE, path,
+          request.holder, request.clientMachine, path + " is being truncated."));
+    }
+    long now = services.now();
+    if (file.underConstruction()) {
+      LeaseTakeover.requireRecoverable(context, path, file, request.holder, request.clientMachine,
+          LeaseTakeover.Purpose.TRUNCATE_FILE, services.leaseLimits(), now);
+      throw new LapsedWriterException(path, file.clientName(), LeaseTakeover.Purpose.TRUNCATE_FILE);
+    }
+    long oldLength = OpenFile.length(blocks);
+    if (oldLength == newLength) {
+      return true;
+    }
+    if (oldLength < newLength) {
+      throw new HadoopIllegalArgumentException("Cannot truncate to a larger file size. Current size: " + oldLength
+          + ", truncate size: " + newLength + ".");
+    }
+    // Quota (the quota helper's hook): HDFS charges the difference of the file's storage space, the cut block
+    // counted at the preferred block size while it is under recovery (INodeFile.computeQuotaDeltaForTruncate).
+    Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
+    int kept = 0;
+    long keptLength = 0;
+    while (kept < blocks.size() && keptLength < newLength) {
+      keptLength += blocks.get(kept).numBytes();
+      kept++;
+    }
+    removeBlocks(transaction, data, blocks.subList(kept, blocks.size()));
+    Inode truncated = file.withSize(newLength).withTimes(now, file.accessTime());
+    if (keptLength == newLength) {
+      context.updateInode(truncated); // on a block boundary: nothing for the datanodes to cut
+      return true;
+    }
+    Block cut = blocks.get(kept - 1);
+    Block truncating = cut.truncatingTo(cut.numBytes() - (keptLength - newLength));
+    transaction.blocks().update(truncating);
+    ReplicationQueue.dequeue(transaction, file.id(), cut.blockId());
+    Inode open = truncated.reopened(LeaseLimits.RECOVERY_HOLDER, request.clientMachine);
+    context.updateInode(open);
+    Leases.add(context, open, LeaseLimits.RECOVERY_HOLDER, now);
+    return false;
+  }
+
+  /** Removes {@code removed} (blocks of the file), scheduling their replicas' deletion on their datanodes. */
+  private void removeBlocks(Transaction transaction, TransactionContext.FileData data, List<Block> removed)
+      throws StoreException {
+    Set<Long> ids = new HashSet<>();
+    Set<String> scheduled = new HashSet<>();
+    for (Block block : removed) {
+      ids.add(block.blockId());
+      transaction.blocks().delete(block.key());
+      transaction.blockLookup().delete(block.blockId());
+      ReplicationQueue.dequeue(transaction, block.inodeId(), block.blockId());
+    }
+    for (Replica replica : data.replicas()) {
+      if (ids.contains(replica.blockId())) {
+        InodeRemover.invalidate(transaction, registry, replica.storageId(), blockOf(removed, replica.blockId()),
+            scheduled);
+        transaction.replicas().delete(replica.key());
+      }
+    }
+    for (UcReplica replica : data.ucReplicas()) {
+      if (ids.contains(replica.blockId())) { // a closed file has none; kept in step should one be left
+        transaction.ucReplicas().delete(replica.key());
+      }
+    }
+  }
+
+  private static Block blockOf(List<Block> blocks, long blockId) {
+    for (Block block : blocks) {
+      if (block.blockId() == blockId) {
+        return block;
+      }
+    }
+    throw new IllegalStateException("block " + blockId + " is not among the removed blocks");
+  }
+}
