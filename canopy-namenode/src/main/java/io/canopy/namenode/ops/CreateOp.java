@@ -105,7 +105,7 @@ public final class CreateOp implements AtMostOnce<HdfsFileStatus> {
         null, 0);
     DirectoryMaker.attach(context, services, parent, path.parent(), file);
     Leases.add(context, file, request.holder, now);
-    return FileStatusFactory.status(file);
+    return FileStatusFactory.status(file, resolved.effectiveStoragePolicy(path.depth() - 1));
   }
 
   private void checkReplaceable(TransactionContext context, Inode existing) throws IOException {

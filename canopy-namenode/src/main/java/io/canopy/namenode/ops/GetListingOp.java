@@ -70,8 +70,9 @@ public final class GetListingOp implements Operation<DirectoryListing> {
     if (target == null) {
       return null;
     }
+    byte policy = resolved.effectiveStoragePolicy(path.depth());
     if (!target.directory()) {
-      return new DirectoryListing(new HdfsFileStatus[] {FileStatusFactory.status(target)}, 0);
+      return new DirectoryListing(new HdfsFileStatus[] {FileStatusFactory.status(target, policy)}, 0);
     }
     List<Inode> children = context.children(target, startAfter, limit + 1, LockMode.READ_COMMITTED);
     boolean more = children.size() > limit;
@@ -84,7 +85,8 @@ public final class GetListingOp implements Operation<DirectoryListing> {
       Inode child = children.get(i);
       FileBlocks fileBlocks = blocks.get(child.id());
       statuses[i] = FileStatusFactory.listed(child, fileBlocks == null ? null
-          : locator.locate(child, fileBlocks.blocks, fileBlocks.replicas, fileBlocks.ucReplicas, 0, child.size()));
+          : locator.locate(child, fileBlocks.blocks, fileBlocks.replicas, fileBlocks.ucReplicas, 0, child.size()),
+          policy);
     }
     return new DirectoryListing(statuses, more ? 1 : 0);
   }
@@ -101,7 +103,7 @@ public final class GetListingOp implements Operation<DirectoryListing> {
     Map<Long, FileBlocks> result = new HashMap<>();
     Transaction transaction = null;
     for (Inode child : children) {
-      if (!child.directory()) {
+      if (!child.directory() && !child.isSymlink()) { // a link has no blocks: listed without locations
         transaction = context.fileData(child, LockMode.READ_COMMITTED);
         result.put(child.id(), new FileBlocks());
       }

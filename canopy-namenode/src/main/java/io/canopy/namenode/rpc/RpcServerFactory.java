@@ -12,6 +12,9 @@ import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
 import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.FSLimitException;
+import org.apache.hadoop.hdfs.protocol.SnapshotException;
+import org.apache.hadoop.hdfs.protocol.UnresolvedPathException;
+import org.apache.hadoop.hdfs.protocol.XAttrNotFoundException;
 import org.apache.hadoop.hdfs.protocol.proto.ClientNamenodeProtocolProtos.ClientNamenodeProtocol;
 import org.apache.hadoop.hdfs.protocol.proto.DatanodeProtocolProtos.DatanodeProtocolService;
 import org.apache.hadoop.hdfs.protocol.proto.NamenodeProtocolProtos.NamenodeProtocolService;
@@ -71,7 +74,8 @@ public final class RpcServerFactory {
     server.addTerseExceptions(FileNotFoundException.class, FileAlreadyExistsException.class,
         ParentNotDirectoryException.class, PathIsNotEmptyDirectoryException.class, InvalidPathException.class,
         FSLimitException.class, LeaseExpiredException.class, NotReplicatedYetException.class,
-        AlreadyBeingCreatedException.class, UnsupportedOperationException.class, IllegalArgumentException.class);
+        AlreadyBeingCreatedException.class, UnsupportedOperationException.class, IllegalArgumentException.class,
+        UnresolvedPathException.class, XAttrNotFoundException.class, SnapshotException.class);
     return server;
   }
 }
