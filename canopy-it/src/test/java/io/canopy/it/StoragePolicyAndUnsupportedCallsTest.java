@@ -1,6 +1,7 @@
 package io.canopy.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -126,6 +127,20 @@ class StoragePolicyAndUnsupportedCallsTest {
     fs.unsetStoragePolicy(path("/sp"));
     assertEquals("HOT", policyOf("/sp/a/own"));
     assertEquals(0, namenode.getFileInfo("/sp/a/own").getStoragePolicy());
+  }
+
+  @Test
+  void aFileCreatedWithAPolicyHasItsOwn() throws IOException {
+    fs.mkdirs(path("/created"));
+    fs.setStoragePolicy(path("/created"), "WARM");
+    try (FSDataOutputStream out = fs.createFile(path("/created/cold")).storagePolicyName("COLD").build()) {
+      out.write(1);
+    }
+    assertEquals("COLD", policyOf("/created/cold"));
+    assertEquals(COLD, namenode.getFileInfo("/created/cold").getStoragePolicy());
+    assertEquals("Cannot find a block policy with the name NOPE", remote(HadoopIllegalArgumentException.class,
+        () -> fs.createFile(path("/created/bad")).storagePolicyName("NOPE").build().close()));
+    assertFalse(fs.exists(path("/created/bad")));
   }
 
   @Test

@@ -318,6 +318,36 @@ class SymlinkTest {
   }
 
   @Test
+  void attributeCallsOnALinkChangeItsTargetAndLeaveTheLinkAlone() throws IOException {
+    fs.mkdirs(path("/attrs"));
+    write("/attrs/file", "x");
+    fs.createSymlink(path("/attrs/file"), path("/attrs/link"), false);
+    FileStatus before = fs.getFileLinkStatus(path("/attrs/link"));
+
+    fs.setPermission(path("/attrs/link"), new FsPermission((short) 0640));
+    fs.setReplication(path("/attrs/link"), (short) 2);
+    fs.setTimes(path("/attrs/link"), 2000L, 3000L);
+    fs.setXAttr(path("/attrs/link"), "user.via", new byte[] {7});
+    fs.setStoragePolicy(path("/attrs/link"), "COLD");
+
+    FileStatus file = fs.getFileStatus(path("/attrs/file"));
+    assertEquals(0640, file.getPermission().toShort());
+    assertEquals(2, file.getReplication());
+    assertEquals(2000L, file.getModificationTime());
+    assertEquals(3000L, file.getAccessTime());
+    assertArrayEquals(new byte[] {7}, fs.getXAttr(path("/attrs/file"), "user.via"));
+    assertEquals("COLD", fs.getStoragePolicy(path("/attrs/file")).getName());
+    assertEquals(before, fs.getFileLinkStatus(path("/attrs/link")), "the link itself is unchanged");
+    assertEquals(0777, fs.getFileLinkStatus(path("/attrs/link")).getPermission().toShort());
+    assertEquals(0, fs.getFileLinkStatus(path("/attrs/link")).getReplication());
+    // HDFS's getStoragePolicy does not follow a link as the last component, and links have no policy
+    assertEquals("Storage policy are not supported on symlinks",
+        remote(UnsupportedOperationException.class, () -> namenode.getStoragePolicy("/attrs/link")));
+    assertEquals("Path is not a file: /attrs/link",
+        remote(FileNotFoundException.class, () -> namenode.getPreferredBlockSize("/attrs/link")));
+  }
+
+  @Test
   void aLinkIsOwnedByItsCreatorWithHdfsPermissionsAndItsParentsGroup() throws IOException {
     fs.mkdirs(path("/owner"));
     fs.setOwner(path("/owner"), null, "linkgroup");

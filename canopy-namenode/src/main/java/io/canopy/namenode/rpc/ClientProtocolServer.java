@@ -217,9 +217,11 @@ public final class ClientProtocolServer {
     EnumSet<CreateFlag> flags = flag.get();
     FsPath path = FsPath.parse(src);
     String clientMachine = CallerInfo.address();
+    // HDFS's FileSystem.createFile(...).storagePolicyName(...): the file's own policy, set as it is created
+    byte policy = storagePolicy == null || storagePolicy.isEmpty() ? 0 : storagePolicies.byName(storagePolicy).getId();
     CreateOp create = new CreateOp(services, registry(), new CreateOp.Request(path, masked, clientName,
         clientMachine, flags.contains(CreateFlag.CREATE), flags.contains(CreateFlag.OVERWRITE), createParent,
-        replication, blockSize, CallerInfo.user()));
+        replication, blockSize, CallerInfo.user(), policy));
     for (int attempt = 1; ; attempt++) {
       try {
         return runner.run(create, CallerInfo.call());
