@@ -305,7 +305,9 @@ class BadInputTest {
 
   @Test
   void unsupportedCallsSayso() {
-    assertRemote(UnsupportedOperationException.class, "not supported",
-        () -> namenode.createSnapshot("/dir", "s1"));
+    assertRemote(UnsupportedOperationException.class, "ClientProtocol.listCachePools is not supported by Canopy",
+        () -> namenode.listCachePools(""));
+    assertRemote(org.apache.hadoop.hdfs.protocol.SnapshotException.class,
+        "Snapshots are not supported by Canopy: createSnapshot /dir", () -> namenode.createSnapshot("/dir", "s1"));
   }
 }

@@ -11,7 +11,10 @@ import java.util.EnumSet;
 import java.util.Map;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
 import org.apache.hadoop.fs.CreateFlag;
+import org.apache.hadoop.fs.XAttr;
+import org.apache.hadoop.fs.XAttrSetFlag;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.XAttrHelper;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.io.EnumSetWritable;
@@ -103,6 +106,29 @@ class RoundTripBudgetTest {
       assertEquals(WARM_GET_BLOCK_LOCATIONS, roundTrips(nameNode, "getBlockLocations",
           () -> client.getBlockLocations(file, 0, 1)), "getBlockLocations at depth " + depth);
     }
+  }
+
+  /**
+   * The calls of issue 6's links part on a warm path: the extended attributes come with the path's lock (one round
+   * trip to read, then one for the writes and the commit), the link's own status and the effective storage policy
+   * are one read of the path.
+   */
+  @Test
+  void attributePolicyAndLinkCallsCostTheirPathsRoundTrips() throws IOException {
+    NameNode nameNode = cluster.nameNode(0);
+    ClientProtocol client = cluster.fileSystem(0).getClient().getNamenode();
+    String parent = dir("calls", 10);
+    cluster.fileSystem(0).mkdirs(new org.apache.hadoop.fs.Path(parent));
+    String file = parent + "/file";
+    create(client, file);
+    XAttr one = XAttrHelper.buildXAttr("user.one", new byte[] {1});
+    assertEquals(2, roundTrips(nameNode, "setXAttr", () -> client.setXAttr(file, one,
+        EnumSet.of(XAttrSetFlag.CREATE))));
+    assertEquals(1, roundTrips(nameNode, "getXAttrs", () -> assertEquals(1, client.getXAttrs(file, null).size())));
+    assertEquals(1, roundTrips(nameNode, "listXAttrs", () -> assertEquals(1, client.listXAttrs(file).size())));
+    assertEquals(2, roundTrips(nameNode, "removeXAttr", () -> client.removeXAttr(file, one)));
+    assertEquals(1, roundTrips(nameNode, "getFileLinkInfo", () -> assertNotNull(client.getFileLinkInfo(file))));
+    assertEquals(1, roundTrips(nameNode, "getStoragePolicy", () -> assertNotNull(client.getStoragePolicy(file))));
   }
 
   @Test

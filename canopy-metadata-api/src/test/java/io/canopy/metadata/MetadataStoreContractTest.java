@@ -13,6 +13,8 @@ import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockKey;
 import io.canopy.metadata.entity.BlockState;
 import io.canopy.metadata.entity.DatanodeRecord;
+import io.canopy.metadata.entity.ExtendedAttribute;
+import io.canopy.metadata.entity.XAttrNamespace;
 import io.canopy.metadata.entity.NamenodeRecord;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.InodeKey;
@@ -173,6 +175,7 @@ public abstract class MetadataStoreContractTest {
       assertEquals(List.of(), tx.storages().all());
       assertEquals(List.of(), tx.invalidations().ofDatanode("dn-1", 100));
       assertEquals(List.of(), tx.replicationQueue().page(null, 100));
+      assertEquals(List.of(), tx.xattrs().ofInode(20_001));
       assertEquals(List.of(), tx.namenodes().all());
       assertEquals(OptionalLong.empty(), tx.variables().getLong("leader.term", LockMode.READ_COMMITTED));
     }
@@ -1109,6 +1112,91 @@ public abstract class MetadataStoreContractTest {
     inTransaction(tx -> tx.datanodes().update(alive));
     try (Transaction tx = begin()) {
       assertEquals(List.of(alive), tx.datanodes().all());
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // extended attributes
+
+  private static ExtendedAttribute xattr(long inodeId, XAttrNamespace namespace, String name, String value) {
+    return new ExtendedAttribute(inodeId, namespace, name,
+        value == null ? null : value.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void xattrsOfAnInodeReadBackInNamespaceThenNameOrderWithNullAndEmptyValuesKept() throws Exception {
+    ExtendedAttribute b = xattr(20_001, XAttrNamespace.USER, "b", "2");
+    ExtendedAttribute a = xattr(20_001, XAttrNamespace.USER, "a", null);
+    ExtendedAttribute empty = xattr(20_001, XAttrNamespace.USER, "\u00e9", "");
+    ExtendedAttribute trusted = xattr(20_001, XAttrNamespace.TRUSTED, "a", "t");
+    ExtendedAttribute other = xattr(20_002, XAttrNamespace.USER, "a", "other inode");
+    inTransaction(tx -> List.of(trusted, b, empty, other, a).forEach(tx.xattrs()::put));
+    try (Transaction tx = begin()) {
+      List<ExtendedAttribute> read = tx.xattrs().ofInode(20_001);
+      assertEquals(List.of(a, b, empty, trusted), read);
+      assertNull(read.get(0).value(), "an attribute without a value reads back without one");
+      assertEquals(0, read.get(2).value().length);
+      assertEquals(List.of(other), tx.xattrs().ofInode(20_002));
+      assertEquals(List.of(), tx.xattrs().ofInode(20_003));
+    }
+  }
+
+  @Test
+  void puttingAnExistingXAttrReplacesItsValueAndDeleteRemovesOnlyThatKey() throws Exception {
+    inTransaction(tx -> {
+      tx.xattrs().put(xattr(20_001, XAttrNamespace.USER, "a", "1"));
+      tx.xattrs().put(xattr(20_001, XAttrNamespace.TRUSTED, "a", "1"));
+    });
+    inTransaction(tx -> tx.xattrs().put(xattr(20_001, XAttrNamespace.USER, "a", "2")));
+    try (Transaction tx = begin()) {
+      assertEquals(List.of(xattr(20_001, XAttrNamespace.USER, "a", "2"),
+          xattr(20_001, XAttrNamespace.TRUSTED, "a", "1")), tx.xattrs().ofInode(20_001));
+    }
+    inTransaction(tx -> tx.xattrs().delete(xattr(20_001, XAttrNamespace.USER, "a", null).key()));
+    try (Transaction tx = begin()) {
+      assertEquals(List.of(xattr(20_001, XAttrNamespace.TRUSTED, "a", "1")), tx.xattrs().ofInode(20_001));
+    }
+  }
+
+  @Test
+  void deletingTheXAttrsOfInodesRemovesEarlierWritesButKeepsLaterOnesAndOtherInodes() throws Exception {
+    inTransaction(tx -> {
+      tx.xattrs().put(xattr(20_001, XAttrNamespace.USER, "a", "1"));
+      tx.xattrs().put(xattr(20_002, XAttrNamespace.USER, "a", "1"));
+      tx.xattrs().put(xattr(20_003, XAttrNamespace.USER, "a", "1"));
+    });
+    inTransaction(tx -> {
+      tx.xattrs().put(xattr(20_001, XAttrNamespace.USER, "b", "put before the delete"));
+      tx.xattrs().deleteOfInodes(List.of(20_001L, 20_002L, 20_009L));
+      tx.xattrs().put(xattr(20_002, XAttrNamespace.USER, "c", "put after the delete"));
+    });
+    try (Transaction tx = begin()) {
+      assertEquals(List.of(), tx.xattrs().ofInode(20_001));
+      assertEquals(List.of(xattr(20_002, XAttrNamespace.USER, "c", "put after the delete")),
+          tx.xattrs().ofInode(20_002));
+      assertEquals(List.of(xattr(20_003, XAttrNamespace.USER, "a", "1")), tx.xattrs().ofInode(20_003));
+    }
+  }
+
+  @Test
+  void xattrWritesAreDiscardedOnRollbackAndReadInTheLockRoundTrip() throws Exception {
+    Inode f = file(20_001, ROOT_ID, "f");
+    insertCommitted(f);
+    inTransaction(tx -> tx.xattrs().put(xattr(20_001, XAttrNamespace.USER, "kept", "1")));
+    try (Transaction tx = begin()) {
+      tx.xattrs().put(xattr(20_001, XAttrNamespace.USER, "dropped", "1"));
+      tx.xattrs().deleteOfInodes(List.of(20_001L));
+      tx.rollback();
+    }
+    try (Transaction tx = begin()) {
+      int before = tx.roundTrips();
+      ReadBatch batch = tx.batch();
+      ReadBatch.Result<Optional<Inode>> locked = batch.inode(f.key(), LockMode.SHARED);
+      ReadBatch.Result<List<ExtendedAttribute>> attributes = batch.xattrsOf(20_001);
+      batch.execute();
+      assertEquals(before + 1, tx.roundTrips(), "the inode and its attributes come in one round trip");
+      assertEquals(Optional.of(f), locked.get());
+      assertEquals(List.of(xattr(20_001, XAttrNamespace.USER, "kept", "1")), attributes.get());
     }
   }
 
@@ -2068,6 +2156,7 @@ public abstract class MetadataStoreContractTest {
       tx.storages().insert(new StorageRecord("dn-1", "DS-1", "DISK", false, 1, 1, 1, 1));
       tx.invalidations().insert(new InvalidatedBlock("dn-1", 1_003, 1_003, 0));
       tx.replicationQueue().put(new QueuedBlock(20_001, 1_001, ReplicationPriority.HIGHEST, 0));
+      tx.xattrs().put(new ExtendedAttribute(20_001, XAttrNamespace.USER, "a", new byte[] {1}));
     });
   }
 
@@ -2083,6 +2172,7 @@ public abstract class MetadataStoreContractTest {
       assertEquals(1, tx.storages().all().size());
       assertEquals(1, tx.invalidations().ofDatanode("dn-1", 10).size());
       assertEquals(1, tx.replicationQueue().ofFile(20_001).size());
+      assertEquals(1, tx.xattrs().ofInode(20_001).size());
     }
   }
 

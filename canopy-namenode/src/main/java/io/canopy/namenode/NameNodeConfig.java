@@ -111,6 +111,14 @@ public final class NameNodeConfig {
   public static final String DEAD_DATANODE_FILES_PER_RUN = "canopy.namenode.dead-datanode.files-per-run";
   public static final int DEAD_DATANODE_FILES_PER_RUN_DEFAULT = 1000;
 
+  /**
+   * Whether createSymlink may create links. HDFS refuses it unless its JVM-wide switch is on
+   * ({@code FileSystem.enableSymlinks()}, which only tests call), answering "Symlinks not supported"; Canopy makes
+   * it a key, off by default as in HDFS. Existing links are resolved either way.
+   */
+  public static final String SYMLINKS_ENABLED = "canopy.namenode.symlinks.enabled";
+  public static final boolean SYMLINKS_ENABLED_DEFAULT = false;
+
   private NameNodeConfig() {
   }
 

@@ -3,6 +3,7 @@ package io.canopy.metadata.dal;
 import io.canopy.metadata.LockMode;
 import io.canopy.metadata.StoreException;
 import io.canopy.metadata.entity.Block;
+import io.canopy.metadata.entity.ExtendedAttribute;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.InodeKey;
 import io.canopy.metadata.entity.Lease;
@@ -54,6 +55,9 @@ public interface ReadBatch {
   Result<Optional<Lease>> lease(String holder);
 
   Result<Optional<RetryEntry>> retryEntry(RetryKey key);
+
+  /** An inode's extended attributes (see {@link XAttrTable#ofInode}), locked implicitly through the inode. */
+  Result<List<ExtendedAttribute>> xattrsOf(long inodeId);
 
   boolean isEmpty();
 

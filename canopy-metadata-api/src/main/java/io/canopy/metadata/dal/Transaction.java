@@ -36,6 +36,8 @@ public interface Transaction extends AutoCloseable {
 
   VariableTable variables();
 
+  XAttrTable xattrs();
+
   /** A new, empty batch of reads sent together in one round trip (see {@link ReadBatch}). */
   ReadBatch batch();
 

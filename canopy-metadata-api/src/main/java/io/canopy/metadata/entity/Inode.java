@@ -54,6 +54,11 @@ public record Inode(
         clientMachine, symlinkTarget, childrenCount, spread);
   }
 
+  /** A symbolic link: neither file nor directory, its target is {@link #symlinkTarget()}. */
+  public boolean isSymlink() {
+    return symlinkTarget != null;
+  }
+
   public InodeKey key() {
     return new InodeKey(partitionId, parentId, name);
   }
@@ -79,6 +84,12 @@ public record Inode(
   public Inode withTimes(long newModificationTime, long newAccessTime) {
     return new Inode(id, partitionId, parentId, name, directory, permission, owner, group, newModificationTime,
         newAccessTime, size, replication, preferredBlockSize, storagePolicy, underConstruction, clientName,
+        clientMachine, symlinkTarget, childrenCount, spreadsChildren);
+  }
+
+  public Inode withStoragePolicy(byte newStoragePolicy) {
+    return new Inode(id, partitionId, parentId, name, directory, permission, owner, group, modificationTime,
+        accessTime, size, replication, preferredBlockSize, newStoragePolicy, underConstruction, clientName,
         clientMachine, symlinkTarget, childrenCount, spreadsChildren);
   }
 

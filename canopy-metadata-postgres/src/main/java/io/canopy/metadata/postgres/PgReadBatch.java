@@ -4,6 +4,7 @@ import io.canopy.metadata.LockMode;
 import io.canopy.metadata.StoreException;
 import io.canopy.metadata.dal.ReadBatch;
 import io.canopy.metadata.entity.Block;
+import io.canopy.metadata.entity.ExtendedAttribute;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.InodeKey;
 import io.canopy.metadata.entity.Lease;
@@ -116,6 +117,11 @@ final class PgReadBatch implements ReadBatch {
   @Override
   public Result<Optional<RetryEntry>> retryEntry(RetryKey key) {
     return add(PgRetryCacheTable.getPart(key), PgReadBatch::first);
+  }
+
+  @Override
+  public Result<List<ExtendedAttribute>> xattrsOf(long inodeId) {
+    return add(PgXAttrTable.ofInodePart(inodeId), List::copyOf);
   }
 
   @Override

@@ -17,6 +17,7 @@ import io.canopy.metadata.dal.StorageTable;
 import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.dal.UcReplicaTable;
 import io.canopy.metadata.dal.VariableTable;
+import io.canopy.metadata.dal.XAttrTable;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
@@ -38,6 +39,7 @@ final class PostgresTransaction implements Transaction {
   private final PgRetryCacheTable retryCache;
   private final PgNamenodeTable namenodes;
   private final PgVariableTable variables;
+  private final PgXAttrTable xattrs;
   private final boolean readOnly;
   /** Flush order: fixed, so concurrent commits touch tables in the same order. */
   private final List<BufferedTable> flushOrder;
@@ -66,8 +68,9 @@ final class PostgresTransaction implements Transaction {
     this.retryCache = new PgRetryCacheTable(jdbc);
     this.namenodes = new PgNamenodeTable(jdbc);
     this.variables = new PgVariableTable(jdbc);
+    this.xattrs = new PgXAttrTable(jdbc);
     this.flushOrder = List.of(inodes, blocks, blockLookup, replicas, ucReplicas, leases, leasePaths, datanodes,
-        storages, invalidations, replicationQueue, retryCache, namenodes, variables);
+        storages, invalidations, replicationQueue, retryCache, namenodes, variables, xattrs);
   }
 
   @Override
@@ -138,6 +141,11 @@ final class PostgresTransaction implements Transaction {
   @Override
   public VariableTable variables() {
     return variables;
+  }
+
+  @Override
+  public XAttrTable xattrs() {
+    return xattrs;
   }
 
   @Override

@@ -12,27 +12,34 @@ public final class FileStatusFactory {
   private FileStatusFactory() {
   }
 
-  /** Status with an empty name, as getFileInfo returns it. */
-  public static HdfsFileStatus status(Inode inode) {
-    return status(inode, HdfsFileStatus.EMPTY_NAME, null);
+  /**
+   * Status with an empty name, as getFileInfo returns it, reporting {@code storagePolicy}: HDFS reports the
+   * effective policy (the inode's own, else the nearest ancestor's; see ResolvedPath.effectiveStoragePolicy), and
+   * none for a link.
+   */
+  public static HdfsFileStatus status(Inode inode, byte storagePolicy) {
+    return status(inode, HdfsFileStatus.EMPTY_NAME, null, storagePolicy);
   }
 
-  /** Status without a name (as getFileInfo), with block locations when given: a listing of a file. */
-  public static HdfsFileStatus status(Inode inode, LocatedBlocks locations) {
-    return status(inode, HdfsFileStatus.EMPTY_NAME, locations);
+  /**
+   * Status with an empty name and, when given, a file's block locations: getLocatedFileInfo, and a listing of a file
+   * (HDFS lists a file as itself, unnamed).
+   */
+  public static HdfsFileStatus located(Inode inode, LocatedBlocks locations, byte storagePolicy) {
+    return status(inode, HdfsFileStatus.EMPTY_NAME, locations, storagePolicy);
   }
 
-  /** Status named by the inode's local name, as listings return it; with block locations when given. */
-  public static HdfsFileStatus listed(Inode inode, LocatedBlocks locations) {
-    return status(inode, inode.name().getBytes(StandardCharsets.UTF_8), locations);
+  /**
+   * Status named by the inode's local name, as listings return it; with block locations when given. HDFS reports a
+   * child's own storage policy, else the listed directory's effective one ({@code directoryPolicy}); a link gets
+   * the directory's.
+   */
+  public static HdfsFileStatus listed(Inode inode, LocatedBlocks locations, byte directoryPolicy) {
+    byte policy = inode.isSymlink() || inode.storagePolicy() == 0 ? directoryPolicy : inode.storagePolicy();
+    return status(inode, inode.name().getBytes(StandardCharsets.UTF_8), locations, policy);
   }
 
-  /** Status with an empty name and, for a file, its block locations, as getLocatedFileInfo returns it. */
-  public static HdfsFileStatus located(Inode inode, LocatedBlocks locations) {
-    return status(inode, HdfsFileStatus.EMPTY_NAME, locations);
-  }
-
-  private static HdfsFileStatus status(Inode inode, byte[] name, LocatedBlocks locations) {
+  private static HdfsFileStatus status(Inode inode, byte[] name, LocatedBlocks locations, byte storagePolicy) {
     boolean directory = inode.directory();
     HdfsFileStatus.Builder builder = new HdfsFileStatus.Builder()
         .isdir(directory)
@@ -40,7 +47,7 @@ public final class FileStatusFactory {
         .replication(directory ? 0 : inode.replication())
         .blocksize(directory ? 0 : inode.preferredBlockSize())
         .mtime(inode.modificationTime())
-        .atime(directory ? 0 : inode.accessTime())
+        .atime(inode.accessTime()) // a directory's is 0 until setTimes sets it, as in HDFS
         .perm(new FsPermission(inode.permission()))
         .flags(EnumSet.noneOf(HdfsFileStatus.Flags.class))
         .owner(inode.owner())
@@ -49,7 +56,7 @@ public final class FileStatusFactory {
         .path(name)
         .fileId(inode.id())
         .children(directory ? (int) Math.min(Integer.MAX_VALUE, inode.childrenCount()) : 0)
-        .storagePolicy(inode.storagePolicy());
+        .storagePolicy(storagePolicy);
     if (locations != null) {
       builder.locations(locations);
     }

@@ -116,7 +116,8 @@ public final class AppendOp implements AtMostOnce<LastBlockWithStatus> {
     } else if (last != null && last.numBytes() != file.preferredBlockSize()) {
       located = reopenLastBlock(transaction, file, last, lastReplicas, OpenFile.length(fileBlocks));
     }
-    return new LastBlockWithStatus(located, FileStatusFactory.status(open));
+    return new LastBlockWithStatus(located,
+        FileStatusFactory.status(open, resolved.effectiveStoragePolicy(request.path.depth())));
   }
 
   /** HDFS's checks before appending to a file whose last block is {@code last}. */

@@ -24,9 +24,15 @@ import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
  * deepest existing ancestor, when parents are created) and on the target.
  */
 public final class CreateOp implements AtMostOnce<HdfsFileStatus> {
-  /** What the client asked for. */
+  /** What the client asked for; {@code storagePolicy}: the new file's own storage policy id, 0 for none. */
   public record Request(FsPath path, FsPermission permission, String holder, String clientMachine, boolean create,
-      boolean overwrite, boolean createParent, short replication, long blockSize, String user) {
+      boolean overwrite, boolean createParent, short replication, long blockSize, String user, byte storagePolicy) {
+    /** Without a storage policy of its own: the file inherits its directory's. */
+    public Request(FsPath path, FsPermission permission, String holder, String clientMachine, boolean create,
+        boolean overwrite, boolean createParent, short replication, long blockSize, String user) {
+      this(path, permission, holder, clientMachine, create, overwrite, createParent, replication, blockSize, user,
+          (byte) 0);
+    }
   }
 
   /**
@@ -101,11 +107,12 @@ public final class CreateOp implements AtMostOnce<HdfsFileStatus> {
     }
     long now = services.now();
     Inode file = new Inode(services.ids().next(IdKind.INODE), InodePartitioning.partitionOf(parent, path.name()), parent.id(), path.name(), false, request.permission.toShort(), request.user, parent.group(),
-        now, now, 0, request.replication, request.blockSize, (byte) 0, true, request.holder, request.clientMachine,
-        null, 0);
+        now, now, 0, request.replication, request.blockSize, request.storagePolicy, true, request.holder,
+        request.clientMachine, null, 0);
     DirectoryMaker.attach(context, services, parent, path.parent(), file);
     Leases.add(context, file, request.holder, now);
-    return FileStatusFactory.status(file);
+    return FileStatusFactory.status(file, request.storagePolicy != 0 ? request.storagePolicy
+        : resolved.effectiveStoragePolicy(path.depth() - 1));
   }
 
   private void checkReplaceable(TransactionContext context, Inode existing) throws IOException {

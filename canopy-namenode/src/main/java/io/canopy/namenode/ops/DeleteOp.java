@@ -44,7 +44,7 @@ public final class DeleteOp implements BooleanAtMostOnce {
   @Override
   public Boolean execute(TransactionContext context) throws IOException {
     ResolvedPath resolved = context.path(path);
-    PathChecks.checkTraverse(resolved);
+    PathChecks.checkTraverseToLink(resolved); // a link is deleted itself, not its target
     Inode target = resolved.target();
     if (target == null) {
       return false;

@@ -43,7 +43,7 @@ public final class GetContentSummaryOp implements Operation<ContentSummary> {
 
   @Override
   public ContentSummary execute(TransactionContext context) throws IOException {
-    Inode root = PathChecks.requireTarget(context.path(path));
+    Inode root = PathChecks.requireTargetOrLink(context.path(path)); // HDFS counts a link itself, as one file
     long directories = 0;
     long files = 0;
     long length = 0;
@@ -51,7 +51,7 @@ public final class GetContentSummaryOp implements Operation<ContentSummary> {
     for (Inode inode : context.subtree(root, LockMode.READ_COMMITTED)) {
       if (inode.directory()) {
         directories++;
-      } else {
+      } else { // a link counts as a file without length, as in HDFS
         files++;
         length += inode.size();
         space += inode.size() * inode.replication();
@@ -59,7 +59,7 @@ public final class GetContentSummaryOp implements Operation<ContentSummary> {
     }
     return new ContentSummary.Builder().length(length).fileCount(files).directoryCount(directories)
         .spaceConsumed(space).quota(-1).spaceQuota(-1)
-        // HDFS names no policy for a directory without erasure coding, and "Replicated" for a plain file
-        .erasureCodingPolicy(root.directory() ? "" : "Replicated").build();
+        // HDFS names no policy for a directory without erasure coding or a link, and "Replicated" for a plain file
+        .erasureCodingPolicy(root.directory() || root.isSymlink() ? "" : "Replicated").build();
   }
 }

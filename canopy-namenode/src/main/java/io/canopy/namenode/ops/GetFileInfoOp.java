@@ -1,6 +1,7 @@
 package io.canopy.namenode.ops;
 
 import io.canopy.metadata.LockMode;
+import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.fs.FileStatusFactory;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.tx.LockRequest;
@@ -11,12 +12,22 @@ import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 
-/** getFileInfo: one inode's status, or null. A single row read at read-committed is already atomic. */
+/**
+ * getFileInfo: one inode's status, or null. A single row read at read-committed is already atomic. getFileLinkInfo
+ * is the same call that does not resolve a link as the last component: it answers the link's own status.
+ */
 public final class GetFileInfoOp implements Operation<HdfsFileStatus> {
   private final FsPath path;
+  private final boolean resolveLink;
 
   public GetFileInfoOp(FsPath path) {
+    this(path, true);
+  }
+
+  /** With {@code resolveLink} false: getFileLinkInfo. */
+  public GetFileInfoOp(FsPath path, boolean resolveLink) {
     this.path = path;
+    this.resolveLink = resolveLink;
   }
 
   @Override
@@ -31,7 +42,7 @@ public final class GetFileInfoOp implements Operation<HdfsFileStatus> {
 
   @Override
   public String name() {
-    return "getFileInfo";
+    return resolveLink ? "getFileInfo" : "getFileLinkInfo";
   }
 
   @Override
@@ -48,6 +59,15 @@ public final class GetFileInfoOp implements Operation<HdfsFileStatus> {
       // PathChecks.checkTraverse. Without permission checking, every caller is answered as the superuser.
       return null;
     }
-    return resolved.exists() ? FileStatusFactory.status(resolved.target()) : null;
+    if (resolveLink) {
+      PathChecks.checkTraverse(resolved);
+    } else {
+      PathChecks.checkTraverseToLink(resolved);
+    }
+    if (!resolved.exists()) {
+      return null;
+    }
+    Inode target = resolved.target();
+    return FileStatusFactory.status(target, target.isSymlink() ? 0 : resolved.effectiveStoragePolicy(path.depth()));
   }
 }

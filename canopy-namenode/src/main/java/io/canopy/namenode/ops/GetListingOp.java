@@ -71,11 +71,12 @@ public final class GetListingOp implements Operation<DirectoryListing> {
     if (target == null) {
       return null;
     }
+    byte policy = resolved.effectiveStoragePolicy(path.depth());
     if (!target.directory()) {
       // HDFS lists a file as itself, unnamed, with its block locations when asked (listLocatedStatus, listFiles)
       FileBlocks fileBlocks = needLocation ? blocksOf(context, List.of(target)).get(target.id()) : null;
-      return new DirectoryListing(new HdfsFileStatus[] {FileStatusFactory.status(target, locate(target, fileBlocks))},
-          0);
+      return new DirectoryListing(new HdfsFileStatus[] {
+          FileStatusFactory.located(target, locate(target, fileBlocks), policy)}, 0);
     }
     List<Inode> children = context.children(target, startAfter, limit + 1, LockMode.READ_COMMITTED);
     boolean more = children.size() > limit;
@@ -86,7 +87,7 @@ public final class GetListingOp implements Operation<DirectoryListing> {
     HdfsFileStatus[] statuses = new HdfsFileStatus[children.size()];
     for (int i = 0; i < statuses.length; i++) {
       Inode child = children.get(i);
-      statuses[i] = FileStatusFactory.listed(child, locate(child, blocks.get(child.id())));
+      statuses[i] = FileStatusFactory.listed(child, locate(child, blocks.get(child.id())), policy);
     }
     return new DirectoryListing(statuses, more ? 1 : 0);
   }
@@ -109,7 +110,7 @@ public final class GetListingOp implements Operation<DirectoryListing> {
     Map<Long, FileBlocks> result = new HashMap<>();
     Transaction transaction = null;
     for (Inode child : children) {
-      if (!child.directory()) {
+      if (!child.directory() && !child.isSymlink()) { // a link has no blocks: listed without locations
         transaction = context.fileData(child, LockMode.READ_COMMITTED);
         result.put(child.id(), new FileBlocks());
       }

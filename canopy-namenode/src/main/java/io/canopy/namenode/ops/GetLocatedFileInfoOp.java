@@ -56,12 +56,13 @@ public final class GetLocatedFileInfoOp implements Operation<HdfsFileStatus> {
     if (target == null) {
       return null;
     }
+    byte policy = resolved.effectiveStoragePolicy(path.depth());
     if (target.directory()) {
-      return FileStatusFactory.status(target);
+      return FileStatusFactory.status(target, policy);
     }
     TransactionContext.FileData data = context.readFileData(target, LockMode.SHARED);
     List<UcReplica> pipeline = target.underConstruction() ? data.ucReplicas() : List.of();
     return FileStatusFactory.located(target,
-        locator.locate(target, data.blocks(), data.replicas(), pipeline, 0, Long.MAX_VALUE));
+        locator.locate(target, data.blocks(), data.replicas(), pipeline, 0, Long.MAX_VALUE), policy);
   }
 }

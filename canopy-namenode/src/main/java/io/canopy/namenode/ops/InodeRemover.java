@@ -34,7 +34,7 @@ final class InodeRemover {
     List<Inode> all = context.subtree(root, LockMode.EXCLUSIVE);
     List<Inode> files = new ArrayList<>();
     for (Inode inode : all) {
-      if (!inode.directory()) {
+      if (!inode.directory() && !inode.isSymlink()) {
         files.add(inode);
       }
     }
@@ -42,6 +42,8 @@ final class InodeRemover {
     for (Inode inode : all) {
       context.deleteInode(inode);
     }
+    // Extended attributes go with their inodes: one blind delete travelling with the commit, no read first.
+    context.deleteXAttrsOf(all);
     return all.size();
   }
 

@@ -60,8 +60,8 @@ public final class Rename2Op implements AtMostOnce<Void> {
   public Void execute(TransactionContext context) throws IOException {
     ResolvedPath src = context.path(source);
     ResolvedPath dst = context.path(destination);
-    PathChecks.checkTraverse(src);
-    PathChecks.checkTraverseForCreate(dst);
+    PathChecks.checkTraverseToLink(src); // links are moved or replaced themselves, never followed
+    PathChecks.checkTraverseForCreateToLink(dst);
     Inode sourceInode = src.target();
     if (sourceInode == null) {
       throw new FileNotFoundException("rename source " + source + " is not found.");
@@ -72,6 +72,9 @@ public final class Rename2Op implements AtMostOnce<Void> {
     if (source.equals(destination)) {
       throw new FileAlreadyExistsException("The source " + source + " and destination " + destination
           + " are the same");
+    }
+    if (sourceInode.isSymlink() && destination.toString().equals(sourceInode.symlinkTarget())) {
+      throw new FileAlreadyExistsException("Cannot rename symlink " + source + " to its target " + destination);
     }
     if (RenameSupport.isUnder(sourceInode, source, destination, dst)) {
       throw new IOException("Rename destination " + destination + " is a directory or file under source "

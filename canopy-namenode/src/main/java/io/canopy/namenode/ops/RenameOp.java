@@ -47,13 +47,13 @@ public final class RenameOp implements BooleanAtMostOnce {
   @Override
   public Boolean execute(TransactionContext context) throws IOException {
     ResolvedPath src = context.path(source);
-    PathChecks.checkTraverse(src);
+    PathChecks.checkTraverseToLink(src); // links are moved themselves, and a link destination is not followed
     Inode sourceInode = src.target();
     if (sourceInode == null || source.isRoot()) {
       return false;
     }
     ResolvedPath dst = context.path(destination);
-    PathChecks.checkTraverseForCreate(dst);
+    PathChecks.checkTraverseForCreateToLink(dst); // links are moved or replaced themselves, never followed
     FsPath effective = destination;
     if (dst.target() != null && dst.target().directory()) {
       effective = destination.child(source.name());
@@ -61,6 +61,9 @@ public final class RenameOp implements BooleanAtMostOnce {
     }
     if (effective.equals(source)) {
       return true;
+    }
+    if (sourceInode.isSymlink() && effective.toString().equals(sourceInode.symlinkTarget())) {
+      return false; // HDFS refuses to rename a link onto its own target
     }
     if (RenameSupport.isUnder(sourceInode, source, effective, dst) || dst.target() != null) {
       return false;

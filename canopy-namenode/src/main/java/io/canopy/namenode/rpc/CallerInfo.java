@@ -13,9 +13,14 @@ final class CallerInfo {
   }
 
   static String user() {
+    return ugi().getShortUserName();
+  }
+
+  /** The caller, with its groups as this namenode's group mapping resolves them. */
+  static UserGroupInformation ugi() {
     UserGroupInformation caller = Server.getRemoteUser();
     try {
-      return (caller != null ? caller : UserGroupInformation.getCurrentUser()).getShortUserName();
+      return caller != null ? caller : UserGroupInformation.getCurrentUser();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot determine the calling user", e);
     }

@@ -5,6 +5,10 @@ import io.canopy.namenode.blocks.BlockServices;
 import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.fs.NotSupported;
+import io.canopy.namenode.fs.StoragePolicies;
+import io.canopy.namenode.fs.Superusers;
+import io.canopy.namenode.fs.XAttrLimits;
 import io.canopy.namenode.ops.AbandonBlockOp;
 import io.canopy.namenode.ops.AddBlockOp;
 import io.canopy.namenode.ops.AppendOp;
@@ -13,6 +17,7 @@ import io.canopy.namenode.ops.CompleteOp;
 import io.canopy.namenode.ops.CompleteReadinessOp;
 import io.canopy.namenode.ops.ConcatOp;
 import io.canopy.namenode.ops.CreateOp;
+import io.canopy.namenode.ops.CreateSymlinkOp;
 import io.canopy.namenode.ops.DeleteOp;
 import io.canopy.namenode.ops.FsyncOp;
 import io.canopy.namenode.ops.GetAdditionalDatanodeOp;
@@ -22,8 +27,11 @@ import io.canopy.namenode.ops.GetFileInfoOp;
 import io.canopy.namenode.ops.GetListingOp;
 import io.canopy.namenode.ops.IsFileClosedOp;
 import io.canopy.namenode.ops.LapsedWriterException;
+import io.canopy.namenode.ops.GetStoragePolicyOp;
+import io.canopy.namenode.ops.GetXAttrsOp;
 import io.canopy.namenode.ops.MkdirsOp;
 import io.canopy.namenode.ops.RecoverLeaseOp;
+import io.canopy.namenode.ops.RemoveXAttrOp;
 import io.canopy.namenode.ops.ReleaseOutcome;
 import io.canopy.namenode.ops.Rename2Op;
 import io.canopy.namenode.ops.RenameOp;
@@ -32,8 +40,10 @@ import io.canopy.namenode.ops.SafeModeOp;
 import io.canopy.namenode.ops.SetOwnerOp;
 import io.canopy.namenode.ops.SetPermissionOp;
 import io.canopy.namenode.ops.SetReplicationOp;
+import io.canopy.namenode.ops.SetStoragePolicyOp;
 import io.canopy.namenode.ops.SetTimesOp;
 import io.canopy.namenode.ops.TruncateOp;
+import io.canopy.namenode.ops.SetXAttrOp;
 import io.canopy.namenode.ops.UpdateBlockForPipelineOp;
 import io.canopy.namenode.ops.UpdatePipelineOp;
 import io.canopy.namenode.tx.ClientCall;
@@ -55,9 +65,12 @@ import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FsServerDefaults;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.XAttr;
+import org.apache.hadoop.fs.XAttrSetFlag;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
 import org.apache.hadoop.hdfs.AddBlockFlag;
+import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
 import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.DatanodeID;
@@ -70,7 +83,14 @@ import org.apache.hadoop.hdfs.protocol.LastBlockWithStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.hdfs.protocol.RecoveryInProgressException;
+import org.apache.hadoop.hdfs.protocol.SnapshotDiffReport;
+import org.apache.hadoop.hdfs.protocol.SnapshotDiffReportListing;
+import org.apache.hadoop.hdfs.protocol.SnapshotStatus;
+import org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus;
+import org.apache.hadoop.hdfs.protocol.UnresolvedPathException;
+import org.apache.hadoop.hdfs.server.namenode.UnsupportedActionException;
 import org.apache.hadoop.io.EnumSetWritable;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.DataChecksum;
 
 /**
@@ -90,6 +110,10 @@ public final class ClientProtocolServer {
   private final long completeWaitMs;
   /** At most half the handlers wait in complete(): the datanode reports they wait for need handlers too. */
   private final Semaphore completeWaiters;
+  private final boolean symlinksEnabled;
+  private final XAttrLimits xattrLimits;
+  private final StoragePolicies storagePolicies;
+  private final Superusers superusers;
 
   public ClientProtocolServer(Configuration conf, NamespaceServices services, BlockServices blocks,
       TransactionRunner runner) {
@@ -99,6 +123,16 @@ public final class ClientProtocolServer {
     this.completeWaitMs = conf.getLong(NameNodeConfig.COMPLETE_WAIT_MS, NameNodeConfig.COMPLETE_WAIT_MS_DEFAULT);
     this.completeWaiters = new Semaphore(Math.max(1,
         conf.getInt(NameNodeConfig.HANDLER_COUNT, NameNodeConfig.HANDLER_COUNT_DEFAULT) / 2));
+    this.symlinksEnabled = conf.getBoolean(NameNodeConfig.SYMLINKS_ENABLED, NameNodeConfig.SYMLINKS_ENABLED_DEFAULT);
+    this.xattrLimits = new XAttrLimits(conf);
+    this.storagePolicies = new StoragePolicies(conf);
+    try {
+      // HDFS's superuser is the user the namenode process runs as
+      this.superusers = new Superusers(UserGroupInformation.getCurrentUser().getShortUserName(),
+          services.superGroup());
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException("cannot determine the namenode's user", e);
+    }
     this.serverDefaults = new FsServerDefaults(
         conf.getLongBytes("dfs.blocksize", 128L * 1024 * 1024),
         conf.getInt("dfs.bytes-per-checksum", 512),
@@ -125,18 +159,49 @@ public final class ClientProtocolServer {
     return runner.run(new GetFileInfoOp(FsPath.parse(src)));
   }
 
+  /** The status of the path itself: a link as the last component is not followed. */
   public HdfsFileStatus getFileLinkInfo(String src) throws IOException {
-    return getFileInfo(src); // no symlinks yet: the link's status is the file's
+    return runner.run(new GetFileInfoOp(FsPath.parse(src), false));
+  }
+
+  public void createSymlink(String target, String link, FsPermission dirPerm, boolean createParent)
+      throws IOException {
+    runner.run(new CreateSymlinkOp(services, CreateSymlinkOp.Request.of(target, link, dirPerm, createParent,
+        CallerInfo.user(), symlinksEnabled)), CallerInfo.call());
+  }
+
+  /**
+   * HDFS's getLinkTarget: the target of a link as the last component, or, when a link comes earlier in the path,
+   * the path with that link replaced by its target (what the client's link resolver continues with).
+   */
+  public String getLinkTarget(String path) throws IOException {
+    HdfsFileStatus status;
+    try {
+      status = getFileLinkInfo(path);
+    } catch (UnresolvedPathException throughLink) {
+      return throughLink.getResolvedPath().toString();
+    }
+    if (status == null) {
+      throw new FileNotFoundException("File does not exist: " + path);
+    }
+    if (!status.isSymlink()) {
+      throw new IOException("Path " + path + " is not a symbolic link");
+    }
+    return new String(status.getSymlinkInBytes(), StandardCharsets.UTF_8);
   }
 
   public boolean isFileClosed(String src) throws IOException {
     return runner.run(new IsFileClosedOp(FsPath.parse(src)));
   }
 
+  /** HDFS does not follow a link as the last component here, and answers that it is not a file. */
   public long getPreferredBlockSize(String src) throws IOException {
-    HdfsFileStatus status = getFileInfo(src);
-    if (status == null || status.isDirectory()) {
-      throw new FileNotFoundException("File does not exist or is not a file: " + src);
+    HdfsFileStatus status = getFileLinkInfo(src);
+    if (status == null) {
+      throw new FileNotFoundException("File does not exist: " + src);
+    }
+    if (status.isDirectory() || status.isSymlink()) {
+      throw new FileNotFoundException("Path is not a file: " + src);
     }
     return status.getBlockSize();
   }
@@ -159,9 +224,11 @@ public final class ClientProtocolServer {
     EnumSet<CreateFlag> flags = flag.get();
     FsPath path = FsPath.parse(src);
     String clientMachine = CallerInfo.address();
+    // HDFS's FileSystem.createFile(...).storagePolicyName(...): the file's own policy, set as it is created
+    byte policy = storagePolicy == null || storagePolicy.isEmpty() ? 0 : storagePolicies.byName(storagePolicy).getId();
     CreateOp create = new CreateOp(services, registry(), new CreateOp.Request(path, masked, clientName,
         clientMachine, flags.contains(CreateFlag.CREATE), flags.contains(CreateFlag.OVERWRITE), createParent,
-        replication, blockSize, CallerInfo.user()));
+        replication, blockSize, CallerInfo.user(), policy));
     for (int attempt = 1; ; attempt++) {
       try {
         return runner.run(create, CallerInfo.call());
@@ -451,6 +518,103 @@ public final class ClientProtocolServer {
 
   public HAServiceState getHAServiceState() {
     return HAServiceState.ACTIVE;
+  }
+
+  // ---- extended attributes ----
+
+  public void setXAttr(String src, XAttr xAttr, EnumSet<XAttrSetFlag> flag) throws IOException {
+    runner.run(new SetXAttrOp(FsPath.parse(src), xAttr, flag, superuser(), xattrLimits), CallerInfo.call());
+  }
+
+  public List<XAttr> getXAttrs(String src, List<XAttr> xAttrs) throws IOException {
+    return runner.run(GetXAttrsOp.get(FsPath.parse(src), xAttrs, superuser(), xattrLimits));
+  }
+
+  public List<XAttr> listXAttrs(String src) throws IOException {
+    return runner.run(GetXAttrsOp.list(FsPath.parse(src), superuser(), xattrLimits));
+  }
+
+  public void removeXAttr(String src, XAttr xAttr) throws IOException {
+    runner.run(new RemoveXAttrOp(FsPath.parse(src), xAttr, superuser(), xattrLimits), CallerInfo.call());
+  }
+
+  private boolean superuser() {
+    return superusers.isSuperuser(CallerInfo.ugi());
+  }
+
+  // ---- storage policies ----
+
+  public BlockStoragePolicy[] getStoragePolicies() {
+    return storagePolicies.all();
+  }
+
+  public void setStoragePolicy(String src, String policyName) throws IOException {
+    storagePolicies.checkEnabled("set storage policy");
+    if (storagePolicies.superuserOnly()) {
+      superusers.check(CallerInfo.ugi(), "setStoragePolicy");
+    }
+    byte id = storagePolicies.byName(policyName).getId();
+    runner.run(new SetStoragePolicyOp(FsPath.parse(src), id, storagePolicies));
+  }
+
+  public void unsetStoragePolicy(String src) throws IOException {
+    storagePolicies.checkEnabled("unset storage policy");
+    if (storagePolicies.superuserOnly()) {
+      superusers.check(CallerInfo.ugi(), "unsetStoragePolicy");
+    }
+    runner.run(new SetStoragePolicyOp(FsPath.parse(src), (byte) 0, storagePolicies));
+  }
+
+  public BlockStoragePolicy getStoragePolicy(String path) throws IOException {
+    return runner.run(new GetStoragePolicyOp(FsPath.parse(path), storagePolicies));
+  }
+
+  /** HDFS's storage policy satisfier moves blocks to their policy's storage types; Canopy has none. */
+  public void satisfyStoragePolicy(String path) throws IOException {
+    storagePolicies.checkEnabled("satisfy storage policy");
+    throw NotSupported.oneLine(new UnsupportedActionException("Cannot request to satisfy storage policy of " + path
+        + ": Canopy has no storage policy satisfier (its block placement does not use storage types)"));
+  }
+
+  // ---- snapshots: not supported, answered with HDFS's snapshot exception class and the call ----
+
+  public void allowSnapshot(String snapshotRoot) throws IOException {
+    throw SnapshotsUnsupported.refuse("allowSnapshot", snapshotRoot);
+  }
+
+  public void disallowSnapshot(String snapshotRoot) throws IOException {
+    throw SnapshotsUnsupported.refuse("disallowSnapshot", snapshotRoot);
+  }
+
+  public String createSnapshot(String snapshotRoot, String snapshotName) throws IOException {
+    throw SnapshotsUnsupported.refuse("createSnapshot", snapshotRoot);
+  }
+
+  public void deleteSnapshot(String snapshotRoot, String snapshotName) throws IOException {
+    throw SnapshotsUnsupported.refuse("deleteSnapshot", snapshotRoot);
+  }
+
+  public void renameSnapshot(String snapshotRoot, String snapshotOldName, String snapshotNewName)
+      throws IOException {
+    throw SnapshotsUnsupported.refuse("renameSnapshot", snapshotRoot);
+  }
+
+  public SnapshottableDirectoryStatus[] getSnapshottableDirListing() throws IOException {
+    throw SnapshotsUnsupported.refuse("getSnapshottableDirListing", null);
+  }
+
+  public SnapshotStatus[] getSnapshotListing(String snapshotRoot) throws IOException {
+    throw SnapshotsUnsupported.refuse("getSnapshotListing", snapshotRoot);
+  }
+
+  public SnapshotDiffReport getSnapshotDiffReport(String snapshotRoot, String fromSnapshot, String toSnapshot)
+      throws IOException {
+    throw SnapshotsUnsupported.refuse("getSnapshotDiffReport", snapshotRoot);
+  }
+
+  public SnapshotDiffReportListing getSnapshotDiffReportListing(String snapshotRoot, String fromSnapshot,
+      String toSnapshot, byte[] startPath, int index) throws IOException {
+    throw SnapshotsUnsupported.refuse("getSnapshotDiffReportListing", snapshotRoot);
   }
 
   public Path getEnclosingRoot(String src) {

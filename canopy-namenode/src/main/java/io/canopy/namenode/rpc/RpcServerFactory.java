@@ -14,6 +14,9 @@ import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.FSLimitException;
 import org.apache.hadoop.hdfs.protocol.RecoveryInProgressException;
+import org.apache.hadoop.hdfs.protocol.SnapshotException;
+import org.apache.hadoop.hdfs.protocol.UnresolvedPathException;
+import org.apache.hadoop.hdfs.protocol.XAttrNotFoundException;
 import org.apache.hadoop.hdfs.protocol.proto.ClientNamenodeProtocolProtos.ClientNamenodeProtocol;
 import org.apache.hadoop.hdfs.protocol.proto.DatanodeProtocolProtos.DatanodeProtocolService;
 import org.apache.hadoop.hdfs.protocol.proto.NamenodeProtocolProtos.NamenodeProtocolService;
@@ -73,7 +76,8 @@ public final class RpcServerFactory {
     server.addTerseExceptions(FileNotFoundException.class, FileAlreadyExistsException.class,
         ParentNotDirectoryException.class, PathIsNotEmptyDirectoryException.class, InvalidPathException.class,
         FSLimitException.class, LeaseExpiredException.class, NotReplicatedYetException.class,
-        AlreadyBeingCreatedException.class, UnsupportedOperationException.class, IllegalArgumentException.class);
+        AlreadyBeingCreatedException.class, UnsupportedOperationException.class, IllegalArgumentException.class,
+        UnresolvedPathException.class, XAttrNotFoundException.class, SnapshotException.class);
     // append, truncate and concat refuse with these (exact classes: terse logging does not cover subclasses)
     server.addTerseExceptions(HadoopIllegalArgumentException.class, RecoveryInProgressException.class);
     return server;

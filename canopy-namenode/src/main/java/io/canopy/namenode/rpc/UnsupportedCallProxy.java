@@ -1,5 +1,6 @@
 package io.canopy.namenode.rpc;
 
+import io.canopy.namenode.fs.NotSupported;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -14,7 +15,9 @@ import java.util.Map;
  * Implements a Hadoop protocol interface with objects that have only some of its methods (same names and parameter
  * types): each call goes to the first object that has the method, every other call fails with
  * {@link UnsupportedOperationException} naming the call, so clients get a clear answer instead of a half-implemented
- * method.
+ * method: one line, without the namenode's stack trace ({@link NotSupported}), e.g.
+ * {@code RemoteException: ClientProtocol.listCachePools is not supported by Canopy} from
+ * {@code hdfs cacheadmin -listPools}.
  */
 public final class UnsupportedCallProxy {
   private UnsupportedCallProxy() {
@@ -43,8 +46,8 @@ public final class UnsupportedCallProxy {
       }
       Method target = targets.get(method);
       if (target == null) {
-        throw new UnsupportedOperationException(protocol.getSimpleName() + "." + method.getName()
-            + " is not supported by Canopy");
+        throw NotSupported.oneLine(new UnsupportedOperationException(protocol.getSimpleName() + "."
+            + method.getName() + " is not supported by Canopy"));
       }
       try {
         return target.invoke(receivers.get(method), args);

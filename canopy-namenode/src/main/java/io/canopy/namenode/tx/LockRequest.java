@@ -15,6 +15,7 @@ public final class LockRequest {
   private LockMode inodeMode = LockMode.READ_COMMITTED;
   private boolean inodeFileData;
   private String leaseHolder;
+  private boolean xattrs;
 
   public static LockRequest none() {
     return new LockRequest();
@@ -49,6 +50,15 @@ public final class LockRequest {
     return this;
   }
 
+  /**
+   * Also reads the extended attributes of each path's target in the same round trip as its lock, when the hints
+   * know the target (otherwise {@link TransactionContext#xattrs} reads them on demand).
+   */
+  public LockRequest withXAttrs() {
+    xattrs = true;
+    return this;
+  }
+
   List<PathLock> paths() {
     return paths;
   }
@@ -67,6 +77,10 @@ public final class LockRequest {
 
   boolean inodeFileData() {
     return inodeFileData;
+  }
+
+  boolean xattrs() {
+    return xattrs;
   }
 
   String leaseHolder() {

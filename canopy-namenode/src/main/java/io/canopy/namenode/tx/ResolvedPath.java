@@ -64,6 +64,19 @@ public final class ResolvedPath {
     return path.ancestor(existing - 1);
   }
 
+  /**
+   * HDFS's effective storage policy at {@code depth}: the policy of the deepest existing inode at or above it that
+   * has one set (a file's own, else the nearest ancestor directory's), or 0 (unspecified: the default policy).
+   */
+  public byte effectiveStoragePolicy(int depth) {
+    for (int i = Math.min(depth, existing - 1); i >= 0; i--) {
+      if (inodes[i].storagePolicy() != 0) {
+        return inodes[i].storagePolicy();
+      }
+    }
+    return 0;
+  }
+
   List<Inode> existingInodes() {
     return List.of(inodes).subList(0, existing);
   }

@@ -5,6 +5,8 @@ import io.canopy.metadata.StoreException;
 import io.canopy.metadata.dal.ReadBatch;
 import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Block;
+import io.canopy.metadata.entity.ExtendedAttribute;
+import io.canopy.metadata.entity.ExtendedAttributeKey;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.InodeKey;
 import io.canopy.metadata.entity.Lease;
@@ -81,6 +83,7 @@ public final class TransactionContext {
   private final Map<FsPath, ResolvedPath> resolved = new HashMap<>();
   private final Map<Long, ReadBatch.Result<FileData>> fileData = new HashMap<>();
   private final Map<ChildrenPage, ReadBatch.Result<List<Inode>>> childrenPages = new HashMap<>();
+  private final Map<Long, ReadBatch.Result<List<ExtendedAttribute>>> xattrs = new HashMap<>();
   private final List<Runnable> afterCommit = new ArrayList<>();
   private ReadBatch.Result<Optional<Lease>> lease;
   private Inode lockedById;
@@ -127,7 +130,7 @@ public final class TransactionContext {
       }
     }
     for (PathLock lock : request.paths()) {
-      prefetch(batch, lock, predictions);
+      prefetch(batch, lock, predictions, request.xattrs());
     }
     if (request.leaseHolder() != null) {
       lease = batch.lease(request.leaseHolder());
@@ -390,7 +393,7 @@ public final class TransactionContext {
 
   // ---- prefetching ----
 
-  private void prefetch(ReadBatch batch, PathLock lock, Map<FsPath, Prediction> predictions) {
+  private void prefetch(ReadBatch batch, PathLock lock, Map<FsPath, Prediction> predictions, boolean withXAttrs) {
     long targetId;
     boolean spreads;
     if (predictions != null) {
@@ -407,6 +410,9 @@ public final class TransactionContext {
     }
     if (lock.fileData()) {
       prefetchFileData(batch, targetId);
+    }
+    if (withXAttrs) {
+      xattrs.put(targetId, batch.xattrsOf(targetId));
     }
     if (lock.resolve() != PathLock.Resolve.PATH) {
       LockMode mode = lock.resolve() == PathLock.Resolve.PATH_AND_ALL_CHILDREN ? lock.targetMode()
@@ -629,6 +635,68 @@ public final class TransactionContext {
   public Transaction fileData(Inode file, LockMode needed) {
     requireLock(file, needed, "file data access");
     return transaction;
+  }
+
+  /**
+   * An inode's extended attributes: those read with its lock ({@link LockRequest#withXAttrs}), else read now. A read
+   * outside the lock round trip of a read-only operation (which holds no lock) also re-reads the inode in the same
+   * round trip, and re-runs the operation when it was moved or deleted meanwhile: the attributes answered always
+   * belong to the inode the operation resolved.
+   */
+  public List<ExtendedAttribute> xattrs(Inode inode) throws StoreException {
+    ReadBatch.Result<List<ExtendedAttribute>> prefetched = xattrs.get(inode.id());
+    if (prefetched != null) {
+      return prefetched.get();
+    }
+    ReadBatch batch = transaction.batch();
+    ReadBatch.Result<List<ExtendedAttribute>> read = batch.xattrsOf(inode.id());
+    boolean unlocked = lockOf(inode) == LockMode.READ_COMMITTED;
+    ReadBatch.Result<Optional<Inode>> again = unlocked ? batch.inodeById(inode.id(), LockMode.READ_COMMITTED) : null;
+    batch.execute();
+    if (again != null && !again.get().map(row -> row.key().equals(inode.key())).orElse(false)) {
+      throw new StalePathException("inode " + inode.id() + " ('" + inode.name() + "') moved or was deleted while "
+          + "its extended attributes were read");
+    }
+    xattrs.put(inode.id(), read);
+    return read.get();
+  }
+
+  /** Sets one extended attribute of an exclusively locked inode. */
+  public void putXAttr(Inode inode, ExtendedAttribute attribute) {
+    requireWritable("setting an extended attribute");
+    requireLock(inode, LockMode.EXCLUSIVE, "setting an extended attribute");
+    if (attribute.inodeId() != inode.id()) {
+      throw new IllegalStateException("invariant: attribute of inode " + attribute.inodeId() + " set on "
+          + inode.id());
+    }
+    transaction.xattrs().put(attribute);
+    xattrs.remove(inode.id()); // what was read is no longer the inode's state
+  }
+
+  /** Removes one extended attribute of an exclusively locked inode. */
+  public void removeXAttr(Inode inode, ExtendedAttributeKey key) {
+    requireWritable("removing an extended attribute");
+    requireLock(inode, LockMode.EXCLUSIVE, "removing an extended attribute");
+    if (key.inodeId() != inode.id()) {
+      throw new IllegalStateException("invariant: attribute of inode " + key.inodeId() + " removed from "
+          + inode.id());
+    }
+    transaction.xattrs().delete(key);
+    xattrs.remove(inode.id());
+  }
+
+  /** Removes every extended attribute of exclusively locked inodes that are being deleted, without reading them. */
+  public void deleteXAttrsOf(List<Inode> inodes) {
+    requireWritable("deleting extended attributes");
+    List<Long> ids = new ArrayList<>(inodes.size());
+    for (Inode inode : inodes) {
+      requireLock(inode, LockMode.EXCLUSIVE, "deleting the extended attributes");
+      ids.add(inode.id());
+      xattrs.remove(inode.id());
+    }
+    if (!ids.isEmpty()) {
+      transaction.xattrs().deleteOfInodes(ids);
+    }
   }
 
   /** Cluster-wide tables that are not under the inode hierarchy (datanodes, storages, invalidations, leases). */

@@ -1,0 +1,121 @@
+package io.canopy.namenode.ops;
+
+import io.canopy.metadata.IdKind;
+import io.canopy.metadata.entity.Inode;
+import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.fs.InodePartitioning;
+import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.tx.AtMostOnce;
+import io.canopy.namenode.tx.LockRequest;
+import io.canopy.namenode.tx.PathLock;
+import io.canopy.namenode.tx.ResolvedPath;
+import io.canopy.namenode.tx.ResultCodecs;
+import io.canopy.namenode.tx.TransactionContext;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import org.apache.hadoop.fs.InvalidPathException;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
+
+/**
+ * createSymlink: a new link inode holding its target verbatim (any string but an empty or reserved one; it need not
+ * exist, may be relative or name another file system), under exclusive locks on the parent (or the deepest existing
+ * ancestor, when parents are created) and on the link's name. HDFS's checks and messages, in its order.
+ */
+public final class CreateSymlinkOp implements AtMostOnce<Void> {
+  /** HDFS's prefix of reserved paths: never a link target. */
+  private static final String RESERVED = "/.reserved";
+  /** HDFS gives every link these permission bits; links are never checked against them. */
+  private static final short LINK_PERMISSION = (short) 0777;
+
+  /** What the client asked for, validated before any database work. */
+  public record Request(String target, FsPath link, FsPermission directoryPermission, boolean createParent,
+      String user) {
+    /**
+     * HDFS's checks on the raw arguments: the link's length and depth, then whether symlinks are enabled, then the
+     * link's name and the target.
+     */
+    public static Request of(String target, String link, FsPermission directoryPermission, boolean createParent,
+        String user, boolean symlinksEnabled) throws IOException {
+      if (link.length() > HdfsServerConstants.MAX_PATH_LENGTH
+          || new Path(link).depth() > HdfsServerConstants.MAX_PATH_DEPTH) {
+        throw new IOException("Symlink path exceeds " + HdfsServerConstants.MAX_PATH_LENGTH + " character limit");
+      }
+      if (!symlinksEnabled) {
+        throw new UnsupportedOperationException("Symlinks not supported");
+      }
+      FsPath path;
+      try {
+        path = FsPath.parse(link);
+      } catch (InvalidPathException invalid) {
+        throw new InvalidPathException("Invalid link name: " + link);
+      }
+      if (target.isEmpty() || target.equals(RESERVED) || target.startsWith(RESERVED + "/")) {
+        throw new InvalidPathException("Invalid target name: " + target);
+      }
+      // HDFS refuses a link name with a trailing slash as it refuses an existing one (isValidToCreate)
+      if (path.isRoot() || link.endsWith("/")) {
+        throw alreadyExistsOrInvalid(link);
+      }
+      return new Request(target, path, directoryPermission, createParent, user);
+    }
+  }
+
+  private final NamespaceServices services;
+  private final Request request;
+
+  public CreateSymlinkOp(NamespaceServices services, Request request) {
+    this.services = services;
+    this.request = request;
+  }
+
+  @Override
+  public String name() {
+    return "createSymlink";
+  }
+
+  @Override
+  public byte[] encodeResult(Void result) {
+    return ResultCodecs.encodeVoid();
+  }
+
+  @Override
+  public Void decodeResult(byte[] encoded) {
+    return null;
+  }
+
+  @Override
+  public LockRequest locks() {
+    return LockRequest.of(PathLock.writeTargetAndParent(request.link));
+  }
+
+  @Override
+  public Void execute(TransactionContext context) throws IOException {
+    FsPath path = request.link;
+    ResolvedPath resolved = context.path(path);
+    PathChecks.checkTraverseToLink(resolved); // links before the link's name are resolved by the client
+    Inode parent = resolved.parent();
+    if (!request.createParent && parent == null && path.depth() > 1) {
+      throw new FileNotFoundException("Parent directory doesn't exist: " + path.parent());
+    }
+    if (resolved.exists()) {
+      throw alreadyExistsOrInvalid(path.toString());
+    }
+    if (parent == null) {
+      parent = DirectoryMaker.createMissing(context, services, resolved, path.depth(),
+          DirectoryMaker.withImplicitOwnerWriteExecute(request.directoryPermission), request.user);
+    }
+    long now = services.now();
+    Inode link = new Inode(services.ids().next(IdKind.INODE), InodePartitioning.partitionOf(parent, path.name()),
+        parent.id(), path.name(), false, LINK_PERMISSION, request.user, parent.group(), now, now, 0, (short) 0, 0,
+        (byte) 0, false, null, null, request.target, 0);
+    DirectoryMaker.attach(context, services, parent, path.parent(), link);
+    return null;
+  }
+
+  private static IOException alreadyExistsOrInvalid(String link) {
+    return new IOException("failed to create link " + link
+        + " either because the filename is invalid or the file exists");
+  }
+}
