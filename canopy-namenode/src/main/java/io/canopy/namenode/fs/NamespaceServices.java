@@ -14,6 +14,7 @@ public final class NamespaceServices {
   private final NamespaceIdentity identity;
   private final String superGroup;
   private final long replicationReportGraceMs;
+  private final PermissionSettings permissions;
 
   public NamespaceServices(Configuration conf, IdGenerator ids, LongSupplier clockMs, NamespaceIdentity identity) {
     this.limits = new FsLimits(conf);
@@ -24,6 +25,7 @@ public final class NamespaceServices {
     this.superGroup = conf.get("dfs.permissions.superusergroup", "supergroup");
     this.replicationReportGraceMs = conf.getLong(NameNodeConfig.REPLICATION_REPORT_GRACE_MS,
         NameNodeConfig.REPLICATION_REPORT_GRACE_MS_DEFAULT);
+    this.permissions = PermissionSettings.from(conf);
   }
 
   public FsLimits limits() {
@@ -54,6 +56,11 @@ public final class NamespaceServices {
 
   public String superGroup() {
     return superGroup;
+  }
+
+  /** Permission checking: the superuser, the superuser group, whether checks and ACLs are on. */
+  public PermissionSettings permissions() {
+    return permissions;
   }
 
   /** How long a just-closed file's blocks wait for their pipeline's replica reports before the leader copies them. */

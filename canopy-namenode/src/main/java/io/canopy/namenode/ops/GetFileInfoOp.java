@@ -3,6 +3,7 @@ package io.canopy.namenode.ops;
 import io.canopy.metadata.LockMode;
 import io.canopy.namenode.fs.FileStatusFactory;
 import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.PathLock;
@@ -11,12 +12,17 @@ import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 
-/** getFileInfo: one inode's status, or null. A single row read at read-committed is already atomic. */
+/**
+ * getFileInfo: one inode's status, or null. A single row read at read-committed is already atomic. The caller needs
+ * execute on the ancestors only (HDFS).
+ */
 public final class GetFileInfoOp implements Operation<HdfsFileStatus> {
   private final FsPath path;
+  private final PermissionChecker permissions;
 
-  public GetFileInfoOp(FsPath path) {
+  public GetFileInfoOp(FsPath path, PermissionChecker permissions) {
     this.path = path;
+    this.permissions = permissions;
   }
 
   @Override
@@ -43,6 +49,7 @@ public final class GetFileInfoOp implements Operation<HdfsFileStatus> {
   public HdfsFileStatus execute(TransactionContext context) throws IOException {
     ResolvedPath resolved = context.path(path);
     PathChecks.checkTraverse(resolved);
+    permissions.checkTraverse(context, resolved);
     return resolved.exists() ? FileStatusFactory.status(resolved.target()) : null;
   }
 }

@@ -3,6 +3,7 @@ package io.canopy.namenode.rpc;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import io.canopy.metadata.entity.RetryKey;
+import io.canopy.namenode.fs.Caller;
 import io.canopy.namenode.tx.ClientCall;
 import org.apache.hadoop.ipc.Server;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -13,9 +14,18 @@ final class CallerInfo {
   }
 
   static String user() {
+    return ugi().getShortUserName();
+  }
+
+  /** The caller's user and groups, the groups resolved on this server (Hadoop's configured group mapping). */
+  static Caller caller() {
+    return Caller.of(ugi());
+  }
+
+  private static UserGroupInformation ugi() {
     UserGroupInformation caller = Server.getRemoteUser();
     try {
-      return (caller != null ? caller : UserGroupInformation.getCurrentUser()).getShortUserName();
+      return caller != null ? caller : UserGroupInformation.getCurrentUser();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot determine the calling user", e);
     }

@@ -9,27 +9,35 @@ import io.canopy.namenode.ops.AbandonBlockOp;
 import io.canopy.namenode.ops.AddBlockOp;
 import io.canopy.namenode.ops.BlockOwnerOp;
 import io.canopy.namenode.ops.CompleteOp;
+import io.canopy.namenode.ops.CheckAccessOp;
 import io.canopy.namenode.ops.CompleteReadinessOp;
 import io.canopy.namenode.ops.CreateOp;
 import io.canopy.namenode.ops.DeleteOp;
 import io.canopy.namenode.ops.FsyncOp;
+import io.canopy.namenode.ops.GetAclStatusOp;
 import io.canopy.namenode.ops.GetAdditionalDatanodeOp;
 import io.canopy.namenode.ops.GetBlockLocationsOp;
 import io.canopy.namenode.ops.GetContentSummaryOp;
 import io.canopy.namenode.ops.GetFileInfoOp;
 import io.canopy.namenode.ops.GetListingOp;
 import io.canopy.namenode.ops.MkdirsOp;
+import io.canopy.namenode.ops.ModifyAclEntriesOp;
 import io.canopy.namenode.ops.RecoverLeaseOp;
 import io.canopy.namenode.ops.ReleaseOutcome;
+import io.canopy.namenode.ops.RemoveAclEntriesOp;
+import io.canopy.namenode.ops.RemoveAclOp;
+import io.canopy.namenode.ops.RemoveDefaultAclOp;
 import io.canopy.namenode.ops.Rename2Op;
 import io.canopy.namenode.ops.RenameOp;
 import io.canopy.namenode.ops.RenewLeaseOp;
+import io.canopy.namenode.ops.SetAclOp;
 import io.canopy.namenode.ops.SetOwnerOp;
 import io.canopy.namenode.ops.SetPermissionOp;
 import io.canopy.namenode.ops.SetReplicationOp;
 import io.canopy.namenode.ops.SetTimesOp;
 import io.canopy.namenode.ops.UpdateBlockForPipelineOp;
 import io.canopy.namenode.ops.UpdatePipelineOp;
+import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.tx.TransactionRunner;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -48,6 +56,9 @@ import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FsServerDefaults;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.AclEntry;
+import org.apache.hadoop.fs.permission.AclStatus;
+import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
 import org.apache.hadoop.hdfs.AddBlockFlag;
@@ -107,12 +118,17 @@ public final class ClientProtocolServer {
     return blocks.registry();
   }
 
+  /** The permission checks of the call being served, for its caller (groups resolved on this namenode). */
+  private PermissionChecker permissions() {
+    return PermissionChecker.of(services.permissions(), CallerInfo.caller());
+  }
+
   public FsServerDefaults getServerDefaults() {
     return serverDefaults;
   }
 
   public HdfsFileStatus getFileInfo(String src) throws IOException {
-    return runner.run(new GetFileInfoOp(FsPath.parse(src)));
+    return runner.run(new GetFileInfoOp(FsPath.parse(src), permissions()));
   }
 
   public HdfsFileStatus getFileLinkInfo(String src) throws IOException {
@@ -124,8 +140,9 @@ public final class ClientProtocolServer {
     if (status == null) {
       throw new FileNotFoundException("File does not exist: " + src);
     }
-    return !status.isDirectory() && !runner.run(new GetBlockLocationsOp(blocks.locator(), FsPath.parse(src), 0, 0))
-        .isUnderConstruction();
+    // getFileInfo checked what HDFS checks here (execute on the ancestors); the block read needs no read access
+    return !status.isDirectory() && !runner.run(new GetBlockLocationsOp(blocks.locator(), FsPath.parse(src), 0, 0,
+        PermissionChecker.internal(services.permissions()))).isUnderConstruction();
   }
 
   public long getPreferredBlockSize(String src) throws IOException {
@@ -139,11 +156,11 @@ public final class ClientProtocolServer {
   public DirectoryListing getListing(String src, byte[] startAfter, boolean needLocation) throws IOException {
     String after = startAfter == null ? "" : new String(startAfter, StandardCharsets.UTF_8);
     return runner.run(new GetListingOp(FsPath.parse(src), after, needLocation,
-        services.limits().listingLimit(), blocks.locator()));
+        services.limits().listingLimit(), blocks.locator(), permissions()));
   }
 
   public boolean mkdirs(String src, FsPermission masked, boolean createParent) throws IOException {
-    return runner.run(new MkdirsOp(services, FsPath.parse(src), masked, createParent, CallerInfo.user()));
+    return runner.run(new MkdirsOp(services, FsPath.parse(src), masked, createParent, permissions()));
   }
 
   public HdfsFileStatus create(String src, FsPermission masked, String clientName, EnumSetWritable<CreateFlag> flag,
@@ -154,7 +171,7 @@ public final class ClientProtocolServer {
     String clientMachine = CallerInfo.address();
     CreateOp create = new CreateOp(services, registry(), new CreateOp.Request(path, masked, clientName,
         clientMachine, flags.contains(CreateFlag.CREATE), flags.contains(CreateFlag.OVERWRITE), createParent,
-        replication, blockSize, CallerInfo.user()));
+        replication, blockSize), permissions());
     for (int attempt = 1; ; attempt++) {
       try {
         return runner.run(create, CallerInfo.call());
@@ -185,8 +202,8 @@ public final class ClientProtocolServer {
    * file is closed (it was, or could be closed at once), false while its last block is being recovered.
    */
   public boolean recoverLease(String src, String clientName) throws IOException {
-    return runner.run(RecoverLeaseOp.recoverLease(services, FsPath.parse(src), clientName, CallerInfo.address()))
-        .closed();
+    return runner.run(RecoverLeaseOp.recoverLease(services, FsPath.parse(src), clientName, CallerInfo.address(),
+        permissions())).closed();
   }
 
   public LocatedBlock addBlock(String src, String clientName, ExtendedBlock previous, DatanodeInfo[] excludeNodes,
@@ -256,37 +273,39 @@ public final class ClientProtocolServer {
   }
 
   public LocatedBlocks getBlockLocations(String src, long offset, long length) throws IOException {
-    return runner.run(new GetBlockLocationsOp(blocks.locator(), FsPath.parse(src), offset, length));
+    return runner.run(new GetBlockLocationsOp(blocks.locator(), FsPath.parse(src), offset, length, permissions()));
   }
 
   public boolean delete(String src, boolean recursive) throws IOException {
-    return runner.run(new DeleteOp(services, registry(), FsPath.parse(src), recursive), CallerInfo.call());
+    return runner.run(new DeleteOp(services, registry(), FsPath.parse(src), recursive, permissions()),
+        CallerInfo.call());
   }
 
   public boolean rename(String src, String dst) throws IOException {
-    return runner.run(new RenameOp(services, registry(), FsPath.parse(src), FsPath.parse(dst)), CallerInfo.call());
+    return runner.run(new RenameOp(services, registry(), FsPath.parse(src), FsPath.parse(dst), permissions()),
+        CallerInfo.call());
   }
 
   public void rename2(String src, String dst, Options.Rename... options) throws IOException {
     boolean overwrite = options != null && Arrays.asList(options).contains(Options.Rename.OVERWRITE);
-    runner.run(new Rename2Op(services, registry(), FsPath.parse(src), FsPath.parse(dst), overwrite),
+    runner.run(new Rename2Op(services, registry(), FsPath.parse(src), FsPath.parse(dst), overwrite, permissions()),
         CallerInfo.call());
   }
 
   public void setPermission(String src, FsPermission permission) throws IOException {
-    runner.run(new SetPermissionOp(FsPath.parse(src), permission));
+    runner.run(new SetPermissionOp(FsPath.parse(src), permission, permissions()));
   }
 
   public void setOwner(String src, String username, String groupname) throws IOException {
-    runner.run(new SetOwnerOp(FsPath.parse(src), username, groupname));
+    runner.run(new SetOwnerOp(FsPath.parse(src), username, groupname, permissions()));
   }
 
   public boolean setReplication(String src, short replication) throws IOException {
-    return runner.run(new SetReplicationOp(services, FsPath.parse(src), replication));
+    return runner.run(new SetReplicationOp(services, FsPath.parse(src), replication, permissions()));
   }
 
   public void setTimes(String src, long mtime, long atime) throws IOException {
-    runner.run(new SetTimesOp(FsPath.parse(src), mtime, atime));
+    runner.run(new SetTimesOp(FsPath.parse(src), mtime, atime, permissions()));
   }
 
   public void renewLease(String clientName, List<String> namespaces) throws IOException {
@@ -294,7 +313,35 @@ public final class ClientProtocolServer {
   }
 
   public ContentSummary getContentSummary(String path) throws IOException {
-    return runner.run(new GetContentSummaryOp(FsPath.parse(path)));
+    return runner.run(new GetContentSummaryOp(FsPath.parse(path), permissions()));
+  }
+
+  public void setAcl(String src, List<AclEntry> aclSpec) throws IOException {
+    runner.run(new SetAclOp(FsPath.parse(src), aclSpec, permissions()));
+  }
+
+  public void modifyAclEntries(String src, List<AclEntry> aclSpec) throws IOException {
+    runner.run(new ModifyAclEntriesOp(FsPath.parse(src), aclSpec, permissions()));
+  }
+
+  public void removeAclEntries(String src, List<AclEntry> aclSpec) throws IOException {
+    runner.run(new RemoveAclEntriesOp(FsPath.parse(src), aclSpec, permissions()));
+  }
+
+  public void removeDefaultAcl(String src) throws IOException {
+    runner.run(new RemoveDefaultAclOp(FsPath.parse(src), permissions()));
+  }
+
+  public void removeAcl(String src) throws IOException {
+    runner.run(new RemoveAclOp(FsPath.parse(src), permissions()));
+  }
+
+  public AclStatus getAclStatus(String src) throws IOException {
+    return runner.run(new GetAclStatusOp(FsPath.parse(src), permissions()));
+  }
+
+  public void checkAccess(String path, FsAction mode) throws IOException {
+    runner.run(new CheckAccessOp(FsPath.parse(path), mode, permissions()));
   }
 
   public LocatedBlock updateBlockForPipeline(ExtendedBlock block, String clientName) throws IOException {
@@ -326,6 +373,7 @@ public final class ClientProtocolServer {
   }
 
   public DatanodeInfo[] getDatanodeReport(HdfsConstants.DatanodeReportType type) throws IOException {
+    permissions().checkSuperuser("datanodeReport");
     List<DatanodeInfo> report = new ArrayList<>();
     for (DatanodeRegistry.Node node : registry().all()) {
       boolean live = registry().isLive(node.record());
@@ -343,7 +391,10 @@ public final class ClientProtocolServer {
   }
 
   /** Canopy has no safe mode: every namenode serves as soon as it starts. GET and LEAVE answer "off". */
-  public boolean setSafeMode(HdfsConstants.SafeModeAction action, boolean isChecked) {
+  public boolean setSafeMode(HdfsConstants.SafeModeAction action, boolean isChecked) throws IOException {
+    if (action != HdfsConstants.SafeModeAction.SAFEMODE_GET) {
+      permissions().checkSuperuser(action.toString().toLowerCase(java.util.Locale.ROOT));
+    }
     return switch (action) {
       case SAFEMODE_GET, SAFEMODE_LEAVE, SAFEMODE_FORCE_EXIT -> false;
       default -> throw new UnsupportedOperationException("Safe mode action " + action + " is not supported by "
