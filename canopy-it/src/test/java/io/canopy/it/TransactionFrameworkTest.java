@@ -139,7 +139,7 @@ class TransactionFrameworkTest {
     runner.run(mkdirs("/lost-reply/victim"));
     store.loseNextCommitReplies(1);
     assertTrue(runner.run(new io.canopy.namenode.ops.DeleteOp(services, null, FsPath.parse("/lost-reply/victim"),
-        false)), "the delete committed once; the retry cache gives back its answer instead of re-running it");
+        false, superuser())), "the delete committed once; the retry cache gives back its answer instead of re-running it");
     assertEquals(null, runner.run(new GetFileInfoOp(FsPath.parse("/lost-reply/victim"), superuser())));
     assertEquals(1, runner.metrics().snapshot().get("delete").retryCacheAnswers());
   }
