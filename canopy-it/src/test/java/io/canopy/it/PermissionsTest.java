@@ -384,7 +384,7 @@ class PermissionsTest {
     namenode.complete(path, "budget-client", null, HdfsConstants.GRANDFATHER_INODE_ID);
   }
 
-  private interface IoRunnable {
+  interface IoRunnable {
     void run() throws IOException;
   }
 
