@@ -175,6 +175,12 @@ class AclTest {
     assertEquals(inherited, alice.getAclStatus(path("/acl4/a/b")).getEntries());
     alice.create(path("/acl4/a/b/g")).close();
     bob.access(path("/acl4/a/b/g"), FsAction.WRITE);
+    // create's missing parents: the deepest existing directory's mode (0755) plus u+wx filters the default ACL
+    alice.create(path("/acl4/p/q/file")).close();
+    assertEquals(inherited, alice.getAclStatus(path("/acl4/p")).getEntries());
+    assertEquals(0750, alice.getFileStatus(path("/acl4/p")).getPermission().toShort());
+    assertEquals(acl("user:bob:rwx,group::r-x"), alice.getAclStatus(path("/acl4/p/q/file")).getEntries());
+    assertEquals(0660, alice.getFileStatus(path("/acl4/p/q/file")).getPermission().toShort());
 
     // a directory without a default ACL: the masked mode, no ACL
     alice.removeDefaultAcl(path("/acl4/sub"));

@@ -92,8 +92,13 @@ class PermissionsDisabledTest {
         () -> alice.setOwner(file, "bob", null));
     assertDenied("User alice does not belong to wheel", () -> alice.setOwner(file, null, "wheel"));
     alice.setPermission(file, new FsPermission((short) 0600));
+    // HDFS checks ownership with the traverse check that comes with it, even with checking off
+    superuser.setOwner(path("/owned"), "carol", "carol");
+    superuser.setPermission(path("/owned"), new FsPermission((short) 0700));
+    assertDenied("Permission denied: user=alice, access=EXECUTE, inode=\"/owned\":carol:carol:drwx------",
+        () -> alice.setPermission(file, new FsPermission((short) 0644)));
     superuser.setOwner(file, "bob", "wheel");
-    assertEquals("bob", alice.getFileStatus(file).getOwner());
+    assertEquals("bob", alice.getFileStatus(file).getOwner(), "other calls need no execute");
   }
 
   @Test
