@@ -54,6 +54,10 @@ public final class GetContentSummaryOp implements Operation<ContentSummary> {
     PathChecks.checkTraverse(resolved);
     permissions.checkTraverse(context, resolved);
     Inode root = PathChecks.requireTarget(resolved);
+    if (root.directory()) {
+      // the top directory first: a caller who may not read it is refused before the subtree is scanned
+      permissions.checkPathAccess(context, resolved, FsAction.READ_EXECUTE);
+    }
     long directories = 0;
     long files = 0;
     long length = 0;
