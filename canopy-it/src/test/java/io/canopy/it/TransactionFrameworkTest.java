@@ -17,6 +17,7 @@ import io.canopy.namenode.fs.IdGenerator;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.ops.GetFileInfoOp;
 import io.canopy.namenode.ops.MkdirsOp;
+import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.tx.InodeHintCache;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
@@ -72,7 +73,12 @@ class TransactionFrameworkTest {
   }
 
   private static MkdirsOp mkdirs(String path) {
-    return new MkdirsOp(services, FsPath.parse(path), new FsPermission((short) 0755), true, "tester");
+    return new MkdirsOp(services, FsPath.parse(path), new FsPermission((short) 0755), true, superuser());
+  }
+
+  /** The calls of this test act as the namenode's own user. */
+  private static PermissionChecker superuser() {
+    return PermissionChecker.internal(services.permissions());
   }
 
   @Test
@@ -82,7 +88,7 @@ class TransactionFrameworkTest {
     assertTrue(runner.run(mkdirs("/retried/a")));
     assertEquals(3, backoffs.size(), "one backoff per failed attempt");
     assertTrue(backoffs.stream().allMatch(delay -> delay >= 0 && delay <= 1000), backoffs.toString());
-    assertTrue(runner.run(new GetFileInfoOp(FsPath.parse("/retried/a"))) != null);
+    assertTrue(runner.run(new GetFileInfoOp(FsPath.parse("/retried/a"), superuser())) != null);
     OperationMetrics.Snapshot mkdirs = runner.metrics().snapshot().get("mkdirs");
     assertTrue(mkdirs.retries() >= 3);
   }
@@ -100,7 +106,7 @@ class TransactionFrameworkTest {
   void lostCommitReplyRerunsIdempotentOperationsOnly() throws IOException {
     store.loseNextCommitReplies(1);
     assertTrue(runner.run(mkdirs("/lost-reply/dir")), "mkdirs is re-run: its second run finds the directory");
-    assertTrue(runner.run(new GetFileInfoOp(FsPath.parse("/lost-reply/dir"))) != null);
+    assertTrue(runner.run(new GetFileInfoOp(FsPath.parse("/lost-reply/dir"), superuser())) != null);
 
     // An operation that is neither idempotent nor recorded in the retry cache cannot know whether it happened.
     runner.run(mkdirs("/lost-reply/plain"));
@@ -125,7 +131,7 @@ class TransactionFrameworkTest {
     store.loseNextCommitReplies(1);
     IOException error = assertThrows(IOException.class, () -> runner.run(chmod));
     assertTrue(error.getMessage().contains("may or may not have taken effect"), error.getMessage());
-    assertEquals((short) 0700, runner.run(new GetFileInfoOp(plain)).getPermission().toShort());
+    assertEquals((short) 0700, runner.run(new GetFileInfoOp(plain, superuser())).getPermission().toShort());
   }
 
   @Test
@@ -133,8 +139,8 @@ class TransactionFrameworkTest {
     runner.run(mkdirs("/lost-reply/victim"));
     store.loseNextCommitReplies(1);
     assertTrue(runner.run(new io.canopy.namenode.ops.DeleteOp(services, null, FsPath.parse("/lost-reply/victim"),
-        false)), "the delete committed once; the retry cache gives back its answer instead of re-running it");
-    assertEquals(null, runner.run(new GetFileInfoOp(FsPath.parse("/lost-reply/victim"))));
+        false, superuser())), "the delete committed once; the retry cache gives back its answer instead of re-running it");
+    assertEquals(null, runner.run(new GetFileInfoOp(FsPath.parse("/lost-reply/victim"), superuser())));
     assertEquals(1, runner.metrics().snapshot().get("delete").retryCacheAnswers());
   }
 
@@ -148,24 +154,25 @@ class TransactionFrameworkTest {
     io.canopy.namenode.tx.ClientCall retry = new io.canopy.namenode.tx.ClientCall(first.key(), 1);
     io.canopy.namenode.ops.CreateOp.Request request = new io.canopy.namenode.ops.CreateOp.Request(
         FsPath.parse("/retry-cache/file"), new FsPermission((short) 0644), "client-1", "127.0.0.1", true, false,
-        false, (short) 1, 1 << 20, "tester");
+        false, (short) 1, 1 << 20);
     org.apache.hadoop.hdfs.protocol.HdfsFileStatus created = runner.run(
-        new io.canopy.namenode.ops.CreateOp(services, null, request), first);
+        new io.canopy.namenode.ops.CreateOp(services, null, request, superuser()), first);
     // create without overwrite would fail if it ran again: the retry answers the first status instead
     org.apache.hadoop.hdfs.protocol.HdfsFileStatus again = other.run(
-        new io.canopy.namenode.ops.CreateOp(services, null, request), retry);
+        new io.canopy.namenode.ops.CreateOp(services, null, request, superuser()), retry);
     assertEquals(created.getFileId(), again.getFileId());
     assertEquals(1, other.metrics().snapshot().get("create").retryCacheAnswers());
 
     io.canopy.namenode.tx.ClientCall delete = new io.canopy.namenode.tx.ClientCall(
         new io.canopy.metadata.entity.RetryKey("00112233445566778899aabbccddeeff", 8), 0);
     assertTrue(runner.run(new io.canopy.namenode.ops.DeleteOp(services, null, FsPath.parse("/retry-cache/file"),
-        false), delete));
+        false, superuser()), delete));
     assertTrue(other.run(new io.canopy.namenode.ops.DeleteOp(services, null, FsPath.parse("/retry-cache/file"),
-        false), new io.canopy.namenode.tx.ClientCall(delete.key(), 2)), "a retried delete answers its first true");
+        false, superuser()), new io.canopy.namenode.tx.ClientCall(delete.key(), 2)),
+        "a retried delete answers its first true");
     // the same call id with another operation is a client bug, reported as such
     IOException mismatch = assertThrows(IOException.class, () -> other.run(new io.canopy.namenode.ops.RenameOp(
-        services, null, FsPath.parse("/retry-cache/a"), FsPath.parse("/retry-cache/b")),
+        services, null, FsPath.parse("/retry-cache/a"), FsPath.parse("/retry-cache/b"), superuser()),
         new io.canopy.namenode.tx.ClientCall(delete.key(), 1)));
     assertTrue(mismatch.getMessage().contains("was a delete"), mismatch.getMessage());
   }
@@ -194,7 +201,7 @@ class TransactionFrameworkTest {
     };
     IllegalStateException error = assertThrows(IllegalStateException.class, () -> runner.run(sneaky));
     assertTrue(error.getMessage().contains("needs a EXCLUSIVE lock"), error.getMessage());
-    assertEquals((short) 0755, runner.run(new GetFileInfoOp(path)).getPermission().toShort());
+    assertEquals((short) 0755, runner.run(new GetFileInfoOp(path, superuser())).getPermission().toShort());
   }
 
   @Test
@@ -202,11 +209,11 @@ class TransactionFrameworkTest {
     runner.run(mkdirs("/deep/a/b/c/d/e/f/g/h"));
     FsPath deep = FsPath.parse("/deep/a/b/c/d/e/f/g/h");
     FsPath shallow = FsPath.parse("/deep");
-    runner.run(new GetFileInfoOp(deep)); // warms the hints
+    runner.run(new GetFileInfoOp(deep, superuser())); // warms the hints
     long before = runner.metrics().snapshot().get("getFileInfo").roundTrips();
-    runner.run(new GetFileInfoOp(shallow));
+    runner.run(new GetFileInfoOp(shallow, superuser()));
     long shallowTrips = runner.metrics().snapshot().get("getFileInfo").roundTrips() - before;
-    runner.run(new GetFileInfoOp(deep));
+    runner.run(new GetFileInfoOp(deep, superuser()));
     long deepTrips = runner.metrics().snapshot().get("getFileInfo").roundTrips() - before - shallowTrips;
     assertEquals(shallowTrips, deepTrips, "with hints, depth 9 costs what depth 1 costs");
     assertFalse(runner.hints().size() == 0);

@@ -17,6 +17,7 @@ import io.canopy.metadata.entity.ExtendedAttribute;
 import io.canopy.metadata.entity.XAttrNamespace;
 import io.canopy.metadata.entity.NamenodeRecord;
 import io.canopy.metadata.entity.Inode;
+import io.canopy.metadata.entity.InodeAclEntry;
 import io.canopy.metadata.entity.InodeKey;
 import io.canopy.metadata.entity.InvalidatedBlock;
 import io.canopy.metadata.entity.Lease;
@@ -177,6 +178,7 @@ public abstract class MetadataStoreContractTest {
       assertEquals(List.of(), tx.replicationQueue().page(null, 100));
       assertEquals(List.of(), tx.xattrs().ofInode(20_001));
       assertEquals(List.of(), tx.namenodes().all());
+      assertEquals(Map.of(), tx.acls().ofInodes(List.of(20_001L)));
       assertEquals(OptionalLong.empty(), tx.variables().getLong("leader.term", LockMode.READ_COMMITTED));
     }
     for (IdKind kind : IdKind.values()) {
@@ -749,6 +751,82 @@ public abstract class MetadataStoreContractTest {
     }
     assertThrows(IllegalArgumentException.class, () -> complete.truncatingTo(4_096),
         "a truncate inside a block leaves it shorter");
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // ACL entries
+
+  private static InodeAclEntry acl(long inodeId, int position, InodeAclEntry.Scope scope, InodeAclEntry.Type type,
+      String name, int permission) {
+    return new InodeAclEntry(inodeId, position, scope, type, name, permission);
+  }
+
+  private static List<InodeAclEntry> sampleAcl(long inodeId) {
+    return List.of(
+        acl(inodeId, 0, InodeAclEntry.Scope.ACCESS, InodeAclEntry.Type.USER, "bob", 6),
+        acl(inodeId, 1, InodeAclEntry.Scope.ACCESS, InodeAclEntry.Type.GROUP, null, 5),
+        acl(inodeId, 2, InodeAclEntry.Scope.ACCESS, InodeAclEntry.Type.GROUP, "staff", 4),
+        acl(inodeId, 3, InodeAclEntry.Scope.DEFAULT, InodeAclEntry.Type.USER, null, 7),
+        acl(inodeId, 4, InodeAclEntry.Scope.DEFAULT, InodeAclEntry.Type.MASK, null, 0),
+        acl(inodeId, 5, InodeAclEntry.Scope.DEFAULT, InodeAclEntry.Type.OTHER, null, 1));
+  }
+
+  @Test
+  void aclEntriesReadBackPerInodeInPositionOrder() throws Exception {
+    List<InodeAclEntry> first = sampleAcl(20_001);
+    List<InodeAclEntry> second = List.of(acl(20_002, 0, InodeAclEntry.Scope.ACCESS, InodeAclEntry.Type.GROUP, null,
+        7));
+    inTransaction(tx -> {
+      List<InodeAclEntry> shuffled = new ArrayList<>(first);
+      Collections.reverse(shuffled);
+      tx.acls().replace(20_001, shuffled);
+      tx.acls().replace(20_002, second);
+    });
+    try (Transaction tx = begin()) {
+      Map<Long, List<InodeAclEntry>> read = tx.acls().ofInodes(List.of(20_002L, 20_001L, 20_003L));
+      assertEquals(Map.of(20_001L, first, 20_002L, second), read, "inodes without entries are absent");
+      assertEquals(Map.of(), tx.acls().ofInodes(List.of()));
+    }
+  }
+
+  @Test
+  void aclReplaceRewritesTheWholeAclAndDeleteAllRemovesIt() throws Exception {
+    inTransaction(tx -> {
+      tx.acls().replace(20_001, sampleAcl(20_001));
+      tx.acls().replace(20_002, sampleAcl(20_002));
+    });
+    List<InodeAclEntry> shorter = List.of(acl(20_001, 0, InodeAclEntry.Scope.ACCESS, InodeAclEntry.Type.USER,
+        "carol", 1));
+    inTransaction(tx -> {
+      tx.acls().replace(20_001, shorter);
+      tx.acls().deleteAll(20_002);
+    });
+    try (Transaction tx = begin()) {
+      assertEquals(Map.of(20_001L, shorter), tx.acls().ofInodes(List.of(20_001L, 20_002L)));
+    }
+  }
+
+  @Test
+  void aclWritesAreBufferedLastOneWinsAndRollbackDiscards() throws Exception {
+    inTransaction(tx -> {
+      tx.acls().replace(20_001, sampleAcl(20_001));
+      tx.acls().deleteAll(20_001);
+      tx.acls().replace(20_001, sampleAcl(20_001).subList(0, 2));
+    });
+    try (Transaction tx = begin()) {
+      tx.acls().deleteAll(20_001);
+      tx.rollback();
+    }
+    try (Transaction tx = begin()) {
+      assertEquals(Map.of(20_001L, sampleAcl(20_001).subList(0, 2)), tx.acls().ofInodes(List.of(20_001L)));
+    }
+  }
+
+  @Test
+  void aclEntriesOfAnotherInodeAreRefused() throws Exception {
+    try (Transaction tx = begin()) {
+      assertThrows(IllegalArgumentException.class, () -> tx.acls().replace(20_001, sampleAcl(20_002)));
+    }
   }
 
   // ---------------------------------------------------------------------------------------------------------
@@ -2157,6 +2235,7 @@ public abstract class MetadataStoreContractTest {
       tx.invalidations().insert(new InvalidatedBlock("dn-1", 1_003, 1_003, 0));
       tx.replicationQueue().put(new QueuedBlock(20_001, 1_001, ReplicationPriority.HIGHEST, 0));
       tx.xattrs().put(new ExtendedAttribute(20_001, XAttrNamespace.USER, "a", new byte[] {1}));
+      tx.acls().replace(20_001, sampleAcl(20_001));
     });
   }
 
@@ -2173,6 +2252,7 @@ public abstract class MetadataStoreContractTest {
       assertEquals(1, tx.invalidations().ofDatanode("dn-1", 10).size());
       assertEquals(1, tx.replicationQueue().ofFile(20_001).size());
       assertEquals(1, tx.xattrs().ofInode(20_001).size());
+      assertEquals(sampleAcl(20_001), tx.acls().ofInodes(List.of(20_001L)).get(20_001L));
     }
   }
 

@@ -154,7 +154,7 @@ public final class NameNode implements AutoCloseable {
         conf.get(NameNodeConfig.RPC_ADDRESS, NameNodeConfig.RPC_ADDRESS_DEFAULT));
     RPC.Server server = RpcServerFactory.build(conf, address,
         conf.getInt(NameNodeConfig.HANDLER_COUNT, NameNodeConfig.HANDLER_COUNT_DEFAULT),
-        new ClientProtocolServer(conf, services, blocks, runner), new ClusterAdminCalls(runner, blocks), datanodes, new NamenodeProtocolServer(datanodes),
+        new ClientProtocolServer(conf, services, blocks, runner), new ClusterAdminCalls(runner, blocks, services), datanodes, new NamenodeProtocolServer(datanodes),
         election);
     if (metricsFile != null && !metricsFile.isBlank()) {
       java.nio.file.Path file = java.nio.file.Path.of(metricsFile);

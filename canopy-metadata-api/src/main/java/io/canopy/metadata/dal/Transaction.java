@@ -10,6 +10,9 @@ import io.canopy.metadata.StoreException;
 public interface Transaction extends AutoCloseable {
   InodeTable inodes();
 
+  /** POSIX ACL entries of inodes (those whose permission marks an ACL). */
+  AclTable acls();
+
   BlockTable blocks();
 
   BlockLookupTable blockLookup();

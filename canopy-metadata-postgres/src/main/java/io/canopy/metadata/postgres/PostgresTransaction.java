@@ -1,6 +1,7 @@
 package io.canopy.metadata.postgres;
 
 import io.canopy.metadata.StoreException;
+import io.canopy.metadata.dal.AclTable;
 import io.canopy.metadata.dal.BlockLookupTable;
 import io.canopy.metadata.dal.BlockTable;
 import io.canopy.metadata.dal.DatanodeTable;
@@ -26,6 +27,7 @@ final class PostgresTransaction implements Transaction {
   private final Connection connection;
   private final Jdbc jdbc;
   private final PgInodeTable inodes;
+  private final PgAclTable acls;
   private final PgBlockTable blocks;
   private final PgBlockLookupTable blockLookup;
   private final PgReplicaTable replicas;
@@ -55,6 +57,7 @@ final class PostgresTransaction implements Transaction {
     this.readOnly = readOnly;
     this.jdbc = new Jdbc(connection, readOnly);
     this.inodes = new PgInodeTable(jdbc);
+    this.acls = new PgAclTable(jdbc);
     this.blocks = new PgBlockTable(jdbc);
     this.blockLookup = new PgBlockLookupTable(jdbc);
     this.replicas = new PgReplicaTable(jdbc);
@@ -69,13 +72,18 @@ final class PostgresTransaction implements Transaction {
     this.namenodes = new PgNamenodeTable(jdbc);
     this.variables = new PgVariableTable(jdbc);
     this.xattrs = new PgXAttrTable(jdbc);
-    this.flushOrder = List.of(inodes, blocks, blockLookup, replicas, ucReplicas, leases, leasePaths, datanodes,
+    this.flushOrder = List.of(inodes, acls, blocks, blockLookup, replicas, ucReplicas, leases, leasePaths, datanodes,
         storages, invalidations, replicationQueue, retryCache, namenodes, variables, xattrs);
   }
 
   @Override
   public InodeTable inodes() {
     return inodes;
+  }
+
+  @Override
+  public AclTable acls() {
+    return acls;
   }
 
   @Override

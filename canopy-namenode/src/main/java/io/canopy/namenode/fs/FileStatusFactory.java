@@ -3,7 +3,6 @@ package io.canopy.namenode.fs;
 import io.canopy.metadata.entity.Inode;
 import java.nio.charset.StandardCharsets;
 import java.util.EnumSet;
-import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 
@@ -48,8 +47,10 @@ public final class FileStatusFactory {
         .blocksize(directory ? 0 : inode.preferredBlockSize())
         .mtime(inode.modificationTime())
         .atime(inode.accessTime()) // a directory's is 0 until setTimes sets it, as in HDFS
-        .perm(new FsPermission(inode.permission()))
-        .flags(EnumSet.noneOf(HdfsFileStatus.Flags.class))
+        .perm(ModeBits.permission(inode.permission()))
+        // HDFS reports an ACL as a flag, which clients also see as the permission's ACL bit ("+" in ls)
+        .flags(ModeBits.hasAcl(inode.permission()) ? EnumSet.of(HdfsFileStatus.Flags.HAS_ACL)
+            : EnumSet.noneOf(HdfsFileStatus.Flags.class))
         .owner(inode.owner())
         .group(inode.group())
         .symlink(inode.symlinkTarget() == null ? null : inode.symlinkTarget().getBytes(StandardCharsets.UTF_8))

@@ -15,6 +15,7 @@ public final class NamespaceServices {
   private final String superGroup;
   private final long replicationReportGraceMs;
   private final SafeMode safeMode = new SafeMode();
+  private final PermissionSettings permissions;
 
   public NamespaceServices(Configuration conf, IdGenerator ids, LongSupplier clockMs, NamespaceIdentity identity) {
     this.limits = new FsLimits(conf);
@@ -25,6 +26,7 @@ public final class NamespaceServices {
     this.superGroup = conf.get("dfs.permissions.superusergroup", "supergroup");
     this.replicationReportGraceMs = conf.getLong(NameNodeConfig.REPLICATION_REPORT_GRACE_MS,
         NameNodeConfig.REPLICATION_REPORT_GRACE_MS_DEFAULT);
+    this.permissions = PermissionSettings.from(conf);
   }
 
   public FsLimits limits() {
@@ -60,6 +62,11 @@ public final class NamespaceServices {
   /** This namenode's copy of the cluster-wide manual safe mode. */
   public SafeMode safeMode() {
     return safeMode;
+  }
+
+  /** Permission checking: the superuser, the superuser group, whether checks and ACLs are on. */
+  public PermissionSettings permissions() {
+    return permissions;
   }
 
   /** How long a just-closed file's blocks wait for their pipeline's replica reports before the leader copies them. */

@@ -6,7 +6,10 @@ import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.fs.FileStatusFactory;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.InodePartitioning;
+import io.canopy.namenode.fs.ModeBits;
 import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.permission.InodeAcls;
+import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.AtMostOnce;
 import io.canopy.namenode.tx.ResultCodecs;
@@ -16,22 +19,24 @@ import io.canopy.namenode.tx.TransactionContext;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 
 /**
  * create: a new file under construction, leased to its writer, under exclusive locks on the parent (or the
- * deepest existing ancestor, when parents are created) and on the target.
+ * deepest existing ancestor, when parents are created) and on the target. The caller needs execute on the
+ * ancestors, write on the deepest existing one and, to overwrite, write on the file (HDFS); it owns the new file,
+ * which takes the parent's group.
  */
 public final class CreateOp implements AtMostOnce<HdfsFileStatus> {
   /** What the client asked for; {@code storagePolicy}: the new file's own storage policy id, 0 for none. */
   public record Request(FsPath path, FsPermission permission, String holder, String clientMachine, boolean create,
-      boolean overwrite, boolean createParent, short replication, long blockSize, String user, byte storagePolicy) {
+      boolean overwrite, boolean createParent, short replication, long blockSize, byte storagePolicy) {
     /** Without a storage policy of its own: the file inherits its directory's. */
     public Request(FsPath path, FsPermission permission, String holder, String clientMachine, boolean create,
-        boolean overwrite, boolean createParent, short replication, long blockSize, String user) {
-      this(path, permission, holder, clientMachine, create, overwrite, createParent, replication, blockSize, user,
-          (byte) 0);
+        boolean overwrite, boolean createParent, short replication, long blockSize) {
+      this(path, permission, holder, clientMachine, create, overwrite, createParent, replication, blockSize, (byte) 0);
     }
   }
 
@@ -49,11 +54,14 @@ public final class CreateOp implements AtMostOnce<HdfsFileStatus> {
   private final NamespaceServices services;
   private final DatanodeRegistry registry;
   private final Request request;
+  private final PermissionChecker permissions;
 
-  public CreateOp(NamespaceServices services, DatanodeRegistry registry, Request request) {
+  public CreateOp(NamespaceServices services, DatanodeRegistry registry, Request request,
+      PermissionChecker permissions) {
     this.services = services;
     this.registry = registry;
     this.request = request;
+    this.permissions = permissions;
   }
 
   @Override
@@ -86,10 +94,11 @@ public final class CreateOp implements AtMostOnce<HdfsFileStatus> {
     }
     services.limits().checkReplication(path, request.replication);
     services.limits().checkBlockSize(path, request.blockSize);
+    permissions.checkAncestorAccess(context, resolved, FsAction.WRITE);
     Inode existing = resolved.target();
     Inode parent;
     if (existing != null) {
-      checkReplaceable(context, existing);
+      checkReplaceable(context, resolved, existing);
       InodeRemover.removeSubtree(context, registry, existing);
       parent = resolved.parent().withChildrenCount(resolved.parent().childrenCount() - 1);
     } else {
@@ -101,26 +110,33 @@ public final class CreateOp implements AtMostOnce<HdfsFileStatus> {
         if (!request.createParent) {
           throw new FileNotFoundException("Parent directory doesn't exist: " + path.parent());
         }
+        // HDFS: missing parents take the deepest existing directory's mode plus owner write and execute
         parent = DirectoryMaker.createMissing(context, services, resolved, path.depth(),
-            DirectoryMaker.withImplicitOwnerWriteExecute(request.permission), request.user);
+            DirectoryMaker.withImplicitOwnerWriteExecute(
+                ModeBits.permission(resolved.deepestExisting().permission())), permissions.user());
       }
     }
     long now = services.now();
-    Inode file = new Inode(services.ids().next(IdKind.INODE), InodePartitioning.partitionOf(parent, path.name()), parent.id(), path.name(), false, request.permission.toShort(), request.user, parent.group(),
-        now, now, 0, request.replication, request.blockSize, request.storagePolicy, true, request.holder,
-        request.clientMachine, null, 0);
+    InodeAcls.Stored mode = NewInodeMode.of(context, services.permissions(), parent, request.permission, false);
+    Inode file = new Inode(services.ids().next(IdKind.INODE), InodePartitioning.partitionOf(parent, path.name()),
+        parent.id(), path.name(), false, mode.permission(), permissions.user(), parent.group(), now, now, 0,
+        request.replication, request.blockSize, request.storagePolicy, true, request.holder, request.clientMachine,
+        null, 0);
     DirectoryMaker.attach(context, services, parent, path.parent(), file);
+    NewInodeMode.writeAcl(context, file, mode);
     Leases.add(context, file, request.holder, now);
     return FileStatusFactory.status(file, request.storagePolicy != 0 ? request.storagePolicy
         : resolved.effectiveStoragePolicy(path.depth() - 1));
   }
 
-  private void checkReplaceable(TransactionContext context, Inode existing) throws IOException {
+  private void checkReplaceable(TransactionContext context, ResolvedPath resolved, Inode existing)
+      throws IOException {
     FsPath path = request.path;
     if (existing.directory()) {
       throw new FileAlreadyExistsException(path + " already exists as a directory");
     }
     if (request.overwrite) {
+      permissions.checkPathAccess(context, resolved, FsAction.WRITE);
       return;
     }
     if (existing.underConstruction()) {

@@ -6,10 +6,12 @@ import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.InodePartitioning;
 import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.permission.InodeAcls;
 import io.canopy.namenode.tx.ResolvedPath;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import org.apache.hadoop.fs.permission.FsAction;
+import org.apache.hadoop.fs.permission.FsCreateModes;
 import org.apache.hadoop.fs.permission.FsPermission;
 
 /** Adds children to directories, creating missing ancestors the way HDFS's mkdirs -p does. */
@@ -17,10 +19,15 @@ final class DirectoryMaker {
   private DirectoryMaker() {
   }
 
-  /** HDFS gives implicitly created parents the requested permission plus write and execute for the owner. */
+  /**
+   * HDFS gives implicitly created parents {@code permission} plus write and execute for the owner (no sticky bit),
+   * so that the caller can go on creating below them; the unmasked mode a client sent along is kept as it is, for
+   * a parent default ACL to apply to.
+   */
   static FsPermission withImplicitOwnerWriteExecute(FsPermission permission) {
-    return new FsPermission(permission.getUserAction().or(FsAction.WRITE_EXECUTE), permission.getGroupAction(),
-        permission.getOtherAction());
+    FsPermission masked = new FsPermission(permission.getUserAction().or(FsAction.WRITE_EXECUTE),
+        permission.getGroupAction(), permission.getOtherAction());
+    return permission.getUnmasked() == null ? masked : FsCreateModes.create(masked, permission.getUnmasked());
   }
 
   /**
@@ -33,23 +40,35 @@ final class DirectoryMaker {
     FsPath parentPath = path.deepestExistingPath();
     for (int depth = path.existingCount(); depth < untilDepth; depth++) {
       String name = path.path().components().get(depth - 1);
-      Inode child = newDirectory(services, parent, name, depth, permission, owner);
-      attach(context, services, parent, parentPath, child);
-      parent = child;
+      parent = addDirectory(context, services, parent, parentPath, name, depth, permission, owner);
       parentPath = parentPath.child(name);
     }
     return parent;
   }
 
   /**
+   * Adds a new directory {@code name} at {@code depth} under the exclusively locked {@code parent} (see
+   * {@link #attach}), with the {@code requested} mode or its parent's default ACL ({@link NewInodeMode}). Returns
+   * the new directory.
+   */
+  static Inode addDirectory(TransactionContext context, NamespaceServices services, Inode parent, FsPath parentPath,
+      String name, int depth, FsPermission requested, String owner) throws IOException {
+    InodeAcls.Stored mode = NewInodeMode.of(context, services.permissions(), parent, requested, true);
+    Inode child = newDirectory(services, parent, name, depth, mode.permission(), owner);
+    attach(context, services, parent, parentPath, child);
+    NewInodeMode.writeAcl(context, child, mode);
+    return child;
+  }
+
+  /**
    * A new directory row at {@code depth} under {@code parent}, taking the parent's group as HDFS does; a directory
    * of the top levels spreads its children over partitions.
    */
-  static Inode newDirectory(NamespaceServices services, Inode parent, String name, int depth,
-      FsPermission permission, String owner) throws StoreException {
+  static Inode newDirectory(NamespaceServices services, Inode parent, String name, int depth, short permission,
+      String owner) throws StoreException {
     long now = services.now();
     return new Inode(services.ids().next(IdKind.INODE), InodePartitioning.partitionOf(parent, name),
-        parent.id(), name, true, permission.toShort(), owner, parent.group(), now, 0, 0, (short) 0, 0, (byte) 0,
+        parent.id(), name, true, permission, owner, parent.group(), now, 0, 0, (short) 0, 0, (byte) 0,
         false, null, null, null, 0, InodePartitioning.spreads(depth, InodePartitioning.DEFAULT_SPREAD_LEVELS));
   }
 

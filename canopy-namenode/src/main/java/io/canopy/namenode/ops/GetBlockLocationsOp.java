@@ -5,21 +5,29 @@ import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.UcReplica;
 import io.canopy.namenode.blocks.BlockLocator;
 import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.PathLock;
+import io.canopy.namenode.tx.ResolvedPath;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.List;
+import org.apache.hadoop.fs.permission.FsAction;
 
-/** getBlockLocations: the located blocks of a byte range of a file, read under a shared lock on the file. */
+/**
+ * getBlockLocations: the located blocks of a byte range of a file, read under a shared lock on the file. As in HDFS
+ * the file must exist (else FileNotFoundException), then the caller needs execute on the ancestors and read on it.
+ */
 public final class GetBlockLocationsOp implements Operation<org.apache.hadoop.hdfs.protocol.LocatedBlocks> {
   private final BlockLocator locator;
   private final FsPath path;
   private final long offset;
   private final long length;
+  private final PermissionChecker permissions;
 
-  public GetBlockLocationsOp(BlockLocator locator, FsPath path, long offset, long length) {
+  public GetBlockLocationsOp(BlockLocator locator, FsPath path, long offset, long length,
+      PermissionChecker permissions) {
     if (offset < 0) {
       throw new IllegalArgumentException("Negative offset is not supported. File: " + path);
     }
@@ -30,6 +38,7 @@ public final class GetBlockLocationsOp implements Operation<org.apache.hadoop.hd
     this.path = path;
     this.offset = offset;
     this.length = length;
+    this.permissions = permissions;
   }
 
   @Override
@@ -54,7 +63,9 @@ public final class GetBlockLocationsOp implements Operation<org.apache.hadoop.hd
 
   @Override
   public org.apache.hadoop.hdfs.protocol.LocatedBlocks execute(TransactionContext context) throws IOException {
-    Inode file = PathChecks.requireFile(context.path(path));
+    ResolvedPath resolved = context.path(path);
+    Inode file = PathChecks.requireFile(resolved);
+    permissions.checkPathAccess(context, resolved, FsAction.READ);
     TransactionContext.FileData data = context.readFileData(file, LockMode.SHARED);
     List<UcReplica> pipeline = file.underConstruction() ? data.ucReplicas() : List.of();
     return locator.locate(file, data.blocks(), data.replicas(), pipeline, offset, length);

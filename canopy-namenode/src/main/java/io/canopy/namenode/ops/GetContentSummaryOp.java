@@ -3,22 +3,29 @@ package io.canopy.namenode.ops;
 import io.canopy.metadata.LockMode;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.PathLock;
+import io.canopy.namenode.tx.ResolvedPath;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
+import java.util.List;
 import org.apache.hadoop.fs.ContentSummary;
+import org.apache.hadoop.fs.permission.FsAction;
 
 /**
  * getContentSummary: counts a subtree (directories, files, bytes, bytes times replication) by scanning it at
- * read-committed, one partition-scoped scan per directory batch.
+ * read-committed, one partition-scoped scan per directory batch. As in HDFS the caller needs execute on the
+ * ancestors and read and execute on every directory it counts.
  */
 public final class GetContentSummaryOp implements Operation<ContentSummary> {
   private final FsPath path;
+  private final PermissionChecker permissions;
 
-  public GetContentSummaryOp(FsPath path) {
+  public GetContentSummaryOp(FsPath path, PermissionChecker permissions) {
     this.path = path;
+    this.permissions = permissions;
   }
 
   @Override
@@ -43,12 +50,21 @@ public final class GetContentSummaryOp implements Operation<ContentSummary> {
 
   @Override
   public ContentSummary execute(TransactionContext context) throws IOException {
-    Inode root = PathChecks.requireTargetOrLink(context.path(path)); // HDFS counts a link itself, as one file
+    ResolvedPath resolved = context.path(path);
+    PathChecks.checkTraverseToLink(resolved);
+    permissions.checkTraverse(context, resolved);
+    Inode root = PathChecks.requireTargetOrLink(resolved); // HDFS counts a link itself, as one file
+    if (root.directory()) {
+      // the top directory first: a caller who may not read it is refused before the subtree is scanned
+      permissions.checkPathAccess(context, resolved, FsAction.READ_EXECUTE);
+    }
     long directories = 0;
     long files = 0;
     long length = 0;
     long space = 0;
-    for (Inode inode : context.subtree(root, LockMode.READ_COMMITTED)) {
+    List<Inode> subtree = context.subtree(root, LockMode.READ_COMMITTED);
+    permissions.checkEveryDirectory(context, path, subtree, FsAction.READ_EXECUTE);
+    for (Inode inode : subtree) {
       if (inode.directory()) {
         directories++;
       } else { // a link counts as a file without length, as in HDFS

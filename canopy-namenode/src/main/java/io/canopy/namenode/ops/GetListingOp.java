@@ -9,6 +9,7 @@ import io.canopy.metadata.entity.UcReplica;
 import io.canopy.namenode.blocks.BlockLocator;
 import io.canopy.namenode.fs.FileStatusFactory;
 import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.PathLock;
@@ -19,13 +20,15 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.hdfs.protocol.DirectoryListing;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 
 /**
  * getListing: one batch of a directory's children after {@code startAfter}, in byte order of name, under a shared
- * lock on the directory; with block locations of the files when asked.
+ * lock on the directory; with block locations of the files when asked. Listing a directory needs read and execute
+ * on it (HDFS); a file lists itself with execute on the ancestors only.
  */
 public final class GetListingOp implements Operation<DirectoryListing> {
   private final FsPath path;
@@ -33,9 +36,12 @@ public final class GetListingOp implements Operation<DirectoryListing> {
   private final boolean needLocation;
   private final int limit;
   private final BlockLocator locator;
+  private final PermissionChecker permissions;
 
-  public GetListingOp(FsPath path, String startAfter, boolean needLocation, int limit, BlockLocator locator) {
+  public GetListingOp(FsPath path, String startAfter, boolean needLocation, int limit, BlockLocator locator,
+      PermissionChecker permissions) {
     this.path = path;
+    this.permissions = permissions;
     this.startAfter = startAfter;
     this.needLocation = needLocation;
     this.limit = limit;
@@ -67,9 +73,13 @@ public final class GetListingOp implements Operation<DirectoryListing> {
   public DirectoryListing execute(TransactionContext context) throws IOException {
     ResolvedPath resolved = context.path(path);
     PathChecks.checkTraverse(resolved);
+    permissions.checkTraverse(context, resolved);
     Inode target = resolved.target();
     if (target == null) {
       return null;
+    }
+    if (target.directory()) {
+      permissions.checkPathAccess(context, resolved, FsAction.READ_EXECUTE);
     }
     byte policy = resolved.effectiveStoragePolicy(path.depth());
     if (!target.directory()) {

@@ -6,6 +6,7 @@ import io.canopy.metadata.entity.UcReplica;
 import io.canopy.namenode.blocks.BlockLocator;
 import io.canopy.namenode.fs.FileStatusFactory;
 import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.PathLock;
@@ -18,14 +19,17 @@ import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 /**
  * getLocatedFileInfo: a path's status and, for a file, the locations of all its blocks, read in one consistent
  * snapshot (the status and the blocks cannot come from two versions of the file); null when the path does not exist.
+ * The caller needs execute on the ancestors.
  */
 public final class GetLocatedFileInfoOp implements Operation<HdfsFileStatus> {
   private final BlockLocator locator;
   private final FsPath path;
+  private final PermissionChecker permissions;
 
-  public GetLocatedFileInfoOp(BlockLocator locator, FsPath path) {
+  public GetLocatedFileInfoOp(BlockLocator locator, FsPath path, PermissionChecker permissions) {
     this.locator = locator;
     this.path = path;
+    this.permissions = permissions;
   }
 
   @Override
@@ -52,6 +56,7 @@ public final class GetLocatedFileInfoOp implements Operation<HdfsFileStatus> {
   public HdfsFileStatus execute(TransactionContext context) throws IOException {
     ResolvedPath resolved = context.path(path);
     PathChecks.checkTraverse(resolved);
+    permissions.checkTraverse(context, resolved); // HDFS: execute on the ancestors, as getFileInfo
     Inode target = resolved.target();
     if (target == null) {
       return null;

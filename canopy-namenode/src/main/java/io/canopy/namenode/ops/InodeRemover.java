@@ -31,7 +31,15 @@ final class InodeRemover {
   /** Removes {@code root} and its subtree; returns the number of inodes removed. */
   static long removeSubtree(TransactionContext context, DatanodeRegistry registry, Inode root)
       throws StoreException {
-    List<Inode> all = context.subtree(root, LockMode.EXCLUSIVE);
+    return removeAll(context, registry, context.subtree(root, LockMode.EXCLUSIVE));
+  }
+
+  /**
+   * Removes a subtree the caller read exclusively locked ({@link TransactionContext#subtree}, e.g. to check
+   * permissions on it first); returns the number of inodes removed.
+   */
+  static long removeAll(TransactionContext context, DatanodeRegistry registry, List<Inode> all)
+      throws StoreException {
     List<Inode> files = new ArrayList<>();
     for (Inode inode : all) {
       if (!inode.directory() && !inode.isSymlink()) {

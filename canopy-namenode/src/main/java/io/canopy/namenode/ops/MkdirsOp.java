@@ -3,6 +3,7 @@ package io.canopy.namenode.ops;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.PathLock;
@@ -11,23 +12,28 @@ import io.canopy.namenode.tx.TransactionContext;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
 
-/** mkdirs: creates a directory (and, with createParent, its missing ancestors) under an exclusive parent lock. */
+/**
+ * mkdirs: creates a directory (and, with createParent, its missing ancestors) under an exclusive parent lock. The
+ * caller needs execute on the ancestors and, to create, write on the deepest existing one (HDFS).
+ */
 public final class MkdirsOp implements Operation<Boolean> {
   private final NamespaceServices services;
   private final FsPath path;
   private final FsPermission permission;
   private final boolean createParent;
-  private final String user;
+  /** The caller, who owns what is created. */
+  private final PermissionChecker permissions;
 
   public MkdirsOp(NamespaceServices services, FsPath path, FsPermission permission, boolean createParent,
-      String user) {
+      PermissionChecker permissions) {
     this.services = services;
     this.path = path;
     this.permission = permission;
     this.createParent = createParent;
-    this.user = user;
+    this.permissions = permissions;
   }
 
   @Override
@@ -49,6 +55,7 @@ public final class MkdirsOp implements Operation<Boolean> {
   public Boolean execute(TransactionContext context) throws IOException {
     ResolvedPath resolved = context.path(path);
     PathChecks.checkTraverseForCreate(resolved);
+    permissions.checkTraverse(context, resolved);
     Inode target = resolved.target();
     if (target != null) {
       if (!target.directory()) {
@@ -56,13 +63,14 @@ public final class MkdirsOp implements Operation<Boolean> {
       }
       return true;
     }
+    permissions.checkAncestorAccess(context, resolved, FsAction.WRITE);
     if (resolved.parent() == null && !createParent) {
       throw new FileNotFoundException("Parent directory doesn't exist: " + path.parent());
     }
     Inode parent = DirectoryMaker.createMissing(context, services, resolved, path.depth(),
-        DirectoryMaker.withImplicitOwnerWriteExecute(permission), user);
-    DirectoryMaker.attach(context, services, parent, path.parent(),
-        DirectoryMaker.newDirectory(services, parent, path.name(), path.depth(), permission, user));
+        DirectoryMaker.withImplicitOwnerWriteExecute(permission), permissions.user());
+    DirectoryMaker.addDirectory(context, services, parent, path.parent(), path.name(), path.depth(), permission,
+        permissions.user());
     return true;
   }
 }

@@ -3,6 +3,7 @@ package io.canopy.namenode.ops;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.PathLock;
@@ -10,6 +11,7 @@ import io.canopy.namenode.tx.ResolvedPath;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import org.apache.hadoop.fs.permission.FsAction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,26 +30,34 @@ public final class RecoverLeaseOp implements Operation<ReleaseOutcome> {
   private final String holder;
   private final String clientMachine;
   private final LeaseTakeover.Purpose purpose;
+  private final PermissionChecker permissions;
 
   private RecoverLeaseOp(NamespaceServices services, FsPath path, String holder, String clientMachine,
-      LeaseTakeover.Purpose purpose) {
+      LeaseTakeover.Purpose purpose, PermissionChecker permissions) {
     this.services = services;
     this.path = path;
     this.holder = holder;
     this.clientMachine = clientMachine;
     this.purpose = purpose;
+    this.permissions = permissions;
   }
 
-  /** recoverLease: recovers the file whatever its writer's lease. */
+  /**
+   * recoverLease: recovers the file whatever its writer's lease. As in HDFS the caller needs execute on the
+   * ancestors and, when the file is open, write on it.
+   */
   public static RecoverLeaseOp recoverLease(NamespaceServices services, FsPath path, String holder,
-      String clientMachine) {
-    return new RecoverLeaseOp(services, path, holder, clientMachine, LeaseTakeover.Purpose.RECOVER_LEASE);
+      String clientMachine, PermissionChecker permissions) {
+    return new RecoverLeaseOp(services, path, holder, clientMachine, LeaseTakeover.Purpose.RECOVER_LEASE,
+        permissions);
   }
 
   /** A create without overwrite found the file open: recovered only if its writer is past the soft limit. */
   public static RecoverLeaseOp forCreate(NamespaceServices services, FsPath path, String holder,
       String clientMachine) {
-    return new RecoverLeaseOp(services, path, holder, clientMachine, LeaseTakeover.Purpose.CREATE_FILE);
+    // the create checked the caller's permissions; HDFS checks nothing more before recovering
+    return new RecoverLeaseOp(services, path, holder, clientMachine, LeaseTakeover.Purpose.CREATE_FILE,
+        PermissionChecker.internal(services.permissions()));
   }
 
   /**
@@ -56,7 +66,9 @@ public final class RecoverLeaseOp implements Operation<ReleaseOutcome> {
    */
   public static RecoverLeaseOp forTakeover(NamespaceServices services, LapsedWriterException lapsed, String holder,
       String clientMachine) {
-    return new RecoverLeaseOp(services, lapsed.path(), holder, clientMachine, lapsed.purpose());
+    // the append or truncate checked the caller's permissions; HDFS checks nothing more before recovering
+    return new RecoverLeaseOp(services, lapsed.path(), holder, clientMachine, lapsed.purpose(),
+        PermissionChecker.internal(services.permissions()));
   }
 
   @Override
@@ -78,6 +90,7 @@ public final class RecoverLeaseOp implements Operation<ReleaseOutcome> {
   public ReleaseOutcome execute(TransactionContext context) throws IOException {
     ResolvedPath resolved = context.path(path);
     PathChecks.checkTraverse(resolved);
+    permissions.checkTraverse(context, resolved);
     Inode file = resolved.target();
     if (file == null) {
       if (purpose != LeaseTakeover.Purpose.RECOVER_LEASE) {
@@ -91,6 +104,7 @@ public final class RecoverLeaseOp implements Operation<ReleaseOutcome> {
     if (!file.underConstruction()) {
       return ReleaseOutcome.of(ReleaseOutcome.Kind.CLOSED, "the file is closed");
     }
+    permissions.checkPathAccess(context, resolved, FsAction.WRITE);
     long now = services.now();
     LeaseTakeover.requireRecoverable(context, path, file, holder, clientMachine, purpose, services.leaseLimits(),
         now);

@@ -4,6 +4,7 @@ import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.AtMostOnce;
 import io.canopy.namenode.tx.ResultCodecs;
@@ -14,11 +15,14 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.ParentNotDirectoryException;
+import org.apache.hadoop.fs.permission.FsAction;
 
 /**
  * rename2 (POSIX rename with options): moves src to exactly dst, replacing an existing dst only with OVERWRITE
  * (files replace files, empty directories replace... directories). Errors are HDFS's exceptions and messages.
- * Locks: source, destination and both parents exclusively, taken in the global path order.
+ * Locks: source, destination and both parents exclusively, taken in the global path order. Permissions first, as in
+ * HDFS: execute on both paths' ancestors, write on the source's parent (its sticky bit too) and on the
+ * destination's deepest existing ancestor.
  */
 public final class Rename2Op implements AtMostOnce<Void> {
   private final NamespaceServices services;
@@ -26,14 +30,16 @@ public final class Rename2Op implements AtMostOnce<Void> {
   private final FsPath source;
   private final FsPath destination;
   private final boolean overwrite;
+  private final PermissionChecker permissions;
 
   public Rename2Op(NamespaceServices services, DatanodeRegistry registry, FsPath source, FsPath destination,
-      boolean overwrite) {
+      boolean overwrite, PermissionChecker permissions) {
     this.services = services;
     this.registry = registry;
     this.source = source;
     this.destination = destination;
     this.overwrite = overwrite;
+    this.permissions = permissions;
   }
 
   @Override
@@ -62,6 +68,8 @@ public final class Rename2Op implements AtMostOnce<Void> {
     ResolvedPath dst = context.path(destination);
     PathChecks.checkTraverseToLink(src); // links are moved or replaced themselves, never followed
     PathChecks.checkTraverseForCreateToLink(dst);
+    permissions.checkParentAccess(context, src, FsAction.WRITE);
+    permissions.checkAncestorAccess(context, dst, FsAction.WRITE);
     Inode sourceInode = src.target();
     if (sourceInode == null) {
       throw new FileNotFoundException("rename source " + source + " is not found.");

@@ -4,29 +4,35 @@ import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.BooleanAtMostOnce;
 import io.canopy.namenode.tx.PathLock;
 import io.canopy.namenode.tx.ResolvedPath;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
+import org.apache.hadoop.fs.permission.FsAction;
 
 /**
  * rename (the original, deprecated semantics): when dst is an existing directory, src moves into it; never
  * overwrites; answers false instead of throwing for a missing source, the root, an existing destination, a missing
- * destination parent or a move into the source's own subtree.
+ * destination parent or a move into the source's own subtree. Permissions first, as in HDFS: execute on both paths'
+ * ancestors, write on the source's parent (its sticky bit too) and on the destination's deepest existing ancestor.
  */
 public final class RenameOp implements BooleanAtMostOnce {
   private final NamespaceServices services;
   private final DatanodeRegistry registry;
   private final FsPath source;
   private final FsPath destination;
+  private final PermissionChecker permissions;
 
-  public RenameOp(NamespaceServices services, DatanodeRegistry registry, FsPath source, FsPath destination) {
+  public RenameOp(NamespaceServices services, DatanodeRegistry registry, FsPath source, FsPath destination,
+      PermissionChecker permissions) {
     this.services = services;
     this.registry = registry;
     this.source = source;
     this.destination = destination;
+    this.permissions = permissions;
   }
 
   @Override
@@ -49,8 +55,8 @@ public final class RenameOp implements BooleanAtMostOnce {
     ResolvedPath src = context.path(source);
     PathChecks.checkTraverseToLink(src); // links are moved themselves, and a link destination is not followed
     Inode sourceInode = src.target();
-    if (sourceInode == null || source.isRoot()) {
-      return false;
+    if (source.isRoot()) {
+      return false; // only the source was locked
     }
     ResolvedPath dst = context.path(destination);
     PathChecks.checkTraverseForCreateToLink(dst); // links are moved or replaced themselves, never followed
@@ -58,6 +64,11 @@ public final class RenameOp implements BooleanAtMostOnce {
     if (dst.target() != null && dst.target().directory()) {
       effective = destination.child(source.name());
       dst = context.path(effective);
+    }
+    permissions.checkParentAccess(context, src, FsAction.WRITE);
+    permissions.checkAncestorAccess(context, dst, FsAction.WRITE);
+    if (sourceInode == null) {
+      return false;
     }
     if (effective.equals(source)) {
       return true;

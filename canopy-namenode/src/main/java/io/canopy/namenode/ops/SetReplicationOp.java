@@ -7,6 +7,7 @@ import io.canopy.metadata.entity.BlockState;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.replication.ReplicationQueue;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
@@ -16,21 +17,25 @@ import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Set;
+import org.apache.hadoop.fs.permission.FsAction;
 
 /**
  * setReplication: records a file's new replication factor and queues its complete blocks whose replica count now
  * differs from it, so the leader copies or deletes replicas (HDFS's {@code hdfs dfs -setrep}). False for a missing
- * path or a directory, as in HDFS.
+ * path or a directory, as in HDFS. Needs write on the inode.
  */
 public final class SetReplicationOp implements Operation<Boolean> {
   private final NamespaceServices services;
   private final FsPath path;
   private final short replication;
+  private final PermissionChecker permissions;
 
-  public SetReplicationOp(NamespaceServices services, FsPath path, short replication) {
+  public SetReplicationOp(NamespaceServices services, FsPath path, short replication,
+      PermissionChecker permissions) {
     this.services = services;
     this.path = path;
     this.replication = replication;
+    this.permissions = permissions;
   }
 
   @Override
@@ -53,6 +58,7 @@ public final class SetReplicationOp implements Operation<Boolean> {
     services.limits().checkReplication(path, replication);
     ResolvedPath resolved = context.path(path);
     PathChecks.checkTraverse(resolved);
+    permissions.checkPathAccess(context, resolved, FsAction.WRITE);
     Inode target = resolved.target();
     if (target == null || target.directory()) {
       return false;

@@ -3,6 +3,7 @@ package io.canopy.namenode.rpc;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import io.canopy.metadata.entity.RetryKey;
+import io.canopy.namenode.fs.Caller;
 import io.canopy.namenode.tx.ClientCall;
 import org.apache.hadoop.ipc.Server;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -14,6 +15,11 @@ final class CallerInfo {
 
   static String user() {
     return ugi().getShortUserName();
+  }
+
+  /** The caller's user and groups, the groups resolved on this server (Hadoop's configured group mapping). */
+  static Caller caller() {
+    return Caller.of(ugi());
   }
 
   /** The caller, with its groups as this namenode's group mapping resolves them. */

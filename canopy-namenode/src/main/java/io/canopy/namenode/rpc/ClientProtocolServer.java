@@ -13,6 +13,7 @@ import io.canopy.namenode.ops.AbandonBlockOp;
 import io.canopy.namenode.ops.AddBlockOp;
 import io.canopy.namenode.ops.AppendOp;
 import io.canopy.namenode.ops.BlockOwnerOp;
+import io.canopy.namenode.ops.CheckAccessOp;
 import io.canopy.namenode.ops.CompleteOp;
 import io.canopy.namenode.ops.CompleteReadinessOp;
 import io.canopy.namenode.ops.ConcatOp;
@@ -20,6 +21,7 @@ import io.canopy.namenode.ops.CreateOp;
 import io.canopy.namenode.ops.CreateSymlinkOp;
 import io.canopy.namenode.ops.DeleteOp;
 import io.canopy.namenode.ops.FsyncOp;
+import io.canopy.namenode.ops.GetAclStatusOp;
 import io.canopy.namenode.ops.GetAdditionalDatanodeOp;
 import io.canopy.namenode.ops.GetBlockLocationsOp;
 import io.canopy.namenode.ops.GetContentSummaryOp;
@@ -30,13 +32,18 @@ import io.canopy.namenode.ops.LapsedWriterException;
 import io.canopy.namenode.ops.GetStoragePolicyOp;
 import io.canopy.namenode.ops.GetXAttrsOp;
 import io.canopy.namenode.ops.MkdirsOp;
+import io.canopy.namenode.ops.ModifyAclEntriesOp;
 import io.canopy.namenode.ops.RecoverLeaseOp;
 import io.canopy.namenode.ops.RemoveXAttrOp;
 import io.canopy.namenode.ops.ReleaseOutcome;
+import io.canopy.namenode.ops.RemoveAclEntriesOp;
+import io.canopy.namenode.ops.RemoveAclOp;
+import io.canopy.namenode.ops.RemoveDefaultAclOp;
 import io.canopy.namenode.ops.Rename2Op;
 import io.canopy.namenode.ops.RenameOp;
 import io.canopy.namenode.ops.RenewLeaseOp;
 import io.canopy.namenode.ops.SafeModeOp;
+import io.canopy.namenode.ops.SetAclOp;
 import io.canopy.namenode.ops.SetOwnerOp;
 import io.canopy.namenode.ops.SetPermissionOp;
 import io.canopy.namenode.ops.SetReplicationOp;
@@ -47,6 +54,7 @@ import io.canopy.namenode.ops.SetXAttrOp;
 import io.canopy.namenode.ops.UpdateBlockForPipelineOp;
 import io.canopy.namenode.ops.UpdatePipelineOp;
 import io.canopy.namenode.tx.ClientCall;
+import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.tx.TransactionRunner;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -67,6 +75,9 @@ import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.XAttr;
 import org.apache.hadoop.fs.XAttrSetFlag;
+import org.apache.hadoop.fs.permission.AclEntry;
+import org.apache.hadoop.fs.permission.AclStatus;
+import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
 import org.apache.hadoop.hdfs.AddBlockFlag;
@@ -151,17 +162,22 @@ public final class ClientProtocolServer {
     return blocks.registry();
   }
 
+  /** The permission checks of the call being served, for its caller (groups resolved on this namenode). */
+  private PermissionChecker permissions() {
+    return PermissionChecker.of(services.permissions(), CallerInfo.caller());
+  }
+
   public FsServerDefaults getServerDefaults() {
     return serverDefaults;
   }
 
   public HdfsFileStatus getFileInfo(String src) throws IOException {
-    return runner.run(new GetFileInfoOp(FsPath.parse(src)));
+    return runner.run(new GetFileInfoOp(FsPath.parse(src), permissions()));
   }
 
   /** The status of the path itself: a link as the last component is not followed. */
   public HdfsFileStatus getFileLinkInfo(String src) throws IOException {
-    return runner.run(new GetFileInfoOp(FsPath.parse(src), false));
+    return runner.run(new GetFileInfoOp(FsPath.parse(src), false, permissions()));
   }
 
   public void createSymlink(String target, String link, FsPermission dirPerm, boolean createParent)
@@ -209,12 +225,12 @@ public final class ClientProtocolServer {
   public DirectoryListing getListing(String src, byte[] startAfter, boolean needLocation) throws IOException {
     String after = startAfter == null ? "" : new String(startAfter, StandardCharsets.UTF_8);
     return runner.run(new GetListingOp(FsPath.parse(src), after, needLocation,
-        services.limits().listingLimit(), blocks.locator()));
+        services.limits().listingLimit(), blocks.locator(), permissions()));
   }
 
   public boolean mkdirs(String src, FsPermission masked, boolean createParent) throws IOException {
     services.safeMode().check("Cannot create directory " + src);
-    return runner.run(new MkdirsOp(services, FsPath.parse(src), masked, createParent, CallerInfo.user()));
+    return runner.run(new MkdirsOp(services, FsPath.parse(src), masked, createParent, permissions()));
   }
 
   public HdfsFileStatus create(String src, FsPermission masked, String clientName, EnumSetWritable<CreateFlag> flag,
@@ -228,7 +244,7 @@ public final class ClientProtocolServer {
     byte policy = storagePolicy == null || storagePolicy.isEmpty() ? 0 : storagePolicies.byName(storagePolicy).getId();
     CreateOp create = new CreateOp(services, registry(), new CreateOp.Request(path, masked, clientName,
         clientMachine, flags.contains(CreateFlag.CREATE), flags.contains(CreateFlag.OVERWRITE), createParent,
-        replication, blockSize, CallerInfo.user(), policy));
+        replication, blockSize, policy), permissions());
     for (int attempt = 1; ; attempt++) {
       try {
         return runner.run(create, CallerInfo.call());
@@ -260,8 +276,8 @@ public final class ClientProtocolServer {
    */
   public boolean recoverLease(String src, String clientName) throws IOException {
     services.safeMode().check("Cannot recover the lease of " + src);
-    return runner.run(RecoverLeaseOp.recoverLease(services, FsPath.parse(src), clientName, CallerInfo.address()))
-        .closed();
+    return runner.run(RecoverLeaseOp.recoverLease(services, FsPath.parse(src), clientName, CallerInfo.address(),
+        permissions())).closed();
   }
 
   /** append: at most once (a retry is answered from the retry cache); a writer past the soft limit is recovered. */
@@ -402,44 +418,46 @@ public final class ClientProtocolServer {
   }
 
   public LocatedBlocks getBlockLocations(String src, long offset, long length) throws IOException {
-    return runner.run(new GetBlockLocationsOp(blocks.locator(), FsPath.parse(src), offset, length));
+    return runner.run(new GetBlockLocationsOp(blocks.locator(), FsPath.parse(src), offset, length, permissions()));
   }
 
   public boolean delete(String src, boolean recursive) throws IOException {
     services.safeMode().check("Cannot delete " + src);
-    return runner.run(new DeleteOp(services, registry(), FsPath.parse(src), recursive), CallerInfo.call());
+    return runner.run(new DeleteOp(services, registry(), FsPath.parse(src), recursive, permissions()),
+        CallerInfo.call());
   }
 
   public boolean rename(String src, String dst) throws IOException {
     services.safeMode().check("Cannot rename " + src);
-    return runner.run(new RenameOp(services, registry(), FsPath.parse(src), FsPath.parse(dst)), CallerInfo.call());
+    return runner.run(new RenameOp(services, registry(), FsPath.parse(src), FsPath.parse(dst), permissions()),
+        CallerInfo.call());
   }
 
   public void rename2(String src, String dst, Options.Rename... options) throws IOException {
     services.safeMode().check("Cannot rename " + src);
     boolean overwrite = options != null && Arrays.asList(options).contains(Options.Rename.OVERWRITE);
-    runner.run(new Rename2Op(services, registry(), FsPath.parse(src), FsPath.parse(dst), overwrite),
+    runner.run(new Rename2Op(services, registry(), FsPath.parse(src), FsPath.parse(dst), overwrite, permissions()),
         CallerInfo.call());
   }
 
   public void setPermission(String src, FsPermission permission) throws IOException {
     services.safeMode().check("Cannot set permission for " + src);
-    runner.run(new SetPermissionOp(FsPath.parse(src), permission));
+    runner.run(new SetPermissionOp(FsPath.parse(src), permission, permissions()));
   }
 
   public void setOwner(String src, String username, String groupname) throws IOException {
     services.safeMode().check("Cannot set owner for " + src);
-    runner.run(new SetOwnerOp(FsPath.parse(src), username, groupname));
+    runner.run(new SetOwnerOp(FsPath.parse(src), username, groupname, permissions()));
   }
 
   public boolean setReplication(String src, short replication) throws IOException {
     services.safeMode().check("Cannot set replication for " + src);
-    return runner.run(new SetReplicationOp(services, FsPath.parse(src), replication));
+    return runner.run(new SetReplicationOp(services, FsPath.parse(src), replication, permissions()));
   }
 
   public void setTimes(String src, long mtime, long atime) throws IOException {
     services.safeMode().check("Cannot set times " + src);
-    runner.run(new SetTimesOp(FsPath.parse(src), mtime, atime));
+    runner.run(new SetTimesOp(FsPath.parse(src), mtime, atime, permissions()));
   }
 
   public void renewLease(String clientName, List<String> namespaces) throws IOException {
@@ -448,7 +466,35 @@ public final class ClientProtocolServer {
   }
 
   public ContentSummary getContentSummary(String path) throws IOException {
-    return runner.run(new GetContentSummaryOp(FsPath.parse(path)));
+    return runner.run(new GetContentSummaryOp(FsPath.parse(path), permissions()));
+  }
+
+  public void setAcl(String src, List<AclEntry> aclSpec) throws IOException {
+    runner.run(new SetAclOp(FsPath.parse(src), aclSpec, permissions()));
+  }
+
+  public void modifyAclEntries(String src, List<AclEntry> aclSpec) throws IOException {
+    runner.run(new ModifyAclEntriesOp(FsPath.parse(src), aclSpec, permissions()));
+  }
+
+  public void removeAclEntries(String src, List<AclEntry> aclSpec) throws IOException {
+    runner.run(new RemoveAclEntriesOp(FsPath.parse(src), aclSpec, permissions()));
+  }
+
+  public void removeDefaultAcl(String src) throws IOException {
+    runner.run(new RemoveDefaultAclOp(FsPath.parse(src), permissions()));
+  }
+
+  public void removeAcl(String src) throws IOException {
+    runner.run(new RemoveAclOp(FsPath.parse(src), permissions()));
+  }
+
+  public AclStatus getAclStatus(String src) throws IOException {
+    return runner.run(new GetAclStatusOp(FsPath.parse(src), permissions()));
+  }
+
+  public void checkAccess(String path, FsAction mode) throws IOException {
+    runner.run(new CheckAccessOp(FsPath.parse(path), mode, permissions()));
   }
 
   public LocatedBlock updateBlockForPipeline(ExtendedBlock block, String clientName) throws IOException {
@@ -482,6 +528,7 @@ public final class ClientProtocolServer {
   }
 
   public DatanodeInfo[] getDatanodeReport(HdfsConstants.DatanodeReportType type) throws IOException {
+    permissions().checkSuperuser("datanodeReport");
     List<DatanodeInfo> report = new ArrayList<>();
     for (DatanodeRegistry.Node node : registry().all()) {
       boolean live = registry().isLive(node.record());
@@ -507,6 +554,7 @@ public final class ClientProtocolServer {
     if (action == HdfsConstants.SafeModeAction.SAFEMODE_GET) {
       return safeMode.isOn();
     }
+    permissions().checkSuperuser(action.toString().toLowerCase(java.util.Locale.ROOT));
     boolean on = runner.run(new SafeModeOp(action));
     safeMode.changed(on);
     return on;

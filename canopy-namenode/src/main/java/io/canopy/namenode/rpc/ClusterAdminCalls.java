@@ -8,9 +8,11 @@ import io.canopy.metadata.entity.StorageRecord;
 import io.canopy.namenode.blocks.BlockServices;
 import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.ops.GetFileInfoOp;
 import io.canopy.namenode.ops.GetLocatedFileInfoOp;
 import io.canopy.namenode.ops.OpenFilesOp;
+import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.replication.QueuePageOp;
 import io.canopy.namenode.tx.ClusterRead;
 import io.canopy.namenode.tx.TransactionContext;
@@ -63,15 +65,22 @@ public final class ClusterAdminCalls {
 
   private final TransactionRunner runner;
   private final BlockServices blocks;
+  private final NamespaceServices services;
 
-  public ClusterAdminCalls(TransactionRunner runner, BlockServices blocks) {
+  public ClusterAdminCalls(TransactionRunner runner, BlockServices blocks, NamespaceServices services) {
     this.runner = runner;
     this.blocks = blocks;
+    this.services = services;
+  }
+
+  private PermissionChecker permissions() {
+    return PermissionChecker.of(services.permissions(), CallerInfo.caller());
   }
 
   /** A path's status with the locations of all of a file's blocks ({@code FileSystem.getFileBlockLocations}). */
   public HdfsLocatedFileStatus getLocatedFileInfo(String src, boolean needBlockToken) throws IOException {
-    return (HdfsLocatedFileStatus) runner.run(new GetLocatedFileInfoOp(blocks.locator(), FsPath.parse(src)));
+    return (HdfsLocatedFileStatus) runner.run(new GetLocatedFileInfoOp(blocks.locator(), FsPath.parse(src),
+        permissions()));
   }
 
   /**
@@ -171,6 +180,7 @@ public final class ClusterAdminCalls {
 
   /** Each datanode with its storages' capacity and use, as {@code dfsadmin -report} and the balancer read them. */
   public DatanodeStorageReport[] getDatanodeStorageReport(HdfsConstants.DatanodeReportType type) throws IOException {
+    permissions().checkSuperuser("datanodeReport"); // HDFS's operation name for both datanode reports
     List<DatanodeStorageReport> reports = new ArrayList<>();
     DatanodeRegistry registry = blocks.registry();
     for (DatanodeRegistry.Node node : registry.all()) {
@@ -215,7 +225,7 @@ public final class ClusterAdminCalls {
 
   /** Null, HDFS's answer for a replicated path; FileNotFoundException when the path does not exist. */
   public ErasureCodingPolicy getErasureCodingPolicy(String src) throws IOException {
-    HdfsFileStatus status = runner.run(new GetFileInfoOp(FsPath.parse(src)));
+    HdfsFileStatus status = runner.run(new GetFileInfoOp(FsPath.parse(src), permissions()));
     if (status == null) {
       throw new FileNotFoundException("Path not found: " + src);
     }
@@ -223,7 +233,8 @@ public final class ClusterAdminCalls {
   }
 
   /** No rolling upgrade is ever in progress: HDFS's answer to QUERY then is null. */
-  public RollingUpgradeInfo rollingUpgrade(HdfsConstants.RollingUpgradeAction action) {
+  public RollingUpgradeInfo rollingUpgrade(HdfsConstants.RollingUpgradeAction action) throws IOException {
+    permissions().checkSuperuser("rollingUpgrade");
     if (action == HdfsConstants.RollingUpgradeAction.QUERY) {
       return null;
     }
@@ -256,6 +267,7 @@ public final class ClusterAdminCalls {
   /** Files open for write, in inode id order; none block decommissioning (there is none). */
   public BatchedEntries<OpenFileEntry> listOpenFiles(long prevId, EnumSet<OpenFilesType> openFilesTypes, String path)
       throws IOException {
+    permissions().checkSuperuser("listOpenFiles");
     if (!openFilesTypes.contains(OpenFilesType.ALL_OPEN_FILES)) {
       return new BatchedListEntries<>(List.of(), false);
     }

@@ -8,13 +8,16 @@ import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.ExtendedAttribute;
 import io.canopy.metadata.entity.ExtendedAttributeKey;
 import io.canopy.metadata.entity.Inode;
+import io.canopy.metadata.entity.InodeAclEntry;
 import io.canopy.metadata.entity.InodeKey;
 import io.canopy.metadata.entity.Lease;
 import io.canopy.metadata.entity.Replica;
 import io.canopy.metadata.entity.UcReplica;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.InodePartitioning;
+import io.canopy.namenode.fs.ModeBits;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -85,6 +88,8 @@ public final class TransactionContext {
   private final Map<ChildrenPage, ReadBatch.Result<List<Inode>>> childrenPages = new HashMap<>();
   private final Map<Long, ReadBatch.Result<List<ExtendedAttribute>>> xattrs = new HashMap<>();
   private final List<Runnable> afterCommit = new ArrayList<>();
+  /** ACL entries read or written in this transaction, by inode id (empty: the inode has none). */
+  private final Map<Long, List<InodeAclEntry>> acls = new HashMap<>();
   private ReadBatch.Result<Optional<Lease>> lease;
   private Inode lockedById;
 
@@ -495,11 +500,15 @@ public final class TransactionContext {
     transaction.inodes().update(inode);
   }
 
-  /** Removes an exclusively locked inode. */
+  /** Removes an exclusively locked inode (and its ACL entries, which go with it). */
   public void deleteInode(Inode inode) {
     requireWritable("deleting an inode");
     requireLock(inode, LockMode.EXCLUSIVE, "delete");
     transaction.inodes().delete(inode.key());
+    if (ModeBits.hasAcl(inode.permission()) || !acls.getOrDefault(inode.id(), List.of()).isEmpty()) {
+      transaction.acls().deleteAll(inode.id());
+      acls.put(inode.id(), List.of());
+    }
     locks.put(inode.id(), LockMode.EXCLUSIVE);
     afterCommit.add(() -> hints.invalidate(inode.parentId(), inode.name()));
   }
@@ -517,6 +526,45 @@ public final class TransactionContext {
       hints.put(moved);
     });
     return moved;
+  }
+
+  /**
+   * The ACL entries of those of {@code inodes} whose permission carries the ACL bit ({@link ModeBits}), by inode id:
+   * read at most once per transaction, all the entries not read yet in one round trip, none at all when no inode
+   * has the bit (the common case costs nothing). The rows are locked implicitly through their inode; those of an
+   * inode the transaction does not lock are read at read-committed, like the inode itself.
+   */
+  public Map<Long, List<InodeAclEntry>> acls(Collection<Inode> inodes) throws StoreException {
+    List<Long> missing = new ArrayList<>();
+    for (Inode inode : inodes) {
+      if (ModeBits.hasAcl(inode.permission()) && !acls.containsKey(inode.id()) && !missing.contains(inode.id())) {
+        missing.add(inode.id());
+      }
+    }
+    if (!missing.isEmpty()) {
+      Map<Long, List<InodeAclEntry>> read = transaction.acls().ofInodes(missing);
+      for (Long id : missing) {
+        acls.put(id, read.getOrDefault(id, List.of()));
+      }
+    }
+    Map<Long, List<InodeAclEntry>> result = new HashMap<>();
+    for (Inode inode : inodes) {
+      if (ModeBits.hasAcl(inode.permission())) {
+        result.put(inode.id(), acls.get(inode.id()));
+      }
+    }
+    return result;
+  }
+
+  /**
+   * Replaces the ACL entries of an exclusively locked inode (an empty list removes them). Setting the inode's ACL
+   * bit to match is the caller's: {@link #updateInode}, or the row it inserts.
+   */
+  public void writeAcl(Inode inode, List<InodeAclEntry> entries) {
+    requireWritable("changing an ACL");
+    requireLock(inode, LockMode.EXCLUSIVE, "changing the ACL");
+    transaction.acls().replace(inode.id(), entries);
+    acls.put(inode.id(), List.copyOf(entries));
   }
 
   /**
