@@ -36,6 +36,9 @@ public interface Transaction extends AutoCloseable {
 
   VariableTable variables();
 
+  /** Directory quotas and usage (see {@link QuotaTable}). */
+  QuotaTable quotas();
+
   /** A new, empty batch of reads sent together in one round trip (see {@link ReadBatch}). */
   ReadBatch batch();
 

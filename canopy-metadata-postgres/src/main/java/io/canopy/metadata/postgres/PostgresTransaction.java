@@ -9,6 +9,7 @@ import io.canopy.metadata.dal.InvalidationTable;
 import io.canopy.metadata.dal.LeasePathTable;
 import io.canopy.metadata.dal.LeaseTable;
 import io.canopy.metadata.dal.NamenodeTable;
+import io.canopy.metadata.dal.QuotaTable;
 import io.canopy.metadata.dal.ReadBatch;
 import io.canopy.metadata.dal.RetryCacheTable;
 import io.canopy.metadata.dal.ReplicaTable;
@@ -38,6 +39,7 @@ final class PostgresTransaction implements Transaction {
   private final PgRetryCacheTable retryCache;
   private final PgNamenodeTable namenodes;
   private final PgVariableTable variables;
+  private final PgQuotaTable quotas;
   private final boolean readOnly;
   /** Flush order: fixed, so concurrent commits touch tables in the same order. */
   private final List<BufferedTable> flushOrder;
@@ -66,7 +68,8 @@ final class PostgresTransaction implements Transaction {
     this.retryCache = new PgRetryCacheTable(jdbc);
     this.namenodes = new PgNamenodeTable(jdbc);
     this.variables = new PgVariableTable(jdbc);
-    this.flushOrder = List.of(inodes, blocks, blockLookup, replicas, ucReplicas, leases, leasePaths, datanodes,
+    this.quotas = new PgQuotaTable(jdbc);
+    this.flushOrder = List.of(inodes, quotas, blocks, blockLookup, replicas, ucReplicas, leases, leasePaths, datanodes,
         storages, invalidations, replicationQueue, retryCache, namenodes, variables);
   }
 
@@ -138,6 +141,11 @@ final class PostgresTransaction implements Transaction {
   @Override
   public VariableTable variables() {
     return variables;
+  }
+
+  @Override
+  public QuotaTable quotas() {
+    return quotas;
   }
 
   @Override
