@@ -7,6 +7,8 @@ import io.canopy.namenode.fs.FileStatusFactory;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.InodePartitioning;
 import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.quota.QuotaUpdater;
+import io.canopy.namenode.quota.Usage;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.AtMostOnce;
 import io.canopy.namenode.tx.ResultCodecs;
@@ -67,7 +69,7 @@ public final class CreateOp implements AtMostOnce<HdfsFileStatus> {
 
   @Override
   public LockRequest locks() {
-    return LockRequest.of(PathLock.writeTargetAndParent(request.path)).withLease(request.holder);
+    return LockRequest.of(PathLock.writeTargetAndParent(request.path)).withLease(request.holder).withQuota();
   }
 
   @Override
@@ -84,7 +86,8 @@ public final class CreateOp implements AtMostOnce<HdfsFileStatus> {
     Inode parent;
     if (existing != null) {
       checkReplaceable(context, existing);
-      InodeRemover.removeSubtree(context, registry, existing);
+      Usage removed = InodeRemover.removeSubtree(context, registry, existing);
+      QuotaUpdater.release(context, resolved.above(), -removed.namespace(), -removed.storageSpace());
       parent = resolved.parent().withChildrenCount(resolved.parent().childrenCount() - 1);
     } else {
       if (!request.create) {
@@ -104,6 +107,7 @@ public final class CreateOp implements AtMostOnce<HdfsFileStatus> {
         now, now, 0, request.replication, request.blockSize, (byte) 0, true, request.holder, request.clientMachine,
         null, 0);
     DirectoryMaker.attach(context, services, parent, path.parent(), file);
+    QuotaUpdater.charge(context, resolved.above(), 1, 0);
     Leases.add(context, file, request.holder, now);
     return FileStatusFactory.status(file);
   }

@@ -4,6 +4,8 @@ import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.quota.QuotaUpdater;
+import io.canopy.namenode.quota.Usage;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.BooleanAtMostOnce;
 import io.canopy.namenode.tx.PathLock;
@@ -37,7 +39,8 @@ public final class DeleteOp implements BooleanAtMostOnce {
   @Override
   public LockRequest locks() {
     // The subtree's first level (or a file's blocks) comes with the locks, in one round trip.
-    return LockRequest.of(PathLock.writeTargetAndParent(path).withSubtree().withFileData());
+    // Quota rows after the subtree's inodes (the global lock order): given back once the subtree is locked.
+    return LockRequest.of(PathLock.writeTargetAndParent(path).withSubtree().withFileData()).withQuotaAfterSubtree();
   }
 
   @Override
@@ -51,7 +54,8 @@ public final class DeleteOp implements BooleanAtMostOnce {
     if (target.directory() && target.childrenCount() > 0 && !recursive) {
       throw new PathIsNotEmptyDirectoryException(path + " is non empty");
     }
-    InodeRemover.removeSubtree(context, registry, target);
+    Usage removed = InodeRemover.removeSubtree(context, registry, target);
+    QuotaUpdater.release(context, resolved.above(), -removed.namespace(), -removed.storageSpace());
     Inode parent = resolved.parent();
     context.updateInode(parent.withChildrenCount(parent.childrenCount() - 1)
         .withTimes(services.now(), parent.accessTime()));

@@ -6,6 +6,7 @@ import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.InodePartitioning;
 import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.quota.QuotaUpdater;
 import io.canopy.namenode.tx.ResolvedPath;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
@@ -25,7 +26,8 @@ final class DirectoryMaker {
 
   /**
    * Creates every missing directory of {@code path} above depth {@code untilDepth}, under the exclusively locked
-   * deepest existing inode. Returns the deepest directory afterwards (the parent of depth {@code untilDepth}).
+   * deepest existing inode, each charged to the quotas above (one at a time, as HDFS checks each mkdir). Returns the
+   * deepest directory afterwards (the parent of depth {@code untilDepth}).
    */
   static Inode createMissing(TransactionContext context, NamespaceServices services, ResolvedPath path,
       int untilDepth, FsPermission permission, String owner) throws IOException {
@@ -35,6 +37,7 @@ final class DirectoryMaker {
       String name = path.path().components().get(depth - 1);
       Inode child = newDirectory(services, parent, name, depth, permission, owner);
       attach(context, services, parent, parentPath, child);
+      QuotaUpdater.charge(context, path.above(), 1, 0);
       parent = child;
       parentPath = parentPath.child(name);
     }

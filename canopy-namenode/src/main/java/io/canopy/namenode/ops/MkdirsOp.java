@@ -3,6 +3,7 @@ package io.canopy.namenode.ops;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.quota.QuotaUpdater;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.PathLock;
@@ -42,7 +43,7 @@ public final class MkdirsOp implements Operation<Boolean> {
 
   @Override
   public LockRequest locks() {
-    return LockRequest.of(PathLock.writeTargetAndParent(path));
+    return LockRequest.of(PathLock.writeTargetAndParent(path)).withQuota();
   }
 
   @Override
@@ -63,6 +64,7 @@ public final class MkdirsOp implements Operation<Boolean> {
         DirectoryMaker.withImplicitOwnerWriteExecute(permission), user);
     DirectoryMaker.attach(context, services, parent, path.parent(),
         DirectoryMaker.newDirectory(services, parent, path.name(), path.depth(), permission, user));
+    QuotaUpdater.charge(context, resolved.above(), 1, 0);
     return true;
   }
 }

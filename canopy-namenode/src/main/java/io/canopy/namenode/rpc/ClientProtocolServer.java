@@ -18,6 +18,7 @@ import io.canopy.namenode.ops.GetBlockLocationsOp;
 import io.canopy.namenode.ops.GetContentSummaryOp;
 import io.canopy.namenode.ops.GetFileInfoOp;
 import io.canopy.namenode.ops.GetListingOp;
+import io.canopy.namenode.ops.GetQuotaUsageOp;
 import io.canopy.namenode.ops.MkdirsOp;
 import io.canopy.namenode.ops.RecoverLeaseOp;
 import io.canopy.namenode.ops.ReleaseOutcome;
@@ -26,6 +27,7 @@ import io.canopy.namenode.ops.RenameOp;
 import io.canopy.namenode.ops.RenewLeaseOp;
 import io.canopy.namenode.ops.SetOwnerOp;
 import io.canopy.namenode.ops.SetPermissionOp;
+import io.canopy.namenode.ops.SetQuotaOp;
 import io.canopy.namenode.ops.SetReplicationOp;
 import io.canopy.namenode.ops.SetTimesOp;
 import io.canopy.namenode.ops.UpdateBlockForPipelineOp;
@@ -48,6 +50,8 @@ import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FsServerDefaults;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.QuotaUsage;
+import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
 import org.apache.hadoop.hdfs.AddBlockFlag;
@@ -62,6 +66,7 @@ import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.hdfs.protocol.RecoveryInProgressException;
+import org.apache.hadoop.hdfs.server.namenode.UnsupportedActionException;
 import org.apache.hadoop.io.EnumSetWritable;
 import org.apache.hadoop.util.DataChecksum;
 
@@ -80,6 +85,7 @@ public final class ClientProtocolServer {
   private final long completeWaitMs;
   /** At most half the handlers wait in complete(): the datanode reports they wait for need handlers too. */
   private final Semaphore completeWaiters;
+  private final SuperuserPrivilege superuser;
 
   public ClientProtocolServer(Configuration conf, NamespaceServices services, BlockServices blocks,
       TransactionRunner runner) {
@@ -89,6 +95,7 @@ public final class ClientProtocolServer {
     this.completeWaitMs = conf.getLong(NameNodeConfig.COMPLETE_WAIT_MS, NameNodeConfig.COMPLETE_WAIT_MS_DEFAULT);
     this.completeWaiters = new Semaphore(Math.max(1,
         conf.getInt(NameNodeConfig.HANDLER_COUNT, NameNodeConfig.HANDLER_COUNT_DEFAULT) / 2));
+    this.superuser = new SuperuserPrivilege(conf);
     this.serverDefaults = new FsServerDefaults(
         conf.getLongBytes("dfs.blocksize", 128L * 1024 * 1024),
         conf.getInt("dfs.bytes-per-checksum", 512),
@@ -295,6 +302,37 @@ public final class ClientProtocolServer {
 
   public ContentSummary getContentSummary(String path) throws IOException {
     return runner.run(new GetContentSummaryOp(FsPath.parse(path)));
+  }
+
+  /**
+   * setQuota: superuser only (HDFS's dfs.permissions.allow.owner.set.quota is not supported); quotas by storage
+   * type are not supported and say so.
+   */
+  public void setQuota(String path, long namespaceQuota, long storagespaceQuota, StorageType type)
+      throws IOException {
+    superuser.check(CallerInfo.user(), CallerInfo.groups(), quotaCommand(namespaceQuota, storagespaceQuota));
+    SetQuotaOp.checkValues(namespaceQuota, storagespaceQuota);
+    if (type != null) {
+      throw new UnsupportedActionException("Failed to set quota by storage type " + type + " on " + path
+          + ": Canopy does not support quotas by storage type (only namespace and storage-space quotas)");
+    }
+    runner.run(new SetQuotaOp(FsPath.parse(path), namespaceQuota, storagespaceQuota));
+  }
+
+  /** HDFS's operation names for setQuota, as its audit log and superuser message use them. */
+  private static String quotaCommand(long namespaceQuota, long storagespaceQuota) {
+    if (namespaceQuota == HdfsConstants.QUOTA_RESET && storagespaceQuota == HdfsConstants.QUOTA_DONT_SET) {
+      return "clearQuota";
+    } else if (namespaceQuota == HdfsConstants.QUOTA_DONT_SET && storagespaceQuota == HdfsConstants.QUOTA_RESET) {
+      return "clearSpaceQuota";
+    } else if (storagespaceQuota == HdfsConstants.QUOTA_DONT_SET) {
+      return "setQuota";
+    }
+    return "setSpaceQuota";
+  }
+
+  public QuotaUsage getQuotaUsage(String path) throws IOException {
+    return runner.run(new GetQuotaUsageOp(FsPath.parse(path)));
   }
 
   public LocatedBlock updateBlockForPipeline(ExtendedBlock block, String clientName) throws IOException {

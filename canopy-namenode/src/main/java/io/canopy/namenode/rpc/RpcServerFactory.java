@@ -10,6 +10,8 @@ import org.apache.hadoop.fs.InvalidPathException;
 import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
 import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
+import org.apache.hadoop.hdfs.protocol.DSQuotaExceededException;
+import org.apache.hadoop.hdfs.protocol.NSQuotaExceededException;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.FSLimitException;
 import org.apache.hadoop.hdfs.protocol.proto.ClientNamenodeProtocolProtos.ClientNamenodeProtocol;
@@ -72,6 +74,8 @@ public final class RpcServerFactory {
         ParentNotDirectoryException.class, PathIsNotEmptyDirectoryException.class, InvalidPathException.class,
         FSLimitException.class, LeaseExpiredException.class, NotReplicatedYetException.class,
         AlreadyBeingCreatedException.class, UnsupportedOperationException.class, IllegalArgumentException.class);
+    // a user running into a quota is not a server problem (HDFS lists them too)
+    server.addTerseExceptions(NSQuotaExceededException.class, DSQuotaExceededException.class);
     return server;
   }
 }
