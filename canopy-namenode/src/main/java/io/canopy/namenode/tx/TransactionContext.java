@@ -275,17 +275,49 @@ public final class TransactionContext {
   }
 
   /**
-   * The epoch read once the locks are held must be the one the attempt started with: otherwise a quota was set
-   * above some path, or a subtree moved between quota directories, after the paths were read, and the operation
-   * re-runs on the new namespace.
+   * The epoch read once the locks are held should be the one the attempt started with. When it is not, a quota was
+   * set on some directory, or some subtree moved between quota directories, while the paths were read: one more round
+   * trip reads the paths' ancestors again (under the locks now held, nothing that matters can change them any more)
+   * and the operation goes on if they are the same rows with the same quota flags, else it re-runs on the new
+   * namespace. So a quota change elsewhere costs operations in flight a round trip, never a re-run.
    */
-  private void checkQuotaEpoch(long epochNow) throws StalePathException {
+  private void checkQuotaEpoch(long epochNow) throws StoreException {
     hints.noteQuotaEpoch(epochNow);
     if (epochNow != epochBefore) {
-      throw new StalePathException("quota directories changed while the operation read its paths (epoch "
-          + epochBefore + ", now " + epochNow + ")");
+      String changed = changedAncestor();
+      if (changed != null) {
+        throw new StalePathException("quota directories changed while the operation read its paths (epoch "
+            + epochBefore + ", now " + epochNow + "): " + changed);
+      }
     }
     quotaEpochChecked = true;
+  }
+
+  /** The first ancestor of a declared path that differs from the row read now, described, or null when none does. */
+  private String changedAncestor() throws StoreException {
+    List<InodeKey> keys = new ArrayList<>();
+    List<Inode> used = new ArrayList<>();
+    for (PathLock lock : request.paths()) {
+      List<Inode> above = resolved.get(lock.path()).above();
+      for (int depth = 0; depth < above.size(); depth++) {
+        keys.add(depth == 0 ? InodePartitioning.ROOT_KEY
+            : InodePartitioning.keyOf(above.get(depth - 1), lock.path().components().get(depth - 1)));
+        used.add(above.get(depth));
+      }
+    }
+    Map<InodeKey, Inode> now = transaction.inodes().getAll(keys, LockMode.READ_COMMITTED);
+    for (int i = 0; i < keys.size(); i++) {
+      Inode row = now.get(keys.get(i));
+      if (row == null || row.id() != used.get(i).id() || row.hasQuota() != used.get(i).hasQuota()) {
+        if (row != null) {
+          rememberHint(row);
+        } else {
+          hints.invalidate(keys.get(i).parentId(), keys.get(i).name());
+        }
+        return "inode " + used.get(i).id() + " ('" + used.get(i).name() + "') is now " + row;
+      }
+    }
+    return null;
   }
 
   /** The directories from the root to the parent of the request's hint path, as the hints predict them, or null. */
