@@ -199,6 +199,89 @@ final class NamespaceInvariants {
         problems.add("open file without a lease path: " + row);
       }
     }
+    problems.addAll(quotaViolations(store));
+    return problems;
+  }
+
+  /**
+   * Quotas: a directory is flagged exactly when it has a quota row, and every row's stored usage equals a recount of
+   * its subtree (one per inode, the directory included; storage space is bytes times replication, a block being
+   * written or recovered counting as a whole preferred block).
+   */
+  static List<String> quotaViolations(MetadataStore store) throws IOException {
+    List<String> problems = new ArrayList<>();
+    Map<Long, List<Long>> children = new HashMap<>();
+    Map<Long, Long> space = new HashMap<>();
+    Map<Long, Long> preferred = new HashMap<>();
+    Map<Long, Long> replication = new HashMap<>();
+    Set<Long> flagged = new HashSet<>();
+    Set<Long> open = new HashSet<>();
+    for (List<String> r : query(store, "SELECT id, parent_id, CASE WHEN is_dir THEN 1 ELSE 0 END,"
+        + " CASE WHEN under_construction THEN 1 ELSE 0 END, size, replication, preferred_block_size,"
+        + " CASE WHEN has_quota THEN 1 ELSE 0 END FROM inodes")) {
+      long id = Long.parseLong(r.get(0));
+      if (id != InodePartitioning.ROOT_ID) {
+        children.computeIfAbsent(Long.parseLong(r.get(1)), p -> new ArrayList<>()).add(id);
+      }
+      boolean directory = "1".equals(r.get(2));
+      long factor = Long.parseLong(r.get(5));
+      replication.put(id, factor);
+      preferred.put(id, Long.parseLong(r.get(6)));
+      if ("1".equals(r.get(7))) {
+        flagged.add(id);
+      }
+      if (!directory && "1".equals(r.get(3))) {
+        open.add(id);
+        space.put(id, 0L);
+      } else {
+        space.put(id, directory ? 0 : Long.parseLong(r.get(4)) * factor);
+      }
+    }
+    for (List<String> r : query(store, "SELECT inode_id, num_bytes, state FROM blocks")) {
+      long inode = Long.parseLong(r.get(0));
+      if (open.contains(inode)) {
+        BlockState state = BlockState.fromCode(Integer.parseInt(r.get(2)));
+        long bytes = state == BlockState.UNDER_CONSTRUCTION || state == BlockState.UNDER_RECOVERY
+            ? preferred.get(inode) : Long.parseLong(r.get(1));
+        space.merge(inode, bytes * replication.get(inode), Long::sum);
+      }
+    }
+    Set<Long> withRows = new HashSet<>();
+    for (List<String> r : query(store, "SELECT inode_id, namespace_used, storage_space_used FROM directory_quotas")) {
+      long id = Long.parseLong(r.get(0));
+      withRows.add(id);
+      if (!space.containsKey(id)) {
+        problems.add("quota row of missing inode " + id);
+        continue;
+      }
+      long namespace = 0;
+      long storage = 0;
+      Deque<Long> queue = new ArrayDeque<>(List.of(id));
+      Set<Long> seen = new HashSet<>();
+      while (!queue.isEmpty()) {
+        long next = queue.poll();
+        if (!seen.add(next)) {
+          continue; // a cycle: reported by the structural checks
+        }
+        namespace++;
+        storage += space.getOrDefault(next, 0L);
+        queue.addAll(children.getOrDefault(next, List.of()));
+      }
+      if (namespace != Long.parseLong(r.get(1)) || storage != Long.parseLong(r.get(2))) {
+        problems.add("quota usage of directory " + id + " is stored as namespace " + r.get(1) + ", storage space "
+            + r.get(2) + " but a recount finds " + namespace + " and " + storage);
+      }
+    }
+    for (long id : flagged) {
+      if (!withRows.contains(id)) {
+        problems.add("directory " + id + " is flagged with a quota but has no quota row");
+      }
+    }
+    for (long id : withRows) {
+      if (space.containsKey(id) && !flagged.contains(id)) {
+        problems.add("directory " + id + " has a quota row but is not flagged");
+      }
+    }
     return problems;
   }
 

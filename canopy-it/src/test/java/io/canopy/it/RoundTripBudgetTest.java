@@ -131,6 +131,45 @@ class RoundTripBudgetTest {
     assertEquals(1, roundTrips(nameNode, "getStoragePolicy", () -> assertNotNull(client.getStoragePolicy(file))));
   }
 
+  /**
+   * A quota directory above costs no round trip once the hints know its flag: its usage row is locked in the lock
+   * round trip (create), or with the file locked by id (addBlock, complete).
+   */
+  @Test
+  void quotaDirectoriesAboveCostNoExtraRoundTrip() throws IOException {
+    NameNode nameNode = cluster.nameNode(0);
+    org.apache.hadoop.hdfs.DistributedFileSystem fs = cluster.fileSystem(0);
+    ClientProtocol client = fs.getClient().getNamenode();
+    String plain = dir("quotaFree", 5);
+    String quoted = dir("quotaAbove", 5);
+    fs.mkdirs(new org.apache.hadoop.fs.Path(plain));
+    fs.mkdirs(new org.apache.hadoop.fs.Path(quoted));
+    fs.setQuota(new org.apache.hadoop.fs.Path("/quotaAbove5/d2"), 1000, 1L << 40);
+    fs.setQuota(new org.apache.hadoop.fs.Path(quoted), 100, HdfsConstants.QUOTA_DONT_SET);
+    long[][] costs = new long[2][];
+    String[] parents = {plain, quoted};
+    for (int i = 0; i < 2; i++) {
+      String parent = parents[i];
+      create(client, parent + "/warm"); // warms the hints, flags included
+      String file = parent + "/file";
+      long create = roundTrips(nameNode, "create", () -> client.create(file, FsPermission.getFileDefault(),
+          "budget-client", new EnumSetWritable<>(EnumSet.of(CreateFlag.CREATE)), true, (short) 1, 1024,
+          CryptoProtocolVersion.supported(), null, null));
+      long fileId = client.getFileInfo(file).getFileId();
+      long[] block = new long[1];
+      long addBlock = roundTrips(nameNode, "addBlock", () -> block[0] = client.addBlock(file, "budget-client", null,
+          null, fileId, null, null).getBlock().getBlockId());
+      long abandon = roundTrips(nameNode, "abandonBlock", () -> client.abandonBlock(client.getBlockLocations(file,
+          0, 1).getLastLocatedBlock().getBlock(), fileId, file, "budget-client"));
+      long complete = roundTrips(nameNode, "complete", () -> client.complete(file, "budget-client", null, fileId));
+      costs[i] = new long[] {create, addBlock, abandon, complete};
+    }
+    assertEquals(WARM_CREATE, costs[0][0], "create without a quota above");
+    assertEquals(java.util.Arrays.toString(costs[0]), java.util.Arrays.toString(costs[1]),
+        "create, addBlock, abandonBlock, complete: without, then with two quota directories above");
+    assertEquals(3, fs.getQuotaUsage(new org.apache.hadoop.fs.Path(quoted)).getFileAndDirectoryCount());
+  }
+
   @Test
   void coldHintsCostOneRoundTripPerComponent() throws IOException {
     ClientProtocol writer = cluster.fileSystem(0).getClient().getNamenode();

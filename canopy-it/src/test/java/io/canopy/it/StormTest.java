@@ -59,6 +59,10 @@ class StormTest {
       {"a", "b", "c", "s0"},
   };
 
+  /** The storm's root is never moved or deleted: usage is tracked there until the end, the others may go. */
+  static final List<String> QUOTA_DIRECTORIES = List.of(ROOT, ROOT + "/d0", ROOT + "/d1", ROOT + "/d2/s0",
+      ROOT + "/d3/s1");
+
   /** The remote exceptions HDFS documents for the races a storm provokes. */
   static final Set<String> EXPECTED_CLASSES = Set.of(
       FileNotFoundException.class.getName(),
@@ -113,6 +117,11 @@ class StormTest {
           }
         }
       }
+      // Quotas far above what the storm uses: usage is kept under every race (moves between quota directories,
+      // quota directories moved and deleted) and the invariants compare it with a recount afterwards.
+      for (String quoted : QUOTA_DIRECTORIES) {
+        clients.get(0).setQuota(path(quoted), 1_000_000, 1L << 50);
+      }
       long started = System.nanoTime();
       // A storm that has not finished by then hangs: dump the threads rather than wait for the JUnit timeout.
       long budgetSeconds = 60 + ops / 20;
@@ -165,7 +174,9 @@ class StormTest {
         failures.add("namespace invariants violated after the storm:\n" + String.join("\n", problems));
       }
       long inodes = NamespaceInvariants.inodes(rows).size();
-      System.out.println("StormTest: checked the invariants on " + inodes + " inodes");
+      System.out.println("StormTest: checked the invariants on " + inodes + " inodes, "
+          + rows.adminQuery("SELECT count(*) FROM directory_quotas", 1).rows().get(0).get(0)
+          + " directories with a quota left");
       // both namenodes serve exactly the tree the tables hold
       for (int n = 0; n < 2; n++) {
         long listed = countTree(clients.get(n), path("/"));

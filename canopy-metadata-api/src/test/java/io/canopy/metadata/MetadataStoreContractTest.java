@@ -15,6 +15,7 @@ import io.canopy.metadata.entity.BlockState;
 import io.canopy.metadata.entity.DatanodeRecord;
 import io.canopy.metadata.entity.ExtendedAttribute;
 import io.canopy.metadata.entity.XAttrNamespace;
+import io.canopy.metadata.entity.DirectoryQuota;
 import io.canopy.metadata.entity.NamenodeRecord;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.InodeAclEntry;
@@ -180,6 +181,7 @@ public abstract class MetadataStoreContractTest {
       assertEquals(List.of(), tx.namenodes().all());
       assertEquals(Map.of(), tx.acls().ofInodes(List.of(20_001L)));
       assertEquals(OptionalLong.empty(), tx.variables().getLong("leader.term", LockMode.READ_COMMITTED));
+      assertFalse(tx.quotas().any());
     }
     for (IdKind kind : IdKind.values()) {
       assertEquals(kind.firstValue(), store.allocateIds(kind, 1).first(), kind + " sequence not reset");
@@ -1256,6 +1258,63 @@ public abstract class MetadataStoreContractTest {
     }
   }
 
+  // ---------------------------------------------------------------------------------------------------------
+  // directory quotas
+
+  @Test
+  void inodeQuotaFlagReadsBackAndSurvivesWithers() throws Exception {
+    Inode quoted = directory(20_001, ROOT_ID, "q").withQuota(true);
+    Inode plain = directory(20_002, ROOT_ID, "p");
+    insertCommitted(quoted, plain);
+    assertEquals(Optional.of(quoted), inode(quoted.key()));
+    assertTrue(inode(quoted.key()).orElseThrow().withChildrenCount(4).withTimes(1, 2).hasQuota());
+    assertFalse(inode(plain.key()).orElseThrow().hasQuota());
+    inTransaction(tx -> tx.inodes().update(quoted.withQuota(false)));
+    assertFalse(inodeById(quoted.id()).orElseThrow().hasQuota());
+    assertThrows(IllegalArgumentException.class, () -> file(20_003, ROOT_ID, "f").withQuota(true),
+        "a file cannot have a quota");
+  }
+
+  @Test
+  void quotaRowsInsertReadUpdateDeleteAndPageInIdOrder() throws Exception {
+    DirectoryQuota a = new DirectoryQuota(20_005, 100, -1, 1, 0);
+    DirectoryQuota b = new DirectoryQuota(20_001, -1, 1L << 40, 7, 3L << 20);
+    DirectoryQuota c = new DirectoryQuota(20_003, 5, 1_000, 5, 1_000);
+    try (Transaction tx = begin()) {
+      assertFalse(tx.quotas().any());
+      assertEquals(Optional.empty(), tx.quotas().get(20_001, LockMode.READ_COMMITTED));
+    }
+    inTransaction(tx -> {
+      tx.quotas().insert(a);
+      tx.quotas().insert(b);
+      tx.quotas().insert(c);
+    });
+    try (Transaction tx = begin()) {
+      assertTrue(tx.quotas().any());
+      assertEquals(Optional.of(b), tx.quotas().get(20_001, LockMode.SHARED));
+      assertEquals(List.of(b, c, a), tx.quotas().page(0, 10));
+      assertEquals(List.of(c), tx.quotas().page(20_001, 1));
+    }
+    inTransaction(tx -> {
+      tx.quotas().update(a.plus(2, 300));
+      tx.quotas().update(a.plus(2, 300).withLimits(50, 10_000)); // the last update of a transaction wins
+      tx.quotas().delete(20_003);
+    });
+    try (Transaction tx = store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)) {
+      assertEquals(Optional.of(new DirectoryQuota(20_005, 50, 10_000, 3, 300)),
+          tx.quotas().get(20_005, LockMode.EXCLUSIVE));
+      assertEquals(Optional.empty(), tx.quotas().get(20_003, LockMode.READ_COMMITTED));
+      assertEquals(2, tx.quotas().page(0, 10).size());
+    }
+    inTransaction(tx -> {
+      tx.quotas().delete(20_001);
+      tx.quotas().delete(20_005);
+    });
+    try (Transaction tx = begin()) {
+      assertFalse(tx.quotas().any());
+    }
+  }
+
   @Test
   void xattrWritesAreDiscardedOnRollbackAndReadInTheLockRoundTrip() throws Exception {
     Inode f = file(20_001, ROOT_ID, "f");
@@ -1275,6 +1334,64 @@ public abstract class MetadataStoreContractTest {
       assertEquals(before + 1, tx.roundTrips(), "the inode and its attributes come in one round trip");
       assertEquals(Optional.of(f), locked.get());
       assertEquals(List.of(xattr(20_001, XAttrNamespace.USER, "kept", "1")), attributes.get());
+    }
+  }
+
+  @Test
+  void batchReadsQuotaRowsTheAnyTestAndVariables() throws Exception {
+    inTransaction(tx -> {
+      tx.quotas().insert(new DirectoryQuota(20_001, 10, -1, 2, 0));
+      tx.variables().putLong("quota.epoch", 4);
+    });
+    for (boolean readOnly : new boolean[] {false, true}) {
+      try (Transaction tx = readOnly ? store.beginReadOnly(MetadataStore.NO_PARTITION_HINT) : begin()) {
+        int before = tx.roundTrips();
+        ReadBatch batch = tx.batch();
+        ReadBatch.Result<Optional<DirectoryQuota>> present = batch.quota(20_001, LockMode.EXCLUSIVE);
+        ReadBatch.Result<Optional<DirectoryQuota>> missing = batch.quota(20_002, LockMode.EXCLUSIVE);
+        ReadBatch.Result<Boolean> any = batch.anyQuota();
+        ReadBatch.Result<OptionalLong> epoch = batch.longVariable("quota.epoch");
+        ReadBatch.Result<OptionalLong> unset = batch.longVariable("never.set");
+        assertThrows(IllegalStateException.class, present::get, "no value before the batch executed");
+        batch.execute();
+        assertEquals(1, tx.roundTrips() - before, "one round trip for the whole batch");
+        assertEquals(Optional.of(new DirectoryQuota(20_001, 10, -1, 2, 0)), present.get());
+        assertEquals(Optional.empty(), missing.get());
+        assertTrue(any.get());
+        assertEquals(OptionalLong.of(4), epoch.get());
+        assertEquals(OptionalLong.empty(), unset.get());
+      }
+    }
+  }
+
+  @Test
+  void aQuotaRowLockedByABatchHoldsOffAnotherWriterUntilCommit() throws Exception {
+    // How concurrent operations under one quota directory serialize: the second sees the first's usage.
+    DirectoryQuota quota = new DirectoryQuota(20_001, 10, -1, 1, 0);
+    inTransaction(tx -> tx.quotas().insert(quota));
+    CountDownLatch writerStarted = new CountDownLatch(1);
+    Future<DirectoryQuota> writer;
+    try (Transaction holder = begin()) {
+      ReadBatch batch = holder.batch();
+      ReadBatch.Result<Optional<DirectoryQuota>> locked = batch.quota(20_001, LockMode.EXCLUSIVE);
+      batch.execute();
+      writer = threads.submit(() -> {
+        try (Transaction tx = begin()) {
+          writerStarted.countDown();
+          DirectoryQuota seen = tx.quotas().get(20_001, LockMode.EXCLUSIVE).orElseThrow();
+          tx.quotas().update(seen.plus(1, 10));
+          tx.commit();
+          return seen;
+        }
+      });
+      assertTrue(writerStarted.await(WAIT_SECONDS, SECONDS));
+      assertStillWaiting(writer);
+      holder.quotas().update(locked.get().orElseThrow().plus(1, 5));
+      holder.commit();
+    }
+    assertEquals(quota.plus(1, 5), writer.get(WAIT_SECONDS, SECONDS), "the waiter must see the committed usage");
+    try (Transaction tx = begin()) {
+      assertEquals(Optional.of(quota.plus(2, 15)), tx.quotas().get(20_001, LockMode.READ_COMMITTED));
     }
   }
 
@@ -2236,6 +2353,7 @@ public abstract class MetadataStoreContractTest {
       tx.replicationQueue().put(new QueuedBlock(20_001, 1_001, ReplicationPriority.HIGHEST, 0));
       tx.xattrs().put(new ExtendedAttribute(20_001, XAttrNamespace.USER, "a", new byte[] {1}));
       tx.acls().replace(20_001, sampleAcl(20_001));
+      tx.quotas().insert(new DirectoryQuota(ROOT_ID, 10, -1, 3, 0));
     });
   }
 
@@ -2253,6 +2371,7 @@ public abstract class MetadataStoreContractTest {
       assertEquals(1, tx.replicationQueue().ofFile(20_001).size());
       assertEquals(1, tx.xattrs().ofInode(20_001).size());
       assertEquals(sampleAcl(20_001), tx.acls().ofInodes(List.of(20_001L)).get(20_001L));
+      assertTrue(tx.quotas().get(ROOT_ID, LockMode.READ_COMMITTED).isPresent());
     }
   }
 

@@ -4,6 +4,7 @@ import io.canopy.metadata.LockMode;
 import io.canopy.metadata.StoreException;
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.ExtendedAttribute;
+import io.canopy.metadata.entity.DirectoryQuota;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.InodeKey;
 import io.canopy.metadata.entity.Lease;
@@ -14,6 +15,7 @@ import io.canopy.metadata.entity.UcReplica;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Reads sent to the store together, in one round trip, and executed in the order they were added: row locks are
@@ -58,6 +60,15 @@ public interface ReadBatch {
 
   /** An inode's extended attributes (see {@link XAttrTable#ofInode}), locked implicitly through the inode. */
   Result<List<ExtendedAttribute>> xattrsOf(long inodeId);
+
+  /** Primary-key read of one directory's quota row (see {@link QuotaTable}). */
+  Result<Optional<DirectoryQuota>> quota(long inodeId, LockMode lock);
+
+  /** Whether any directory has a quota (see {@link QuotaTable#any()}). */
+  Result<Boolean> anyQuota();
+
+  /** A variable's numeric value, read without a lock (empty when unset). */
+  Result<OptionalLong> longVariable(String name);
 
   boolean isEmpty();
 

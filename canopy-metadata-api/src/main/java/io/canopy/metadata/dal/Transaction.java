@@ -41,6 +41,9 @@ public interface Transaction extends AutoCloseable {
 
   XAttrTable xattrs();
 
+  /** Directory quotas and usage (see {@link QuotaTable}). */
+  QuotaTable quotas();
+
   /** A new, empty batch of reads sent together in one round trip (see {@link ReadBatch}). */
   ReadBatch batch();
 

@@ -17,15 +17,15 @@ final class PgInodeTable implements InodeTable, BufferedTable {
   private static final String COLUMNS = "i.partition_id, i.parent_id, i.name, i.id, i.is_dir, i.permission, "
       + "i.owner_name, i.group_name, i.modification_time, i.access_time, i.size, i.replication, "
       + "i.preferred_block_size, i.storage_policy, i.under_construction, i.client_name, i.client_machine, "
-      + "i.symlink_target, i.children_count, i.spread_children";
+      + "i.symlink_target, i.children_count, i.spread_children, i.has_quota";
   private static final String INSERT = "INSERT INTO inodes (partition_id, parent_id, name, id, is_dir, permission, "
       + "owner_name, group_name, modification_time, access_time, size, replication, preferred_block_size, "
       + "storage_policy, under_construction, client_name, client_machine, symlink_target, children_count, "
-      + "spread_children) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+      + "spread_children, has_quota) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
   private static final String UPDATE = "UPDATE inodes SET id = ?, is_dir = ?, permission = ?, owner_name = ?, "
       + "group_name = ?, modification_time = ?, access_time = ?, size = ?, replication = ?, "
       + "preferred_block_size = ?, storage_policy = ?, under_construction = ?, client_name = ?, "
-      + "client_machine = ?, symlink_target = ?, children_count = ?, spread_children = ? "
+      + "client_machine = ?, symlink_target = ?, children_count = ?, spread_children = ?, has_quota = ? "
       + "WHERE partition_id = ? AND parent_id = ? AND name = ?";
 
   private final Jdbc jdbc;
@@ -219,7 +219,7 @@ final class PgInodeTable implements InodeTable, BufferedTable {
     s.setString(next + 2, inode.name());
   }
 
-  /** Binds permission .. children_count from {@code first}; returns the next free index. */
+  /** Binds permission .. has_quota from {@code first}; returns the next free index. */
   private static int bindAttributes(Params s, int first, Inode inode) throws SQLException {
     int i = first;
     s.setShort(i++, inode.permission());
@@ -237,6 +237,7 @@ final class PgInodeTable implements InodeTable, BufferedTable {
     s.setString(i++, inode.symlinkTarget());
     s.setLong(i++, inode.childrenCount());
     s.setBoolean(i++, inode.spreadsChildren());
+    s.setBoolean(i++, inode.hasQuota());
     return i;
   }
 
@@ -244,6 +245,6 @@ final class PgInodeTable implements InodeTable, BufferedTable {
     return new Inode(r.getLong(4), r.getLong(1), r.getLong(2), r.getString(3), r.getBoolean(5), r.getShort(6),
         r.getString(7), r.getString(8), r.getLong(9), r.getLong(10), r.getLong(11), r.getShort(12), r.getLong(13),
         (byte) r.getShort(14), r.getBoolean(15), r.getString(16), r.getString(17), r.getString(18), r.getLong(19),
-        r.getBoolean(20));
+        r.getBoolean(20), r.getBoolean(21));
   }
 }

@@ -5,6 +5,7 @@ import io.canopy.metadata.StoreException;
 import io.canopy.metadata.dal.ReadBatch;
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.ExtendedAttribute;
+import io.canopy.metadata.entity.DirectoryQuota;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.InodeKey;
 import io.canopy.metadata.entity.Lease;
@@ -17,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.Function;
 
 /** A {@link ReadBatch} sent as one multi-statement pipeline. */
@@ -122,6 +124,22 @@ final class PgReadBatch implements ReadBatch {
   @Override
   public Result<List<ExtendedAttribute>> xattrsOf(long inodeId) {
     return add(PgXAttrTable.ofInodePart(inodeId), List::copyOf);
+  }
+
+  @Override
+  public Result<Optional<DirectoryQuota>> quota(long inodeId, LockMode lock) {
+    return add(PgQuotaTable.getPart(inodeId, jdbc.effective(lock)), PgReadBatch::first);
+  }
+
+  @Override
+  public Result<Boolean> anyQuota() {
+    return add(PgQuotaTable.anyPart(), rows -> rows.get(0));
+  }
+
+  @Override
+  public Result<OptionalLong> longVariable(String name) {
+    return add(PgVariableTable.getPart(name, LockMode.READ_COMMITTED),
+        rows -> rows.isEmpty() || rows.get(0) == null ? OptionalLong.empty() : OptionalLong.of(rows.get(0)));
   }
 
   @Override

@@ -18,13 +18,18 @@ final class PgVariableTable implements VariableTable, BufferedTable {
     this.jdbc = jdbc;
   }
 
-  @Override
-  public OptionalLong getLong(String name, LockMode lock) throws StoreException {
-    List<Long> values = jdbc.query("SELECT v.long_value FROM variables v WHERE v.name = ?"
-        + Jdbc.lockClause(jdbc.effective(lock), "v"), s -> s.setString(1, name), r -> {
+  /** One variable's value (a null element when the row holds no number). */
+  static Jdbc.Part<Long> getPart(String name, LockMode lock) {
+    return new Jdbc.Part<>("SELECT v.long_value FROM variables v WHERE v.name = ?" + Jdbc.lockClause(lock, "v"),
+        s -> s.setString(1, name), r -> {
           long value = r.getLong(1);
           return r.wasNull() ? null : value;
         });
+  }
+
+  @Override
+  public OptionalLong getLong(String name, LockMode lock) throws StoreException {
+    List<Long> values = jdbc.run(getPart(name, jdbc.effective(lock)));
     return values.isEmpty() || values.get(0) == null ? OptionalLong.empty() : OptionalLong.of(values.get(0));
   }
 

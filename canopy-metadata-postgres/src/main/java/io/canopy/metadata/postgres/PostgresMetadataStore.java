@@ -28,7 +28,7 @@ final class PostgresMetadataStore implements MetadataStore {
   /** Every file-system table, emptied by a forced format. Never the migration history. */
   private static final List<String> NAMESPACE_TABLES = List.of("variables", "inodes", "blocks", "block_lookup",
       "replicas", "uc_replicas", "leases", "lease_paths", "datanodes", "storages", "invalidated_blocks",
-      "retry_cache", "namenodes", "replication_queue", "xattrs", "acl_entries");
+      "retry_cache", "namenodes", "replication_queue", "xattrs", "acl_entries", "directory_quotas");
   private static final int ADMIN_QUERY_TIMEOUT_SECONDS = 30;
 
   private final HikariDataSource pool;

@@ -10,6 +10,7 @@ import io.canopy.metadata.dal.InvalidationTable;
 import io.canopy.metadata.dal.LeasePathTable;
 import io.canopy.metadata.dal.LeaseTable;
 import io.canopy.metadata.dal.NamenodeTable;
+import io.canopy.metadata.dal.QuotaTable;
 import io.canopy.metadata.dal.ReadBatch;
 import io.canopy.metadata.dal.RetryCacheTable;
 import io.canopy.metadata.dal.ReplicaTable;
@@ -42,6 +43,7 @@ final class PostgresTransaction implements Transaction {
   private final PgNamenodeTable namenodes;
   private final PgVariableTable variables;
   private final PgXAttrTable xattrs;
+  private final PgQuotaTable quotas;
   private final boolean readOnly;
   /** Flush order: fixed, so concurrent commits touch tables in the same order. */
   private final List<BufferedTable> flushOrder;
@@ -72,8 +74,9 @@ final class PostgresTransaction implements Transaction {
     this.namenodes = new PgNamenodeTable(jdbc);
     this.variables = new PgVariableTable(jdbc);
     this.xattrs = new PgXAttrTable(jdbc);
-    this.flushOrder = List.of(inodes, acls, blocks, blockLookup, replicas, ucReplicas, leases, leasePaths, datanodes,
-        storages, invalidations, replicationQueue, retryCache, namenodes, variables, xattrs);
+    this.quotas = new PgQuotaTable(jdbc);
+    this.flushOrder = List.of(inodes, acls, quotas, blocks, blockLookup, replicas, ucReplicas, leases, leasePaths,
+        datanodes, storages, invalidations, replicationQueue, retryCache, namenodes, variables, xattrs);
   }
 
   @Override
@@ -154,6 +157,11 @@ final class PostgresTransaction implements Transaction {
   @Override
   public XAttrTable xattrs() {
     return xattrs;
+  }
+
+  @Override
+  public QuotaTable quotas() {
+    return quotas;
   }
 
   @Override

@@ -9,6 +9,8 @@ import io.canopy.metadata.entity.InvalidatedBlock;
 import io.canopy.metadata.entity.UcReplica;
 import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.quota.QuotaUpdater;
+import io.canopy.namenode.quota.StorageSpace;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.TransactionContext;
@@ -44,7 +46,7 @@ public final class AbandonBlockOp implements Operation<Void> {
 
   @Override
   public LockRequest locks() {
-    return OpenFile.lock(path, fileId, LockMode.EXCLUSIVE);
+    return OpenFile.lock(path, fileId, LockMode.EXCLUSIVE).withQuota(path);
   }
 
   @Override
@@ -59,6 +61,7 @@ public final class AbandonBlockOp implements Operation<Void> {
     }
     transaction.blocks().delete(last.key());
     transaction.blockLookup().delete(last.blockId());
+    QuotaUpdater.chargeChangeOf(context, file, 0, -StorageSpace.ofBlock(file, last) * file.replication(), false);
     for (UcReplica replica : transaction.ucReplicas().ofFile(file.id())) {
       if (replica.blockId() == last.blockId()) {
         transaction.ucReplicas().delete(replica.key());

@@ -12,6 +12,8 @@ import io.canopy.namenode.blocks.BlockPlacement;
 import io.canopy.namenode.blocks.BlockServices;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.quota.QuotaUpdater;
+import io.canopy.namenode.quota.StorageSpace;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.TransactionContext;
@@ -58,7 +60,7 @@ public final class AddBlockOp implements Operation<LocatedBlock> {
 
   @Override
   public LockRequest locks() {
-    return OpenFile.lock(request.path, request.fileId, LockMode.EXCLUSIVE, true);
+    return OpenFile.lock(request.path, request.fileId, LockMode.EXCLUSIVE, true).withQuota(request.path);
   }
 
   @Override
@@ -79,6 +81,7 @@ public final class AddBlockOp implements Operation<LocatedBlock> {
           + "has " + fileBlocks.size());
     }
     int minReplication = services.limits().minReplication();
+    long spaceBefore = StorageSpace.ofFile(file, fileBlocks);
     if (request.previous != null) {
       Map<Long, Integer> counts = BlockCommit.replicaCounts(data);
       BlockCommit.commitLast(transaction, path, fileBlocks, request.previous, counts, minReplication);
@@ -94,6 +97,10 @@ public final class AddBlockOp implements Operation<LocatedBlock> {
     }
     List<BlockPlacement.Target> targets = blocks.placement().choose(path, file.replication(), minReplication,
         excluded, request.clientAddress);
+    // HDFS charges a whole preferred block per replica when it allocates one (and the committed previous block its
+    // real length): checked against the quotas above, deepest first
+    QuotaUpdater.chargeChangeOf(context, file, 0, StorageSpace.ofFile(file, fileBlocks) - spaceBefore
+        + file.preferredBlockSize() * file.replication(), true);
     long offset = OpenFile.length(fileBlocks);
     Block block = new Block(file.id(), services.ids().next(IdKind.BLOCK), fileBlocks.size(), 0,
         services.ids().next(IdKind.GENERATION_STAMP), BlockState.UNDER_CONSTRUCTION);

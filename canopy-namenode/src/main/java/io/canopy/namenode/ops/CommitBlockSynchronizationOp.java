@@ -11,6 +11,8 @@ import io.canopy.metadata.entity.UcReplica;
 import io.canopy.metadata.entity.UcReplicaState;
 import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.quota.QuotaUpdater;
+import io.canopy.namenode.quota.StorageSpace;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.TransactionContext;
@@ -98,6 +100,7 @@ public final class CommitBlockSynchronizationOp implements Operation<Boolean> {
     }
     Block stored = blocks.get(index);
     Block last = blocks.get(blocks.size() - 1);
+    long spaceBefore = StorageSpace.ofFile(file, blocks);
     if ((!file.underConstruction() || stored.state() == BlockState.COMPLETE) && last.state() == BlockState.COMPLETE) {
       LOG.debug("commitBlockSynchronization of {}: file {} (inode {}) is not under construction any more: a repeat",
           oldBlock, file.name(), file.id());
@@ -124,6 +127,9 @@ public final class CommitBlockSynchronizationOp implements Operation<Boolean> {
     } else {
       blocks.set(index, synchronize(transaction, data, file, stored, scheduled));
     }
+    // the recovered block is charged its agreed length, or nothing when deleted (unchecked, as in HDFS); found
+    // through the file's ancestors only when some quota exists
+    QuotaUpdater.chargeChangeOf(context, file, 0, StorageSpace.ofFile(file, blocks) - spaceBefore, false);
     boolean closed = request.closeFile() && LeaseRecovery.closeIfComplete(context, services, file, data, blocks);
     context.afterCommit(() -> LOG.info("commitBlockSynchronization(oldBlock={}, newGenerationStamp={}, newLength={}, "
         + "newTargets={}, closeFile={}, deleteBlock={}) of file {} (inode {}, writer {}): {}", oldBlock,

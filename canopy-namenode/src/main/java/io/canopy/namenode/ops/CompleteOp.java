@@ -8,6 +8,8 @@ import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.UcReplica;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.quota.QuotaUpdater;
+import io.canopy.namenode.quota.StorageSpace;
 import io.canopy.namenode.replication.ReplicationQueue;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
@@ -52,7 +54,7 @@ public final class CompleteOp implements Operation<Boolean> {
 
   @Override
   public LockRequest locks() {
-    return OpenFile.lock(path, fileId, LockMode.EXCLUSIVE, true);
+    return OpenFile.lock(path, fileId, LockMode.EXCLUSIVE, true).withQuota(path);
   }
 
   @Override
@@ -68,7 +70,10 @@ public final class CompleteOp implements Operation<Boolean> {
     int minReplication = services.limits().minReplication();
     Map<Long, Integer> counts = BlockCommit.replicaCounts(data);
     if (last != null) {
+      long spaceBefore = StorageSpace.ofFile(file, blocks);
       BlockCommit.commitLast(transaction, path.toString(), blocks, last, counts, minReplication);
+      // the committed block is charged its length instead of a whole preferred block (HDFS does not check this)
+      QuotaUpdater.chargeChangeOf(context, file, 0, StorageSpace.ofFile(file, blocks) - spaceBefore, false);
     }
     for (Block block : blocks) {
       if (block.state() != BlockState.COMPLETE) {

@@ -10,6 +10,8 @@ import io.canopy.namenode.fs.ModeBits;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.permission.InodeAcls;
 import io.canopy.namenode.permission.PermissionChecker;
+import io.canopy.namenode.quota.QuotaUpdater;
+import io.canopy.namenode.quota.Usage;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.AtMostOnce;
 import io.canopy.namenode.tx.ResultCodecs;
@@ -81,7 +83,7 @@ public final class CreateOp implements AtMostOnce<HdfsFileStatus> {
 
   @Override
   public LockRequest locks() {
-    return LockRequest.of(PathLock.writeTargetAndParent(request.path)).withLease(request.holder);
+    return LockRequest.of(PathLock.writeTargetAndParent(request.path)).withLease(request.holder).withQuota();
   }
 
   @Override
@@ -99,7 +101,8 @@ public final class CreateOp implements AtMostOnce<HdfsFileStatus> {
     Inode parent;
     if (existing != null) {
       checkReplaceable(context, resolved, existing);
-      InodeRemover.removeSubtree(context, registry, existing);
+      Usage removed = InodeRemover.removeSubtree(context, registry, existing);
+      QuotaUpdater.release(context, resolved.above(), -removed.namespace(), -removed.storageSpace());
       parent = resolved.parent().withChildrenCount(resolved.parent().childrenCount() - 1);
     } else {
       if (!request.create) {
@@ -124,6 +127,7 @@ public final class CreateOp implements AtMostOnce<HdfsFileStatus> {
         null, 0);
     DirectoryMaker.attach(context, services, parent, path.parent(), file);
     NewInodeMode.writeAcl(context, file, mode);
+    QuotaUpdater.charge(context, resolved.above(), 1, 0);
     Leases.add(context, file, request.holder, now);
     return FileStatusFactory.status(file, request.storagePolicy != 0 ? request.storagePolicy
         : resolved.effectiveStoragePolicy(path.depth() - 1));

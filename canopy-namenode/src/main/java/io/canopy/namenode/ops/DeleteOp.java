@@ -6,6 +6,8 @@ import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.permission.PermissionChecker;
+import io.canopy.namenode.quota.QuotaUpdater;
+import io.canopy.namenode.quota.Usage;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.BooleanAtMostOnce;
 import io.canopy.namenode.tx.PathLock;
@@ -47,7 +49,8 @@ public final class DeleteOp implements BooleanAtMostOnce {
   @Override
   public LockRequest locks() {
     // The subtree's first level (or a file's blocks) comes with the locks, in one round trip.
-    return LockRequest.of(PathLock.writeTargetAndParent(path).withSubtree().withFileData());
+    // Quota rows after the subtree's inodes (the global lock order): given back once the subtree is locked.
+    return LockRequest.of(PathLock.writeTargetAndParent(path).withSubtree().withFileData()).withQuotaAfterSubtree();
   }
 
   @Override
@@ -75,7 +78,8 @@ public final class DeleteOp implements BooleanAtMostOnce {
     }
     List<Inode> subtree = context.subtree(target, LockMode.EXCLUSIVE);
     permissions.checkSubtreeAccess(context, path, subtree, FsAction.ALL, true);
-    InodeRemover.removeAll(context, registry, subtree);
+    Usage removed = InodeRemover.removeAll(context, registry, subtree);
+    QuotaUpdater.release(context, resolved.above(), -removed.namespace(), -removed.storageSpace());
     Inode parent = resolved.parent();
     context.updateInode(parent.withChildrenCount(parent.childrenCount() - 1)
         .withTimes(services.now(), parent.accessTime()));

@@ -7,6 +7,7 @@ import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.InodePartitioning;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.permission.InodeAcls;
+import io.canopy.namenode.quota.QuotaUpdater;
 import io.canopy.namenode.tx.ResolvedPath;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
@@ -32,7 +33,8 @@ final class DirectoryMaker {
 
   /**
    * Creates every missing directory of {@code path} above depth {@code untilDepth}, under the exclusively locked
-   * deepest existing inode. Returns the deepest directory afterwards (the parent of depth {@code untilDepth}).
+   * deepest existing inode, each charged to the quotas above (one at a time, as HDFS checks each mkdir). Returns the
+   * deepest directory afterwards (the parent of depth {@code untilDepth}).
    */
   static Inode createMissing(TransactionContext context, NamespaceServices services, ResolvedPath path,
       int untilDepth, FsPermission permission, String owner) throws IOException {
@@ -41,6 +43,7 @@ final class DirectoryMaker {
     for (int depth = path.existingCount(); depth < untilDepth; depth++) {
       String name = path.path().components().get(depth - 1);
       parent = addDirectory(context, services, parent, parentPath, name, depth, permission, owner);
+      QuotaUpdater.charge(context, path.above(), 1, 0);
       parentPath = parentPath.child(name);
     }
     return parent;

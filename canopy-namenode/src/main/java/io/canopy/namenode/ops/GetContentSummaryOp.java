@@ -1,9 +1,11 @@
 package io.canopy.namenode.ops;
 
 import io.canopy.metadata.LockMode;
+import io.canopy.metadata.entity.DirectoryQuota;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.permission.PermissionChecker;
+import io.canopy.namenode.quota.SubtreeUsage;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.PathLock;
@@ -11,12 +13,15 @@ import io.canopy.namenode.tx.ResolvedPath;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.List;
+import java.util.Optional;
 import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.permission.FsAction;
 
 /**
- * getContentSummary: counts a subtree (directories, files, bytes, bytes times replication) by scanning it at
- * read-committed, one partition-scoped scan per directory batch. As in HDFS the caller needs execute on the
+ * getContentSummary: counts a subtree (directories, files, bytes, storage space) by scanning it at read-committed,
+ * one partition-scoped scan per directory batch. Storage space is what quotas charge (a block being written counts
+ * as a whole preferred block, as in HDFS). A directory with a quota reports its limits (one more read); the root
+ * without one reports HDFS's permanent namespace quota, Long.MAX_VALUE. As in HDFS the caller needs execute on the
  * ancestors and read and execute on every directory it counts.
  */
 public final class GetContentSummaryOp implements Operation<ContentSummary> {
@@ -61,7 +66,6 @@ public final class GetContentSummaryOp implements Operation<ContentSummary> {
     long directories = 0;
     long files = 0;
     long length = 0;
-    long space = 0;
     List<Inode> subtree = context.subtree(root, LockMode.READ_COMMITTED);
     permissions.checkEveryDirectory(context, path, subtree, FsAction.READ_EXECUTE);
     for (Inode inode : subtree) {
@@ -70,11 +74,15 @@ public final class GetContentSummaryOp implements Operation<ContentSummary> {
       } else { // a link counts as a file without length, as in HDFS
         files++;
         length += inode.size();
-        space += inode.size() * inode.replication();
       }
     }
+    long space = SubtreeUsage.of(context, subtree, LockMode.READ_COMMITTED).storageSpace();
+    Optional<DirectoryQuota> quota = root.hasQuota() ? context.readQuota(root, LockMode.READ_COMMITTED)
+        : Optional.empty();
+    long namespaceQuota = quota.map(DirectoryQuota::namespaceQuota).orElse(path.isRoot() ? Long.MAX_VALUE : -1);
+    long spaceQuota = quota.map(DirectoryQuota::storageSpaceQuota).orElse(-1L);
     return new ContentSummary.Builder().length(length).fileCount(files).directoryCount(directories)
-        .spaceConsumed(space).quota(-1).spaceQuota(-1)
+        .spaceConsumed(space).quota(namespaceQuota).spaceQuota(spaceQuota)
         // HDFS names no policy for a directory without erasure coding or a link, and "Replicated" for a plain file
         .erasureCodingPolicy(root.directory() || root.isSymlink() ? "" : "Replicated").build();
   }

@@ -9,6 +9,8 @@ import io.canopy.metadata.entity.InvalidatedBlock;
 import io.canopy.metadata.entity.Replica;
 import io.canopy.metadata.entity.UcReplica;
 import io.canopy.namenode.blocks.DatanodeRegistry;
+import io.canopy.namenode.quota.StorageSpace;
+import io.canopy.namenode.quota.Usage;
 import io.canopy.namenode.tx.TransactionContext;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -22,23 +24,24 @@ import java.util.Set;
 /**
  * Removes an exclusively locked inode and everything under it: descendants are locked exclusively top-down
  * (consistent with the global lock order), their blocks are scheduled for deletion on the datanodes holding them,
- * and their rows go in the same transaction.
+ * their rows (quota rows of directories with a quota included) go in the same transaction, and what they used
+ * against quotas is returned for the caller to give back to the directories above.
  */
 final class InodeRemover {
   private InodeRemover() {
   }
 
-  /** Removes {@code root} and its subtree; returns the number of inodes removed. */
-  static long removeSubtree(TransactionContext context, DatanodeRegistry registry, Inode root)
+  /** Removes {@code root} and its subtree; returns what it used against quotas (one per inode, storage space). */
+  static Usage removeSubtree(TransactionContext context, DatanodeRegistry registry, Inode root)
       throws StoreException {
     return removeAll(context, registry, context.subtree(root, LockMode.EXCLUSIVE));
   }
 
   /**
    * Removes a subtree the caller read exclusively locked ({@link TransactionContext#subtree}, e.g. to check
-   * permissions on it first); returns the number of inodes removed.
+   * permissions on it first); returns what it used against quotas.
    */
-  static long removeAll(TransactionContext context, DatanodeRegistry registry, List<Inode> all)
+  static Usage removeAll(TransactionContext context, DatanodeRegistry registry, List<Inode> all)
       throws StoreException {
     List<Inode> files = new ArrayList<>();
     for (Inode inode : all) {
@@ -46,20 +49,26 @@ final class InodeRemover {
         files.add(inode);
       }
     }
-    removeFileData(context, registry, files);
+    long storageSpace = removeFileData(context, registry, files);
     for (Inode inode : all) {
+      if (inode.hasQuota()) {
+        context.removeQuota(inode, true);
+      }
       context.deleteInode(inode);
     }
     // Extended attributes go with their inodes: one blind delete travelling with the commit, no read first.
     context.deleteXAttrsOf(all);
-    return all.size();
+    return new Usage(all.size(), storageSpace);
   }
 
-  /** Removes the blocks, replicas and leases of exclusively locked files and schedules their replicas' deletion. */
-  static void removeFileData(TransactionContext context, DatanodeRegistry registry, List<Inode> files)
+  /**
+   * Removes the blocks, replicas and leases of exclusively locked files and schedules their replicas' deletion;
+   * returns the storage space the files used.
+   */
+  static long removeFileData(TransactionContext context, DatanodeRegistry registry, List<Inode> files)
       throws StoreException {
     if (files.isEmpty()) {
-      return;
+      return 0;
     }
     Map<Long, Inode> byId = new HashMap<>();
     Transaction transaction = null;
@@ -82,7 +91,10 @@ final class InodeRemover {
       ucReplicas = transaction.ucReplicas().ofFiles(byId.keySet());
     }
     Map<Long, Block> blocks = new HashMap<>();
+    long storageSpace = 0;
     for (Block block : fileBlocks) {
+      Inode file = byId.get(block.inodeId());
+      storageSpace += StorageSpace.ofBlock(file, block) * file.replication();
       blocks.put(block.blockId(), block);
       transaction.blocks().delete(block.key());
       transaction.blockLookup().delete(block.blockId());
@@ -105,6 +117,7 @@ final class InodeRemover {
     for (Map.Entry<String, Set<Inode>> holder : openByHolder.entrySet()) {
       Leases.remove(context, holder.getKey(), holder.getValue());
     }
+    return storageSpace;
   }
 
   /**

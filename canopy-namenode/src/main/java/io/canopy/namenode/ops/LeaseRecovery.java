@@ -10,6 +10,8 @@ import io.canopy.metadata.entity.UcReplica;
 import io.canopy.metadata.IdKind;
 import io.canopy.namenode.fs.LeaseLimits;
 import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.quota.QuotaUpdater;
+import io.canopy.namenode.quota.StorageSpace;
 import io.canopy.namenode.replication.ReplicationQueue;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
@@ -74,6 +76,8 @@ final class LeaseRecovery {
       transaction.blocks().delete(last.key());
       transaction.blockLookup().delete(last.blockId());
       blocks.remove(lastIndex);
+      // the preferred block it was charged goes back to the quotas above (rare: found through the file's ancestors)
+      QuotaUpdater.chargeChangeOf(context, file, 0, -StorageSpace.ofBlock(file, last) * file.replication(), false);
       closeIfComplete(context, services, file, data, blocks);
       return ReleaseOutcome.of(ReleaseOutcome.Kind.CLOSED, "removed empty last block " + last.blockId()
           + " and closed the file at length " + OpenFile.length(blocks));

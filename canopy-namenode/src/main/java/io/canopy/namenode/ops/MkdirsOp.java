@@ -4,6 +4,7 @@ import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.permission.PermissionChecker;
+import io.canopy.namenode.quota.QuotaUpdater;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.PathLock;
@@ -48,7 +49,7 @@ public final class MkdirsOp implements Operation<Boolean> {
 
   @Override
   public LockRequest locks() {
-    return LockRequest.of(PathLock.writeTargetAndParent(path));
+    return LockRequest.of(PathLock.writeTargetAndParent(path)).withQuota();
   }
 
   @Override
@@ -71,6 +72,7 @@ public final class MkdirsOp implements Operation<Boolean> {
         DirectoryMaker.withImplicitOwnerWriteExecute(permission), permissions.user());
     DirectoryMaker.addDirectory(context, services, parent, path.parent(), path.name(), path.depth(), permission,
         permissions.user());
+    QuotaUpdater.charge(context, resolved.above(), 1, 0);
     return true;
   }
 }

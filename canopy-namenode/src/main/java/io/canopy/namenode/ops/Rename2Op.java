@@ -59,7 +59,8 @@ public final class Rename2Op implements AtMostOnce<Void> {
 
   @Override
   public LockRequest locks() {
-    return LockRequest.of(PathLock.writeTargetAndParent(source), RenameSupport.destinationLock(source, destination));
+    return LockRequest.of(PathLock.writeTargetAndParent(source), RenameSupport.destinationLock(source, destination))
+        .withQuotaAfterSubtree();
   }
 
   @Override
@@ -111,8 +112,7 @@ public final class Rename2Op implements AtMostOnce<Void> {
     if (!destinationParent.directory()) {
       throw new ParentNotDirectoryException("rename destination parent " + destination + " is a file.");
     }
-    RenameSupport.move(context, services, registry, sourceInode, src.parent(), destinationParent, destination,
-        existing);
+    RenameSupport.move(context, services, registry, sourceInode, src.above(), dst.above(), destination, existing);
     return null;
   }
 }

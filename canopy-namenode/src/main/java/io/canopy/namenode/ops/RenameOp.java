@@ -47,7 +47,7 @@ public final class RenameOp implements BooleanAtMostOnce {
     }
     // The destination may turn out to be a directory to move into: lock dst/name too (same global order).
     return LockRequest.of(PathLock.writeTargetAndParent(source), RenameSupport.destinationLock(source, destination),
-        RenameSupport.destinationLock(source, destination.child(source.name())));
+        RenameSupport.destinationLock(source, destination.child(source.name()))).withQuotaAfterSubtree();
   }
 
   @Override
@@ -83,7 +83,7 @@ public final class RenameOp implements BooleanAtMostOnce {
     if (destinationParent == null || !destinationParent.directory() || effective.isRoot()) {
       return false;
     }
-    RenameSupport.move(context, services, registry, sourceInode, src.parent(), destinationParent, effective, null);
+    RenameSupport.move(context, services, registry, sourceInode, src.above(), dst.above(), effective, null);
     return true;
   }
 }

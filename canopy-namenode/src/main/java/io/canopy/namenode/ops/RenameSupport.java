@@ -1,14 +1,20 @@
 package io.canopy.namenode.ops;
 
+import io.canopy.metadata.LockMode;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.quota.QuotaUpdater;
+import io.canopy.namenode.quota.SubtreeUsage;
+import io.canopy.namenode.quota.Usage;
 import io.canopy.namenode.tx.PathLock;
 import io.canopy.namenode.tx.ResolvedPath;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /** The move shared by rename and rename2, after each has applied its own validation rules. */
 final class RenameSupport {
@@ -51,23 +57,52 @@ final class RenameSupport {
   }
 
   /**
-   * Moves the exclusively locked {@code source} to {@code destination} (under {@code destinationParent}), replacing
-   * {@code existing} (already validated) when not null. Updates both parents' counts and times.
+   * Moves the exclusively locked {@code source} (under {@code sourceAncestors}) to {@code destination} (under
+   * {@code destinationAncestors}, the last being {@code destinationParent}), replacing {@code existing} (already
+   * validated) when not null. Updates both parents' counts and times, and quota usage: what {@code existing} used
+   * is given back; a move between different quota directories counts the source's subtree under exclusive locks
+   * (nothing in it changes meanwhile), charges it to the quota directories it enters (checked, as HDFS's
+   * verifyQuotaForRename), gives it back to those it leaves, and advances the quota epoch so that operations in the
+   * subtree that read their paths before re-run. A move that stays under the same quota directories costs nothing.
    */
   static void move(TransactionContext context, NamespaceServices services, DatanodeRegistry registry,
-      Inode source, Inode sourceParent, Inode destinationParent, FsPath destination, Inode existing)
-      throws IOException {
+      Inode source, List<Inode> sourceAncestors, List<Inode> destinationAncestors, FsPath destination,
+      Inode existing) throws IOException {
+    Inode sourceParent = sourceAncestors.get(sourceAncestors.size() - 1);
+    Inode destinationParent = destinationAncestors.get(destinationAncestors.size() - 1);
     String name = destination.name();
     services.limits().checkComponentLength(destination.parent(), name);
     long now = services.now();
     boolean sameParent = sourceParent.id() == destinationParent.id();
     long destinationChildren = destinationParent.childrenCount();
+    Set<Long> sourceQuotas = QuotaUpdater.quotaIds(sourceAncestors);
+    Set<Long> destinationQuotas = QuotaUpdater.quotaIds(destinationAncestors);
+    boolean crossesQuotas = !sourceQuotas.equals(destinationQuotas);
+    Usage removed = null;
     if (existing != null) {
-      InodeRemover.removeSubtree(context, registry, existing);
+      removed = InodeRemover.removeSubtree(context, registry, existing);
       destinationChildren--;
     }
     if (!sameParent) {
       services.limits().checkDirectoryItems(destination.parent(), destinationChildren);
+    }
+    if (removed != null || crossesQuotas) {
+      Usage moved = crossesQuotas
+          ? SubtreeUsage.of(context, context.subtree(source, LockMode.EXCLUSIVE), LockMode.EXCLUSIVE) : null;
+      List<Inode> all = new ArrayList<>(sourceAncestors);
+      all.addAll(destinationAncestors);
+      context.lockQuotas(all); // every row at once, after every inode: the global lock order
+      if (removed != null) {
+        QuotaUpdater.release(context, destinationAncestors, -removed.namespace(), -removed.storageSpace());
+      }
+      if (moved != null) {
+        QuotaUpdater.charge(context, destinationAncestors, sourceQuotas, moved.namespace(), moved.storageSpace());
+        QuotaUpdater.release(context, sourceAncestors, destinationQuotas, -moved.namespace(),
+            -moved.storageSpace());
+        if (source.directory()) {
+          context.bumpQuotaEpoch();
+        }
+      }
     }
     Inode target = sameParent ? sourceParent : destinationParent;
     context.moveInode(source, target, name);

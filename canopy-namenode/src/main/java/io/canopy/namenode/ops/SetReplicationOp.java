@@ -8,6 +8,8 @@ import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.permission.PermissionChecker;
+import io.canopy.namenode.quota.QuotaUpdater;
+import io.canopy.namenode.quota.StorageSpace;
 import io.canopy.namenode.replication.ReplicationQueue;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
@@ -50,7 +52,7 @@ public final class SetReplicationOp implements Operation<Boolean> {
 
   @Override
   public LockRequest locks() {
-    return LockRequest.of(PathLock.write(path).withFileData());
+    return LockRequest.of(PathLock.write(path).withFileData()).withQuota();
   }
 
   @Override
@@ -66,9 +68,13 @@ public final class SetReplicationOp implements Operation<Boolean> {
     if (target.replication() == replication) {
       return true;
     }
-    context.updateInode(target.withReplication(replication));
     Transaction transaction = context.fileData(target, LockMode.EXCLUSIVE);
     TransactionContext.FileData data = context.readFileData(target, LockMode.EXCLUSIVE);
+    Inode replicated = target.withReplication(replication);
+    // storage space follows the replication; HDFS checks the quotas above only when it grows
+    QuotaUpdater.charge(context, resolved.above(), 0, StorageSpace.ofFile(replicated, data.blocks())
+        - StorageSpace.ofFile(target, data.blocks()));
+    context.updateInode(replicated);
     Map<Long, Set<String>> replicas = ReplicationQueue.storagesByBlock(data.replicas());
     long now = services.now();
     for (Block block : data.blocks()) {

@@ -32,6 +32,16 @@ final class CallerInfo {
     }
   }
 
+  /** The caller's groups, as the namenode's group mapping resolves them (HDFS's server-side view). */
+  static java.util.Set<String> groups() {
+    UserGroupInformation caller = Server.getRemoteUser();
+    try {
+      return (caller != null ? caller : UserGroupInformation.getCurrentUser()).getGroupsSet();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot determine the calling user", e);
+    }
+  }
+
   /**
    * The RPC call being served, as the retry cache keys it (Hadoop's client id and call id, and the client's retry
    * count), or null outside RPC or for a client that sends no client id.

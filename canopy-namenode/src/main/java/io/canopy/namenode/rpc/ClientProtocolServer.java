@@ -31,6 +31,7 @@ import io.canopy.namenode.ops.IsFileClosedOp;
 import io.canopy.namenode.ops.LapsedWriterException;
 import io.canopy.namenode.ops.GetStoragePolicyOp;
 import io.canopy.namenode.ops.GetXAttrsOp;
+import io.canopy.namenode.ops.GetQuotaUsageOp;
 import io.canopy.namenode.ops.MkdirsOp;
 import io.canopy.namenode.ops.ModifyAclEntriesOp;
 import io.canopy.namenode.ops.RecoverLeaseOp;
@@ -46,6 +47,7 @@ import io.canopy.namenode.ops.SafeModeOp;
 import io.canopy.namenode.ops.SetAclOp;
 import io.canopy.namenode.ops.SetOwnerOp;
 import io.canopy.namenode.ops.SetPermissionOp;
+import io.canopy.namenode.ops.SetQuotaOp;
 import io.canopy.namenode.ops.SetReplicationOp;
 import io.canopy.namenode.ops.SetStoragePolicyOp;
 import io.canopy.namenode.ops.SetTimesOp;
@@ -78,6 +80,8 @@ import org.apache.hadoop.fs.XAttrSetFlag;
 import org.apache.hadoop.fs.permission.AclEntry;
 import org.apache.hadoop.fs.permission.AclStatus;
 import org.apache.hadoop.fs.permission.FsAction;
+import org.apache.hadoop.fs.QuotaUsage;
+import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
 import org.apache.hadoop.hdfs.AddBlockFlag;
@@ -125,6 +129,7 @@ public final class ClientProtocolServer {
   private final XAttrLimits xattrLimits;
   private final StoragePolicies storagePolicies;
   private final Superusers superusers;
+  private final SuperuserPrivilege superuser;
 
   public ClientProtocolServer(Configuration conf, NamespaceServices services, BlockServices blocks,
       TransactionRunner runner) {
@@ -144,6 +149,7 @@ public final class ClientProtocolServer {
     } catch (IOException e) {
       throw new java.io.UncheckedIOException("cannot determine the namenode's user", e);
     }
+    this.superuser = new SuperuserPrivilege(conf);
     this.serverDefaults = new FsServerDefaults(
         conf.getLongBytes("dfs.blocksize", 128L * 1024 * 1024),
         conf.getInt("dfs.bytes-per-checksum", 512),
@@ -495,6 +501,37 @@ public final class ClientProtocolServer {
 
   public void checkAccess(String path, FsAction mode) throws IOException {
     runner.run(new CheckAccessOp(FsPath.parse(path), mode, permissions()));
+  }
+
+  /**
+   * setQuota: superuser only (HDFS's dfs.permissions.allow.owner.set.quota is not supported); quotas by storage
+   * type are not supported and say so.
+   */
+  public void setQuota(String path, long namespaceQuota, long storagespaceQuota, StorageType type)
+      throws IOException {
+    superuser.check(CallerInfo.user(), CallerInfo.groups(), quotaCommand(namespaceQuota, storagespaceQuota));
+    SetQuotaOp.checkValues(namespaceQuota, storagespaceQuota);
+    if (type != null) {
+      throw new UnsupportedActionException("Failed to set quota by storage type " + type + " on " + path
+          + ": Canopy does not support quotas by storage type (only namespace and storage-space quotas)");
+    }
+    runner.run(new SetQuotaOp(FsPath.parse(path), namespaceQuota, storagespaceQuota));
+  }
+
+  /** HDFS's operation names for setQuota, as its audit log and superuser message use them. */
+  private static String quotaCommand(long namespaceQuota, long storagespaceQuota) {
+    if (namespaceQuota == HdfsConstants.QUOTA_RESET && storagespaceQuota == HdfsConstants.QUOTA_DONT_SET) {
+      return "clearQuota";
+    } else if (namespaceQuota == HdfsConstants.QUOTA_DONT_SET && storagespaceQuota == HdfsConstants.QUOTA_RESET) {
+      return "clearSpaceQuota";
+    } else if (storagespaceQuota == HdfsConstants.QUOTA_DONT_SET) {
+      return "setQuota";
+    }
+    return "setSpaceQuota";
+  }
+
+  public QuotaUsage getQuotaUsage(String path) throws IOException {
+    return runner.run(new GetQuotaUsageOp(FsPath.parse(path)));
   }
 
   public LocatedBlock updateBlockForPipeline(ExtendedBlock block, String clientName) throws IOException {

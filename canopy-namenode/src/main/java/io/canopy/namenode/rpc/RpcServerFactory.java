@@ -11,6 +11,8 @@ import org.apache.hadoop.fs.InvalidPathException;
 import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
 import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
+import org.apache.hadoop.hdfs.protocol.DSQuotaExceededException;
+import org.apache.hadoop.hdfs.protocol.NSQuotaExceededException;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.FSLimitException;
 import org.apache.hadoop.hdfs.protocol.RecoveryInProgressException;
@@ -80,6 +82,8 @@ public final class RpcServerFactory {
         UnresolvedPathException.class, XAttrNotFoundException.class, SnapshotException.class);
     // append, truncate and concat refuse with these (exact classes: terse logging does not cover subclasses)
     server.addTerseExceptions(HadoopIllegalArgumentException.class, RecoveryInProgressException.class);
+    // a user running into a quota is not a server problem (HDFS lists them too)
+    server.addTerseExceptions(NSQuotaExceededException.class, DSQuotaExceededException.class);
     return server;
   }
 }

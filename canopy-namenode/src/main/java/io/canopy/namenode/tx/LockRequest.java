@@ -1,6 +1,7 @@
 package io.canopy.namenode.tx;
 
 import io.canopy.metadata.LockMode;
+import io.canopy.namenode.fs.FsPath;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,6 +17,22 @@ public final class LockRequest {
   private boolean inodeFileData;
   private String leaseHolder;
   private boolean xattrs;
+  private QuotaLocks quota = QuotaLocks.NONE;
+  private FsPath quotaHintPath;
+
+  /** Whether and when the quota rows above the locked paths (or the inode locked by id) are locked. */
+  enum QuotaLocks {
+    /** The operation changes no usage (or locks what it needs itself, paying a round trip). */
+    NONE,
+    /** In the lock round trip: the rows of the quota directories above every declared path, and the epoch check. */
+    WITH_LOCKS,
+    /**
+     * The epoch check in the lock round trip, the rows when the operation asks: an operation that locks a subtree
+     * first (delete, rename) must take the quota rows after it, since quota rows come after every inode in the global
+     * lock order.
+     */
+    AFTER_SUBTREE
+  }
 
   public static LockRequest none() {
     return new LockRequest();
@@ -57,6 +74,39 @@ public final class LockRequest {
   public LockRequest withXAttrs() {
     xattrs = true;
     return this;
+  }
+
+  /**
+   * The operation changes quota usage: for paths, the quota rows of the directories above each path are locked
+   * exclusively in the lock round trip (after the inodes, in inode id order), and the quota epoch is checked. For an
+   * inode locked by id, the lock round trip also tells whether any quota exists, and, when the hints know every
+   * component of {@code hintPath} (the path the client names the file by, or null), reads that path's directories
+   * and locks their quota rows too; otherwise the file's ancestors are found on demand
+   * ({@link TransactionContext#ancestorsOf}).
+   */
+  public LockRequest withQuota(FsPath hintPath) {
+    quota = QuotaLocks.WITH_LOCKS;
+    quotaHintPath = hintPath;
+    return this;
+  }
+
+  /** {@link #withQuota(FsPath)} for requests of paths. */
+  public LockRequest withQuota() {
+    return withQuota(null);
+  }
+
+  /** The operation changes quota usage after locking a subtree: see {@link QuotaLocks#AFTER_SUBTREE}. */
+  public LockRequest withQuotaAfterSubtree() {
+    quota = QuotaLocks.AFTER_SUBTREE;
+    return this;
+  }
+
+  QuotaLocks quota() {
+    return quota;
+  }
+
+  FsPath quotaHintPath() {
+    return quotaHintPath;
   }
 
   List<PathLock> paths() {

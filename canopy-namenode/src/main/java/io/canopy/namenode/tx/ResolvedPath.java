@@ -77,6 +77,14 @@ public final class ResolvedPath {
     return 0;
   }
 
+  /**
+   * The existing inodes above the target's depth, root first: the directories whose quotas a change of the target
+   * (or, when parents are missing, of what is created under the deepest existing one) is charged to.
+   */
+  public List<Inode> above() {
+    return List.copyOf(java.util.Arrays.asList(inodes).subList(0, Math.min(existing, inodes.length - 1)));
+  }
+
   List<Inode> existingInodes() {
     return List.of(inodes).subList(0, existing);
   }

@@ -7,6 +7,7 @@ import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.ExtendedAttribute;
 import io.canopy.metadata.entity.ExtendedAttributeKey;
+import io.canopy.metadata.entity.DirectoryQuota;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.InodeAclEntry;
 import io.canopy.metadata.entity.InodeKey;
@@ -18,12 +19,17 @@ import io.canopy.namenode.fs.InodePartitioning;
 import io.canopy.namenode.fs.ModeBits;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * One operation's view of the namespace inside its transaction: the paths it resolved, the locks it holds, what it
@@ -65,12 +71,14 @@ public final class TransactionContext {
     final long[] ids;
     final InodeKey[] keys;
     final boolean[] spreads;
+    final boolean[] quotas;
 
     Prediction(FsPath path) {
       this.path = path;
       this.ids = new long[path.depth() + 1];
       this.keys = new InodeKey[path.depth() + 1];
       this.spreads = new boolean[path.depth() + 1];
+      this.quotas = new boolean[path.depth() + 1];
     }
   }
 
@@ -79,6 +87,13 @@ public final class TransactionContext {
 
   /** Directories whose children one subtree round trip reads at most. */
   static final int SUBTREE_SCANS_PER_ROUND_TRIP = 64;
+  /**
+   * The variable counting the changes of which quota rows a subtree is charged to (a quota set on a directory, a
+   * move between quota directories); see {@link InodeHintCache#quotaEpoch()} and docs/design/008-quotas.md.
+   */
+  public static final String QUOTA_EPOCH = "quota.epoch";
+  /** Ancestors read one by one when a file locked by id has no usable path: more than this is a cycle. */
+  private static final int MAX_ANCESTOR_WALK = 10_000;
 
   private final Transaction transaction;
   private final InodeHintCache hints;
@@ -92,6 +107,19 @@ public final class TransactionContext {
   private final Map<Long, List<InodeAclEntry>> acls = new HashMap<>();
   private ReadBatch.Result<Optional<Lease>> lease;
   private Inode lockedById;
+  private LockRequest request = LockRequest.none();
+  /** The quota epoch as this attempt found it before reading any path (-1: unknown until read). */
+  private long epochBefore = -1;
+  /** Read as the first statement of the first round trip when the namenode knew no epoch yet. */
+  private ReadBatch.Result<OptionalLong> firstEpochRead;
+  private boolean firstEpochPending;
+  private boolean quotaEpochChecked;
+  /** Quota rows locked exclusively by this transaction, by directory id (absent rows are in quotaLocked only). */
+  private final Map<Long, DirectoryQuota> quotaRows = new HashMap<>();
+  private final Set<Long> quotaLocked = new HashSet<>();
+  /** For an inode locked by id with quota: whether any quota exists, and its ancestors once known. */
+  private ReadBatch.Result<Boolean> anyQuota;
+  private List<Inode> fileAncestors;
 
   TransactionContext(Transaction transaction, InodeHintCache hints) {
     this.transaction = transaction;
@@ -99,11 +127,19 @@ public final class TransactionContext {
   }
 
   void acquire(LockRequest request) throws StoreException {
+    this.request = request;
+    this.epochBefore = hints.quotaEpoch();
+    boolean pathQuota = request.quota() != LockRequest.QuotaLocks.NONE && !request.paths().isEmpty();
     Map<FsPath, Prediction> predictions = predict(request);
     ReadBatch batch = transaction.batch();
     TreeMap<FsPath, LockTarget> targets;
     ReadBatch.Result<Map<InodeKey, Inode>> unlocked = null;
+    firstEpochPending = pathQuota && epochBefore < 0;
     if (predictions != null) {
+      if (firstEpochPending) {
+        firstEpochRead = batch.longVariable(QUOTA_EPOCH); // before any component is read
+        firstEpochPending = false;
+      }
       targets = plan(request, predictions);
       List<InodeKey> readCommitted = new ArrayList<>();
       for (Prediction prediction : predictions.values()) {
@@ -140,6 +176,29 @@ public final class TransactionContext {
     if (request.leaseHolder() != null) {
       lease = batch.lease(request.leaseHolder());
     }
+    // Quota rows come after every inode (the global lock order), in inode id order.
+    Map<Long, ReadBatch.Result<Optional<DirectoryQuota>>> quotaReads = new HashMap<>();
+    if (pathQuota && request.quota() == LockRequest.QuotaLocks.WITH_LOCKS) {
+      Set<Long> ids = predictions != null ? predictedQuotaIds(predictions) : resolvedQuotaIds();
+      for (long id : ids) {
+        quotaReads.put(id, batch.quota(id, LockMode.EXCLUSIVE));
+      }
+    }
+    ReadBatch.Result<OptionalLong> lastEpochRead = pathQuota ? batch.longVariable(QUOTA_EPOCH) : null;
+    Prediction chain = null;
+    ReadBatch.Result<Map<InodeKey, Inode>> chainRows = null;
+    if (request.hasInode() && request.quota() != LockRequest.QuotaLocks.NONE) {
+      anyQuota = batch.anyQuota();
+      chain = hints.quotasExist() ? predictChain(request.quotaHintPath()) : null;
+      if (chain != null) {
+        chainRows = batch.inodes(List.of(chain.keys), LockMode.READ_COMMITTED); // after the file's lock
+        for (int depth = 0; depth < chain.ids.length; depth++) {
+          if (chain.quotas[depth]) {
+            quotaReads.put(chain.ids[depth], batch.quota(chain.ids[depth], LockMode.EXCLUSIVE));
+          }
+        }
+      }
+    }
     batch.execute();
     if (predictions != null) {
       verifyPredictions(request, predictions, targets, unlocked.get());
@@ -151,6 +210,175 @@ public final class TransactionContext {
     if (byId != null) {
       acquiredById(request, byId.get().orElse(null));
     }
+    for (Map.Entry<Long, ReadBatch.Result<Optional<DirectoryQuota>>> read : quotaReads.entrySet()) {
+      quotaLocked.add(read.getKey());
+      read.getValue().get().ifPresent(row -> quotaRows.put(row.inodeId(), row));
+    }
+    if (pathQuota) {
+      if (firstEpochRead != null) {
+        epochBefore = firstEpochRead.get().orElse(0);
+      }
+      checkQuotaEpoch(lastEpochRead.get().orElse(0));
+      if (request.quota() == LockRequest.QuotaLocks.WITH_LOCKS) {
+        for (PathLock lock : request.paths()) {
+          requireQuotaRowsLocked(resolved.get(lock.path()).above(), lock.path());
+        }
+      }
+    }
+    if (anyQuota != null) {
+      hints.noteQuotasExist(anyQuota.get());
+      if (chain != null) {
+        fileAncestors = verifiedChain(chain, chainRows.get());
+      }
+    }
+  }
+
+  // ---- quota rows in the lock round trip ----
+
+  /** Ids of the directories the hints say have a quota above each predicted path's target, in id order. */
+  private Set<Long> predictedQuotaIds(Map<FsPath, Prediction> predictions) {
+    Set<Long> ids = new TreeSet<>();
+    for (Prediction prediction : predictions.values()) {
+      for (int depth = 0; depth < prediction.path.depth(); depth++) {
+        if (prediction.quotas[depth]) {
+          ids.add(prediction.ids[depth]);
+        }
+      }
+    }
+    return ids;
+  }
+
+  /** Ids of the directories with a quota above each resolved path's target, in id order. */
+  private Set<Long> resolvedQuotaIds() {
+    Set<Long> ids = new TreeSet<>();
+    for (PathLock lock : request.paths()) {
+      for (Inode inode : resolved.get(lock.path()).above()) {
+        if (inode.hasQuota()) {
+          ids.add(inode.id());
+        }
+      }
+    }
+    return ids;
+  }
+
+  /**
+   * Every directory of {@code directories} with a quota must have its row locked and present: a row the hints did
+   * not predict, or one removed since the directory was read (its quota cleared), makes the operation re-run.
+   */
+  private void requireQuotaRowsLocked(List<Inode> directories, Object where) throws StalePathException {
+    for (Inode directory : directories) {
+      if (!directory.hasQuota()) {
+        continue;
+      }
+      if (!quotaLocked.contains(directory.id())) {
+        throw new StalePathException("directory " + directory.id() + " ('" + directory.name() + "') above " + where
+            + " has a quota the hints did not know of");
+      }
+      if (!quotaRows.containsKey(directory.id())) {
+        throw new StalePathException("the quota of directory " + directory.id() + " ('" + directory.name()
+            + "') above " + where + " was cleared while the operation ran");
+      }
+    }
+  }
+
+  /**
+   * The epoch read once the locks are held should be the one the attempt started with. When it is not, a quota was
+   * set on some directory, or some subtree moved between quota directories, while the paths were read: one more round
+   * trip reads the paths' ancestors again (under the locks now held, nothing that matters can change them any more)
+   * and the operation goes on if they are the same rows with the same quota flags, else it re-runs on the new
+   * namespace. So a quota change elsewhere costs operations in flight a round trip, never a re-run.
+   */
+  private void checkQuotaEpoch(long epochNow) throws StoreException {
+    hints.noteQuotaEpoch(epochNow);
+    if (epochNow != epochBefore) {
+      String changed = changedAncestor();
+      if (changed != null) {
+        throw new StalePathException("quota directories changed while the operation read its paths (epoch "
+            + epochBefore + ", now " + epochNow + "): " + changed);
+      }
+    }
+    quotaEpochChecked = true;
+  }
+
+  /** The first ancestor of a declared path that differs from the row read now, described, or null when none does. */
+  private String changedAncestor() throws StoreException {
+    List<InodeKey> keys = new ArrayList<>();
+    List<Inode> used = new ArrayList<>();
+    for (PathLock lock : request.paths()) {
+      List<Inode> above = resolved.get(lock.path()).above();
+      for (int depth = 0; depth < above.size(); depth++) {
+        keys.add(depth == 0 ? InodePartitioning.ROOT_KEY
+            : InodePartitioning.keyOf(above.get(depth - 1), lock.path().components().get(depth - 1)));
+        used.add(above.get(depth));
+      }
+    }
+    Map<InodeKey, Inode> now = transaction.inodes().getAll(keys, LockMode.READ_COMMITTED);
+    for (int i = 0; i < keys.size(); i++) {
+      Inode row = now.get(keys.get(i));
+      if (row == null || row.id() != used.get(i).id() || row.hasQuota() != used.get(i).hasQuota()) {
+        if (row != null) {
+          rememberHint(row);
+        } else {
+          hints.invalidate(keys.get(i).parentId(), keys.get(i).name());
+        }
+        return "inode " + used.get(i).id() + " ('" + used.get(i).name() + "') is now " + row;
+      }
+    }
+    return null;
+  }
+
+  /** The directories from the root to the parent of the request's hint path, as the hints predict them, or null. */
+  private Prediction predictChain(FsPath hintPath) {
+    InodeHintCache.Hint root = hints.root();
+    if (root == null || hintPath == null || hintPath.isRoot()) {
+      return null;
+    }
+    FsPath parentPath = hintPath.parent();
+    Prediction prediction = new Prediction(parentPath);
+    prediction.ids[0] = root.id();
+    prediction.keys[0] = InodePartitioning.ROOT_KEY;
+    prediction.spreads[0] = root.spreadsChildren();
+    prediction.quotas[0] = root.hasQuota();
+    List<String> names = parentPath.components();
+    for (int depth = 1; depth <= names.size(); depth++) {
+      InodeHintCache.Hint hint = hints.get(prediction.ids[depth - 1], names.get(depth - 1));
+      if (hint == null) {
+        return null;
+      }
+      prediction.ids[depth] = hint.id();
+      prediction.keys[depth] = new InodeKey(hint.partitionId(), prediction.ids[depth - 1], names.get(depth - 1));
+      prediction.spreads[depth] = hint.spreadsChildren();
+      prediction.quotas[depth] = hint.hasQuota();
+    }
+    return prediction;
+  }
+
+  /**
+   * The predicted ancestors of the file locked by id when the rows confirm them (every component present with the
+   * hinted id, the last one the file's parent), else null (found on demand). A quota the hints did not predict
+   * makes the operation re-run with the hints repaired.
+   */
+  private List<Inode> verifiedChain(Prediction chain, Map<InodeKey, Inode> rows) throws StalePathException {
+    if (lockedById == null) {
+      return null;
+    }
+    List<Inode> ancestors = new ArrayList<>();
+    for (int depth = 0; depth < chain.ids.length; depth++) {
+      Inode row = rows.get(chain.keys[depth]);
+      if (row == null || row.id() != chain.ids[depth] || !row.directory()) {
+        if (depth > 0) {
+          hints.invalidate(chain.ids[depth - 1], chain.keys[depth].name());
+        }
+        return null;
+      }
+      rememberHint(row);
+      ancestors.add(row);
+    }
+    if (ancestors.get(ancestors.size() - 1).id() != lockedById.parentId()) {
+      return null; // the file was moved: its client still names the old path
+    }
+    requireQuotaRowsLocked(ancestors, "inode " + lockedById.id());
+    return Collections.unmodifiableList(ancestors);
   }
 
   // ---- prediction from the hint cache (one round trip) ----
@@ -171,6 +399,7 @@ public final class TransactionContext {
       prediction.ids[0] = root.id();
       prediction.keys[0] = InodePartitioning.ROOT_KEY;
       prediction.spreads[0] = root.spreadsChildren();
+      prediction.quotas[0] = root.hasQuota();
       List<String> names = path.components();
       for (int depth = 1; depth <= names.size(); depth++) {
         String name = names.get(depth - 1);
@@ -186,6 +415,7 @@ public final class TransactionContext {
           prediction.ids[depth] = hint.id();
           prediction.keys[depth] = new InodeKey(hint.partitionId(), parentId, name);
           prediction.spreads[depth] = hint.spreadsChildren();
+          prediction.quotas[depth] = hint.hasQuota();
         }
       }
       result.put(path, prediction);
@@ -326,6 +556,7 @@ public final class TransactionContext {
           + target.expectedId + ", found " + actualId + ")");
     }
     if (row.isPresent()) {
+      rememberHint(row.get());
       locks.merge(row.get().id(), target.mode, TransactionContext::stronger);
       for (ResolvedPath path : target.paths) {
         path.set(target.depth, row.get()); // the locked version is the freshest
@@ -351,7 +582,18 @@ public final class TransactionContext {
       parent = hints.get(parentId, name);
       parentId = parent == null ? -1 : parent.id();
     }
-    Map<InodeKey, Inode> rows = transaction.inodes().getAll(keys, LockMode.READ_COMMITTED);
+    Map<InodeKey, Inode> rows;
+    if (firstEpochPending) {
+      // the attempt's first round trip: the quota epoch before any component
+      ReadBatch batch = transaction.batch();
+      firstEpochRead = batch.longVariable(QUOTA_EPOCH);
+      ReadBatch.Result<Map<InodeKey, Inode>> read = batch.inodes(keys, LockMode.READ_COMMITTED);
+      batch.execute();
+      firstEpochPending = false;
+      rows = read.get();
+    } else {
+      rows = transaction.inodes().getAll(keys, LockMode.READ_COMMITTED);
+    }
     ResolvedPath result = new ResolvedPath(path);
     Inode root = rows.get(InodePartitioning.ROOT_KEY);
     if (root == null) {
@@ -750,6 +992,195 @@ public final class TransactionContext {
   /** Cluster-wide tables that are not under the inode hierarchy (datanodes, storages, invalidations, leases). */
   public Transaction cluster() {
     return transaction;
+  }
+
+  // ---- quotas ----
+
+  /**
+   * The existing directories above {@code inode}, root first: the target of a declared path (or, for a path whose
+   * target does not exist yet, what will be created there), or the inode locked by id. These are the directories whose
+   * quota usage a change of {@code inode} is charged to. For an inode locked by id, they come from the lock round
+   * trip when the request declared {@link LockRequest#withQuota(FsPath)} and the hints knew the path; otherwise they
+   * are read now (nothing when no quota exists at all, else one round trip per ancestor). The inode's lock keeps
+   * them valid: whatever changes the quota directories above a subtree locks the whole subtree first.
+   */
+  public List<Inode> ancestorsOf(Inode inode) throws StoreException {
+    for (ResolvedPath path : resolved.values()) {
+      Inode target = path.target();
+      if (target != null && target.id() == inode.id()) {
+        return path.above();
+      }
+    }
+    if (lockedById != null && lockedById.id() == inode.id()) {
+      return lockedFileAncestors();
+    }
+    throw new IllegalStateException("invariant: inode " + inode.id() + " ('" + inode.name() + "') is neither the "
+        + "target of a declared path nor the inode locked by id");
+  }
+
+  private List<Inode> lockedFileAncestors() throws StoreException {
+    if (fileAncestors != null) {
+      return fileAncestors;
+    }
+    boolean any = anyQuota != null ? anyQuota.get() : transaction.quotas().any();
+    hints.noteQuotasExist(any);
+    if (!any) {
+      fileAncestors = List.of(); // nothing to charge anywhere
+      return fileAncestors;
+    }
+    List<Inode> upwards = new ArrayList<>();
+    long id = lockedById.parentId();
+    while (true) {
+      long wanted = id;
+      Inode directory = transaction.inodes().getById(wanted, LockMode.READ_COMMITTED).orElseThrow(
+          () -> new StalePathException("ancestor " + wanted + " of inode " + lockedById.id() + " vanished"));
+      rememberHint(directory);
+      upwards.add(directory);
+      if (directory.key().equals(InodePartitioning.ROOT_KEY)) {
+        break;
+      }
+      if (upwards.size() > MAX_ANCESTOR_WALK) {
+        throw new IllegalStateException("invariant: more than " + MAX_ANCESTOR_WALK + " ancestors above inode "
+            + lockedById.id() + ": a cycle");
+      }
+      id = directory.parentId();
+    }
+    Collections.reverse(upwards);
+    fileAncestors = Collections.unmodifiableList(upwards);
+    return fileAncestors;
+  }
+
+  /**
+   * Locks exclusively, in one round trip and in inode id order, the quota rows of those {@code directories} with a
+   * quota whose rows this transaction does not hold yet (after every inode lock: the global order), with the quota
+   * epoch check when the lock round trip did not do it. A directory whose row is gone (its quota was cleared
+   * meanwhile) makes the operation re-run. Operations lock every row they need in one call.
+   */
+  public void lockQuotas(Collection<Inode> directories) throws StoreException {
+    requireWritable("locking quota rows");
+    Set<Long> ids = new TreeSet<>();
+    for (Inode directory : directories) {
+      if (directory.hasQuota() && !quotaLocked.contains(directory.id())) {
+        ids.add(directory.id());
+      }
+    }
+    boolean epochDue = !quotaEpochChecked && !request.paths().isEmpty();
+    if (ids.isEmpty() && !epochDue) {
+      return;
+    }
+    ReadBatch batch = transaction.batch();
+    Map<Long, ReadBatch.Result<Optional<DirectoryQuota>>> reads = new HashMap<>();
+    for (long id : ids) {
+      reads.put(id, batch.quota(id, LockMode.EXCLUSIVE));
+    }
+    ReadBatch.Result<OptionalLong> epoch = epochDue ? batch.longVariable(QUOTA_EPOCH) : null;
+    batch.execute();
+    for (Map.Entry<Long, ReadBatch.Result<Optional<DirectoryQuota>>> read : reads.entrySet()) {
+      quotaLocked.add(read.getKey());
+      read.getValue().get().ifPresent(row -> quotaRows.put(row.inodeId(), row));
+    }
+    if (epoch != null) {
+      checkQuotaEpoch(epoch.get().orElse(0));
+    }
+    requireQuotaRowsLocked(List.copyOf(directories), "the operation's paths");
+  }
+
+  /** The quota row of a directory with a quota, locked by this transaction. */
+  public DirectoryQuota lockedQuota(Inode directory) {
+    if (!quotaLocked.contains(directory.id())) {
+      throw new IllegalStateException("invariant: the quota row of directory " + directory.id() + " ('"
+          + directory.name() + "') is not locked by this transaction");
+    }
+    DirectoryQuota row = quotaRows.get(directory.id());
+    if (row == null) {
+      throw new IllegalStateException("invariant: directory " + directory.id() + " has no quota row");
+    }
+    return row;
+  }
+
+  /**
+   * A directory's own quota row read at {@code mode} (one round trip unless already locked), or empty. Locking it
+   * is allowed only after the inodes the operation locks.
+   */
+  public Optional<DirectoryQuota> readQuota(Inode directory, LockMode mode) throws StoreException {
+    if (quotaLocked.contains(directory.id())) {
+      return Optional.ofNullable(quotaRows.get(directory.id()));
+    }
+    Optional<DirectoryQuota> row = transaction.quotas().get(directory.id(), mode);
+    if (mode == LockMode.EXCLUSIVE && !transaction.readOnly()) {
+      quotaLocked.add(directory.id());
+      row.ifPresent(r -> quotaRows.put(r.inodeId(), r));
+    }
+    return row;
+  }
+
+  /** Rewrites a quota row this transaction holds locked. */
+  public void updateQuota(DirectoryQuota quota) {
+    requireWritable("updating a quota");
+    if (!quotaRows.containsKey(quota.inodeId())) {
+      throw new IllegalStateException("invariant: update of the quota row of directory " + quota.inodeId()
+          + " that this transaction does not hold locked");
+    }
+    quotaRows.put(quota.inodeId(), quota);
+    transaction.quotas().update(quota);
+  }
+
+  /**
+   * Gives the exclusively locked {@code directory} a quota row (or replaces its limits' row) and its inode the quota
+   * flag; the hints learn the flag after commit. Returns the directory's new row.
+   */
+  public Inode putQuota(Inode directory, DirectoryQuota quota) {
+    requireWritable("setting a quota");
+    requireLock(directory, LockMode.EXCLUSIVE, "setting a quota");
+    if (quota.inodeId() != directory.id() || !directory.directory()) {
+      throw new IllegalStateException("invariant: quota row " + quota + " put on inode " + directory.id());
+    }
+    if (quotaRows.containsKey(directory.id())) {
+      transaction.quotas().update(quota);
+    } else {
+      transaction.quotas().insert(quota);
+      quotaLocked.add(directory.id());
+    }
+    quotaRows.put(directory.id(), quota);
+    Inode flagged = directory.withQuota(true);
+    if (!directory.hasQuota()) {
+      transaction.inodes().update(flagged);
+    }
+    afterCommit.add(() -> {
+      hints.put(flagged);
+      hints.noteQuotasExist(true);
+    });
+    return flagged;
+  }
+
+  /**
+   * Removes the quota row of the exclusively locked {@code directory} (cleared, or the directory goes away) and,
+   * unless it is being deleted, its inode's flag. Returns the directory's new row.
+   */
+  public Inode removeQuota(Inode directory, boolean deletingDirectory) {
+    requireWritable("removing a quota");
+    requireLock(directory, LockMode.EXCLUSIVE, "removing a quota");
+    transaction.quotas().delete(directory.id());
+    quotaRows.remove(directory.id());
+    quotaLocked.add(directory.id());
+    Inode cleared = directory.withQuota(false);
+    if (!deletingDirectory) {
+      transaction.inodes().update(cleared);
+      afterCommit.add(() -> hints.put(cleared));
+    }
+    return cleared;
+  }
+
+  /**
+   * Counts one more change of which quota rows a subtree is charged to (a new quota on a directory, a move between
+   * quota directories): operations that read their paths before this commits re-run. The caller holds the changed
+   * subtree locked exclusively.
+   */
+  public void bumpQuotaEpoch() throws StoreException {
+    requireWritable("changing the quota epoch");
+    long next = transaction.variables().getLong(QUOTA_EPOCH, LockMode.EXCLUSIVE).orElse(0) + 1;
+    transaction.variables().putLong(QUOTA_EPOCH, next);
+    afterCommit.add(() -> hints.noteQuotaEpoch(next));
   }
 
   /** Runs after a successful commit (cache updates); never for a rolled-back attempt. */

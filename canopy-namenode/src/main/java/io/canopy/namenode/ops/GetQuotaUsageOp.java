@@ -1,0 +1,73 @@
+package io.canopy.namenode.ops;
+
+import io.canopy.metadata.LockMode;
+import io.canopy.metadata.entity.DirectoryQuota;
+import io.canopy.metadata.entity.Inode;
+import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.quota.SubtreeUsage;
+import io.canopy.namenode.quota.Usage;
+import io.canopy.namenode.tx.LockRequest;
+import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.PathLock;
+import io.canopy.namenode.tx.ResolvedPath;
+import io.canopy.namenode.tx.TransactionContext;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.Optional;
+import org.apache.hadoop.fs.QuotaUsage;
+
+/**
+ * getQuotaUsage (HDFS's FSDirStatAndListingOp.getQuotaUsage): for a directory with a quota, its stored limits and
+ * usage (one row); for anything else, the usage counted like a content summary, with no limits (the root reports
+ * HDFS's permanent namespace quota Long.MAX_VALUE).
+ */
+public final class GetQuotaUsageOp implements Operation<QuotaUsage> {
+  private final FsPath path;
+
+  public GetQuotaUsageOp(FsPath path) {
+    this.path = path;
+  }
+
+  @Override
+  public boolean idempotent() {
+    return true;
+  }
+
+  @Override
+  public boolean readOnly() {
+    return true;
+  }
+
+  @Override
+  public String name() {
+    return "getQuotaUsage";
+  }
+
+  @Override
+  public LockRequest locks() {
+    return LockRequest.of(new PathLock(path, LockMode.READ_COMMITTED, LockMode.READ_COMMITTED));
+  }
+
+  @Override
+  public QuotaUsage execute(TransactionContext context) throws IOException {
+    ResolvedPath resolved = context.path(path);
+    PathChecks.checkTraverse(resolved);
+    Inode target = resolved.target();
+    if (target == null) {
+      throw new FileNotFoundException("File/Directory does not exist: " + path);
+    }
+    if (target.hasQuota()) {
+      Optional<DirectoryQuota> quota = context.readQuota(target, LockMode.READ_COMMITTED);
+      if (quota.isPresent()) {
+        return new QuotaUsage.Builder().fileAndDirectoryCount(quota.get().namespaceUsed())
+            .quota(quota.get().namespaceQuota()).spaceConsumed(quota.get().storageSpaceUsed())
+            .spaceQuota(quota.get().storageSpaceQuota()).build();
+      }
+      // cleared since the path was read: count, as for any directory without a quota
+    }
+    Usage usage = SubtreeUsage.of(context, context.subtree(target, LockMode.READ_COMMITTED),
+        LockMode.READ_COMMITTED);
+    return new QuotaUsage.Builder().fileAndDirectoryCount(usage.namespace())
+        .quota(path.isRoot() ? Long.MAX_VALUE : -1).spaceConsumed(usage.storageSpace()).spaceQuota(-1).build();
+  }
+}
