@@ -171,6 +171,25 @@ class BadInputTest {
         () -> fs.create(new org.apache.hadoop.fs.Path("/dir/file/f")).close());
   }
 
+  /**
+   * HDFS's resolvePath: only calls creating the path get ParentNotDirectoryException for a file among its
+   * ancestors; every other call gets the same message as an AccessControlException, and getFileInfo (as the
+   * superuser) answers "no such file".
+   */
+  @Test
+  void otherCallsUnderAFile() throws IOException {
+    assertRemote(org.apache.hadoop.security.AccessControlException.class, "/dir/file (is not a directory)",
+        () -> namenode.delete("/dir/file/x", false));
+    assertRemote(org.apache.hadoop.security.AccessControlException.class, "/dir/file (is not a directory)",
+        () -> namenode.getListing("/dir/file/x", new byte[0], false));
+    assertRemote(org.apache.hadoop.security.AccessControlException.class, "/dir/file (is not a directory)",
+        () -> namenode.setTimes("/dir/file/x", 0, 0));
+    assertEquals(null, namenode.getFileInfo("/dir/file/x"));
+    assertFalse(fs.exists(new org.apache.hadoop.fs.Path("/dir/file/x/y")));
+    assertRemote(ParentNotDirectoryException.class, "/dir/file (is not a directory)",
+        () -> namenode.rename("/dir/sub", "/dir/file/x"));
+  }
+
   @Test
   void createOverExistingFileWithoutOverwrite() {
     assertClient(FileAlreadyExistsException.class, "/dir/file",

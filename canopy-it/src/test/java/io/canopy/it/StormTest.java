@@ -67,6 +67,11 @@ class StormTest {
       org.apache.hadoop.fs.PathIsNotEmptyDirectoryException.class.getName(),
       org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException.class.getName(),
       org.apache.hadoop.hdfs.server.namenode.LeaseExpiredException.class.getName());
+  /**
+   * HDFS's answer to a call other than create, mkdirs and a rename's destination on a path under a file: an
+   * AccessControlException with ParentNotDirectoryException's message (FSDirectory.resolvePath).
+   */
+  static final String UNDER_A_FILE = "(is not a directory)";
   /** Plain IOExceptions rename2 answers for a refused move (HDFS's messages). */
   static final List<String> EXPECTED_IO_MESSAGES = List.of("is a directory or file under source",
       "must both be directories", "destination directory is not empty", "cannot be the root");
@@ -334,6 +339,10 @@ class StormTest {
       }
       if (name.equals(IOException.class.getName()) && t.getMessage() != null
           && EXPECTED_IO_MESSAGES.stream().anyMatch(t.getMessage()::contains)) {
+        return name;
+      }
+      if (name.equals(org.apache.hadoop.security.AccessControlException.class.getName()) && t.getMessage() != null
+          && t.getMessage().contains(UNDER_A_FILE)) {
         return name;
       }
     }

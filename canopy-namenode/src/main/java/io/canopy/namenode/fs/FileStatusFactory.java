@@ -17,6 +17,11 @@ public final class FileStatusFactory {
     return status(inode, HdfsFileStatus.EMPTY_NAME, null);
   }
 
+  /** Status without a name (as getFileInfo), with block locations when given: a listing of a file. */
+  public static HdfsFileStatus status(Inode inode, LocatedBlocks locations) {
+    return status(inode, HdfsFileStatus.EMPTY_NAME, locations);
+  }
+
   /** Status named by the inode's local name, as listings return it; with block locations when given. */
   public static HdfsFileStatus listed(Inode inode, LocatedBlocks locations) {
     return status(inode, inode.name().getBytes(StandardCharsets.UTF_8), locations);

@@ -74,7 +74,7 @@ public final class CreateOp implements AtMostOnce<HdfsFileStatus> {
   public HdfsFileStatus execute(TransactionContext context) throws IOException {
     FsPath path = request.path;
     ResolvedPath resolved = context.path(path);
-    PathChecks.checkTraverse(resolved);
+    PathChecks.checkTraverseForCreate(resolved);
     if (path.isRoot()) {
       throw new FileAlreadyExistsException(path + " already exists as a directory");
     }

@@ -14,7 +14,8 @@ import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
 
 /**
  * delete: removes a file or a directory (recursively when asked) in one transaction; false when the path does
- * not exist or is the root, as in HDFS. Blocks are scheduled for deletion on their datanodes.
+ * not exist or is the root (refused first if it is non-empty and the delete not recursive), as in HDFS. Blocks
+ * are scheduled for deletion on their datanodes.
  */
 public final class DeleteOp implements BooleanAtMostOnce {
   private final NamespaceServices services;
@@ -45,11 +46,16 @@ public final class DeleteOp implements BooleanAtMostOnce {
     ResolvedPath resolved = context.path(path);
     PathChecks.checkTraverse(resolved);
     Inode target = resolved.target();
-    if (target == null || path.isRoot()) {
+    if (target == null) {
       return false;
     }
+    // HDFS checks emptiness first: a non-recursive delete of a non-empty root is refused, an empty or recursive
+    // one answers false
     if (target.directory() && target.childrenCount() > 0 && !recursive) {
       throw new PathIsNotEmptyDirectoryException(path + " is non empty");
+    }
+    if (path.isRoot()) {
+      return false;
     }
     InodeRemover.removeSubtree(context, registry, target);
     Inode parent = resolved.parent();

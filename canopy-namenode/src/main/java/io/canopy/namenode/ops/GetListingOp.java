@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.hdfs.protocol.DirectoryListing;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 
 /**
  * getListing: one batch of a directory's children after {@code startAfter}, in byte order of name, under a shared
@@ -71,7 +72,10 @@ public final class GetListingOp implements Operation<DirectoryListing> {
       return null;
     }
     if (!target.directory()) {
-      return new DirectoryListing(new HdfsFileStatus[] {FileStatusFactory.status(target)}, 0);
+      // HDFS lists a file as itself, unnamed, with its block locations when asked (listLocatedStatus, listFiles)
+      FileBlocks fileBlocks = needLocation ? blocksOf(context, List.of(target)).get(target.id()) : null;
+      return new DirectoryListing(new HdfsFileStatus[] {FileStatusFactory.status(target, locate(target, fileBlocks))},
+          0);
     }
     List<Inode> children = context.children(target, startAfter, limit + 1, LockMode.READ_COMMITTED);
     boolean more = children.size() > limit;
@@ -82,11 +86,15 @@ public final class GetListingOp implements Operation<DirectoryListing> {
     HdfsFileStatus[] statuses = new HdfsFileStatus[children.size()];
     for (int i = 0; i < statuses.length; i++) {
       Inode child = children.get(i);
-      FileBlocks fileBlocks = blocks.get(child.id());
-      statuses[i] = FileStatusFactory.listed(child, fileBlocks == null ? null
-          : locator.locate(child, fileBlocks.blocks, fileBlocks.replicas, fileBlocks.ucReplicas, 0, child.size()));
+      statuses[i] = FileStatusFactory.listed(child, locate(child, blocks.get(child.id())));
     }
     return new DirectoryListing(statuses, more ? 1 : 0);
+  }
+
+  /** The whole file's located blocks, or null when no locations were asked for (or it is a directory). */
+  private LocatedBlocks locate(Inode file, FileBlocks fileBlocks) throws IOException {
+    return fileBlocks == null ? null
+        : locator.locate(file, fileBlocks.blocks, fileBlocks.replicas, fileBlocks.ucReplicas, 0, file.size());
   }
 
   private static final class FileBlocks {

@@ -48,7 +48,7 @@ public final class MkdirsOp implements Operation<Boolean> {
   @Override
   public Boolean execute(TransactionContext context) throws IOException {
     ResolvedPath resolved = context.path(path);
-    PathChecks.checkTraverse(resolved);
+    PathChecks.checkTraverseForCreate(resolved);
     Inode target = resolved.target();
     if (target != null) {
       if (!target.directory()) {

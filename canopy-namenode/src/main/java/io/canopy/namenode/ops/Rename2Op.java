@@ -61,7 +61,7 @@ public final class Rename2Op implements AtMostOnce<Void> {
     ResolvedPath src = context.path(source);
     ResolvedPath dst = context.path(destination);
     PathChecks.checkTraverse(src);
-    PathChecks.checkTraverse(dst);
+    PathChecks.checkTraverseForCreate(dst);
     Inode sourceInode = src.target();
     if (sourceInode == null) {
       throw new FileNotFoundException("rename source " + source + " is not found.");

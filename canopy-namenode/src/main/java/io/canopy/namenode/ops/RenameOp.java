@@ -53,7 +53,7 @@ public final class RenameOp implements BooleanAtMostOnce {
       return false;
     }
     ResolvedPath dst = context.path(destination);
-    PathChecks.checkTraverse(dst);
+    PathChecks.checkTraverseForCreate(dst);
     FsPath effective = destination;
     if (dst.target() != null && dst.target().directory()) {
       effective = destination.child(source.name());

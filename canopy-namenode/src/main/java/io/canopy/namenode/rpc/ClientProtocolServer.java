@@ -124,8 +124,10 @@ public final class ClientProtocolServer {
     if (status == null) {
       throw new FileNotFoundException("File does not exist: " + src);
     }
-    return !status.isDirectory() && !runner.run(new GetBlockLocationsOp(blocks.locator(), FsPath.parse(src), 0, 0))
-        .isUnderConstruction();
+    if (status.isDirectory()) {
+      throw new FileNotFoundException("Path is not a file: " + src); // HDFS's INodeFile.valueOf
+    }
+    return !runner.run(new GetBlockLocationsOp(blocks.locator(), FsPath.parse(src), 0, 0)).isUnderConstruction();
   }
 
   public long getPreferredBlockSize(String src) throws IOException {
