@@ -95,8 +95,11 @@ public final class CreateOp implements AtMostOnce<HdfsFileStatus> {
         if (!request.createParent) {
           throw new FileNotFoundException("Parent directory doesn't exist: " + path.parent());
         }
+        // Unlike mkdirs, HDFS's create gives missing parents the deepest existing directory's permission (not the
+        // file's), plus write and execute for the owner.
+        FsPermission inherited = new FsPermission(resolved.deepestExisting().permission());
         parent = DirectoryMaker.createMissing(context, services, resolved, path.depth(),
-            DirectoryMaker.withImplicitOwnerWriteExecute(request.permission), request.user);
+            DirectoryMaker.withImplicitOwnerWriteExecute(inherited), request.user);
       }
     }
     long now = services.now();
