@@ -28,12 +28,18 @@ public final class HadoopFsUnderTest implements FsUnderTest {
   private static final long RECOVERY_TIMEOUT_MS = 30_000;
   private static final int READ_BUFFER = 4096;
 
-  private final DistributedFileSystem fs;
+  private final List<DistributedFileSystem> clients;
   private final String root;
+  private int steps;
+  /** The client of the current step. */
+  private DistributedFileSystem fs;
 
-  /** {@code root}: an existing, empty directory, the model's "/". */
-  public HadoopFsUnderTest(DistributedFileSystem fs, String root) {
-    this.fs = fs;
+  /**
+   * {@code root}: an existing, empty directory, the model's "/". Step i goes through client i modulo their number
+   * (clients of different namenodes: each step may find another namenode's caches).
+   */
+  public HadoopFsUnderTest(List<DistributedFileSystem> clients, String root) {
+    this.clients = List.copyOf(clients);
     this.root = root;
   }
 
@@ -47,6 +53,7 @@ public final class HadoopFsUnderTest implements FsUnderTest {
 
   @Override
   public Outcome apply(Op op) {
+    fs = clients.get(steps++ % clients.size());
     try {
       return run(op);
     } catch (RemoteException e) {
@@ -90,6 +97,10 @@ public final class HadoopFsUnderTest implements FsUnderTest {
           usage.getSpaceConsumed(), usage.getSpaceQuota()));
     } else if (op instanceof Op.Read r) {
       return read(r.path());
+    } else if (op instanceof Op.Tree t) {
+      List<String> entries = new ArrayList<>();
+      tree(fs.getFileStatus(path(t.path())), t.path(), entries);
+      return Outcome.ok(String.join("\n", entries));
     }
     throw new IllegalArgumentException("unknown operation " + op);
   }
@@ -132,6 +143,15 @@ public final class HadoopFsUnderTest implements FsUnderTest {
       entries.add(status.getPath().getName() + " " + status(status));
     }
     return Outcome.ok(entries.toString());
+  }
+
+  private void tree(FileStatus status, String relative, List<String> entries) throws IOException {
+    entries.add(relative + " " + status(status));
+    if (status.isDirectory()) {
+      for (FileStatus child : fs.listStatus(path(relative))) {
+        tree(child, HdfsModel.join(relative, child.getPath().getName()), entries);
+      }
+    }
   }
 
   private Outcome read(String relative) throws IOException {

@@ -262,6 +262,8 @@ public final class HdfsModel implements FsUnderTest {
         return quotaUsage(q.path());
       } else if (op instanceof Op.Read r) {
         return read(r.path());
+      } else if (op instanceof Op.Tree t) {
+        return tree(t.path());
       }
       throw new IllegalArgumentException("unknown operation " + op);
     } catch (Thrown e) {
@@ -524,6 +526,25 @@ public final class HdfsModel implements FsUnderTest {
       throw new Thrown("FileNotFoundException", "Path is not a file: " + path);
     }
     return Outcome.ok(contents(node.data, node.data.length));
+  }
+
+  /** Starts with getFileStatus, so a path through a file is "not found", as for {@link #stat}. */
+  private Outcome tree(String path) throws Thrown {
+    Resolved r = resolve(path);
+    if (r.fileOnTheWay || r.last() == null) {
+      throw new Thrown("FileNotFoundException", "File does not exist: " + path);
+    }
+    Node node = r.last();
+    List<String> entries = new ArrayList<>();
+    tree(node, path, entries);
+    return Outcome.ok(String.join("\n", entries));
+  }
+
+  private void tree(Node node, String path, List<String> entries) {
+    entries.add(path + " " + status(node));
+    for (Node child : node.children.values()) {
+      tree(child, join(path, child.name), entries);
+    }
   }
 
   // ---- shared formatting: the real systems' outcomes use the same ----

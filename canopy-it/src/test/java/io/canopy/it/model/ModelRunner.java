@@ -27,7 +27,10 @@ public final class ModelRunner {
   private ModelRunner() {
   }
 
-  /** Generates {@code count} steps, running each on both sides; stops at the first divergence. */
+  /**
+   * Generates {@code count} steps, running each on both sides, then compares the whole tree; stops at the first
+   * divergence.
+   */
   public static Run generate(OpGenerator generator, int count, HdfsModel model, FsUnderTest system) {
     List<Op> steps = new ArrayList<>();
     List<Outcome> outcomes = new ArrayList<>();
@@ -52,6 +55,15 @@ public final class ModelRunner {
       if (!expected.sameAs(actual)) {
         return new Run(steps, outcomes, new Divergence(i, op, expected, actual), false);
       }
+    }
+    // The end state, everything at once: a difference no step happened to look at shows here.
+    Op tree = new Op.Tree("/");
+    Outcome expected = model.apply(tree);
+    steps.add(tree);
+    outcomes.add(expected);
+    Outcome actual = system.apply(tree);
+    if (!expected.sameAs(actual)) {
+      return new Run(steps, outcomes, new Divergence(steps.size() - 1, tree, expected, actual), false);
     }
     return new Run(steps, outcomes, null, false);
   }

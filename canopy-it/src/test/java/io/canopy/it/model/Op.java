@@ -165,6 +165,18 @@ public sealed interface Op {
     }
   }
 
+  /** Every path under {@code path} with its status, by recursive listings (each episode ends with one of "/"). */
+  record Tree(String path) implements Op {
+    public OpKind kind() {
+      return OpKind.TREE;
+    }
+
+    @Override
+    public String toString() {
+      return "tree " + path;
+    }
+  }
+
   /** The bytes a create or append writes: a function of the step's {@code fill}, so a replay writes the same. */
   static byte[] data(int size, int fill) {
     byte[] bytes = new byte[size];

@@ -41,6 +41,7 @@ public final class OpGenerator {
     all.put(OpKind.COUNT, 5);
     all.put(OpKind.QUOTA_USAGE, 4);
     all.put(OpKind.READ, 5);
+    all.put(OpKind.TREE, 1);
     for (OpKind kind : kinds) {
       weights.put(kind, all.get(kind));
     }
@@ -78,6 +79,7 @@ public final class OpGenerator {
       case COUNT -> new Op.Count(chance(90) ? pick(paths) : target(paths));
       case QUOTA_USAGE -> new Op.QuotaUsage(chance(90) ? pick(paths) : target(paths));
       case READ -> new Op.Read(chance(85) ? existingFile(model, paths) : target(paths));
+      case TREE -> new Op.Tree(chance(90) ? existingDirectory(model, paths) : target(paths));
     };
   }
 

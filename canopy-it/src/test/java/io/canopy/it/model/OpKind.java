@@ -6,7 +6,7 @@ import java.util.Set;
 
 /** The kinds of operation the model-based test generates; a run enables a subset. */
 public enum OpKind {
-  MKDIR, CREATE, APPEND, RENAME, RENAME2, DELETE, CHMOD, SET_QUOTA, LIST, STAT, COUNT, QUOTA_USAGE, READ;
+  MKDIR, CREATE, APPEND, RENAME, RENAME2, DELETE, CHMOD, SET_QUOTA, LIST, STAT, COUNT, QUOTA_USAGE, READ, TREE;
 
   /**
    * Parses {@code all} or a comma-separated list of kinds (case-insensitive); a leading {@code -} removes a kind,

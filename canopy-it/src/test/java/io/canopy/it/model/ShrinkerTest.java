@@ -112,7 +112,7 @@ class ShrinkerTest {
     ModelRunner.Run run = ModelRunner.generate(new OpGenerator(11, EnumSet.allOf(OpKind.class)), 500,
         fixture.model(), fixture.system());
     assertNull(run.divergence());
-    assertEquals(500, run.steps().size());
+    assertEquals(501, run.steps().size(), "500 steps and the final tree");
   }
 
   @Test
