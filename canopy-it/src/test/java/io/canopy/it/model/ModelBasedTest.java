@@ -51,10 +51,12 @@ class ModelBasedTest {
   static final int CI_OPS = 1200;
   static final int EPISODE_OPS = 150;
   /**
-   * Append, setQuota and getQuotaUsage are modelled but off until Canopy serves them (the append and quota work of
-   * issue 6); {@code -Dcanopy.model.kinds=all} runs them.
+   * Every modelled kind but setQuota: with it the test finds a known divergence, left open in issue 6's note. HDFS's
+   * mkdirs -p and create with missing parents make the parents one at a time, so a quota failure keeps those made
+   * before it; Canopy's run in one transaction and keep none (seed -255744351572636681: setQuota / ns=2, then
+   * mkdirs /b/B, then stat /b). {@code -Dcanopy.model.kinds=all} runs it.
    */
-  static final String DEFAULT_KINDS = "all,-append,-set_quota,-quota_usage";
+  static final String DEFAULT_KINDS = "all,-set_quota";
   static final int SHRINK_TRIALS = 400;
   static final Duration SHRINK_BUDGET = Duration.ofMinutes(3);
   /** One-block files of at most 1 KB; two replicas, so storage space is twice the length. */

@@ -14,6 +14,7 @@ import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.fs.FileStatusFactory;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.replication.ReplicationQueue;
 import io.canopy.namenode.tx.AtMostOnce;
 import io.canopy.namenode.tx.LockRequest;
@@ -26,6 +27,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.LastBlockWithStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
@@ -49,11 +51,13 @@ public final class AppendOp implements AtMostOnce<LastBlockWithStatus> {
   private final NamespaceServices services;
   private final BlockServices blocks;
   private final Request request;
+  private final PermissionChecker permissions;
 
-  public AppendOp(NamespaceServices services, BlockServices blocks, Request request) {
+  public AppendOp(NamespaceServices services, BlockServices blocks, Request request, PermissionChecker permissions) {
     this.services = services;
     this.blocks = blocks;
     this.request = request;
+    this.permissions = permissions;
   }
 
   @Override
@@ -85,11 +89,12 @@ public final class AppendOp implements AtMostOnce<LastBlockWithStatus> {
     if (file != null && file.directory()) {
       throw new FileAlreadyExistsException("Cannot append to directory " + path + "; already exists as a directory.");
     }
+    // HDFS's order: the directory error, then write on the file (execute on its ancestors), then a missing file
+    permissions.checkPathAccess(context, resolved, FsAction.WRITE);
     if (file == null) {
       throw new FileNotFoundException("Failed to append to non-existent file " + path + " for client "
           + request.clientMachine);
     }
-    // Permission (wired by the lead): HDFS requires WRITE on the file itself (and EXECUTE on its ancestors).
     long now = services.now();
     if (file.underConstruction()) {
       LeaseTakeover.requireRecoverable(context, path, file, request.holder, request.clientMachine,

@@ -7,6 +7,7 @@ import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.Replica;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.replication.ReplicationQueue;
 import io.canopy.namenode.tx.AtMostOnce;
 import io.canopy.namenode.tx.LockRequest;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.HadoopIllegalArgumentException;
+import org.apache.hadoop.fs.permission.FsAction;
 
 /**
  * concat: moves the blocks of the source files, in the order given, to the end of the target file and removes the
@@ -40,8 +42,9 @@ public final class ConcatOp implements AtMostOnce<Void> {
   private final NamespaceServices services;
   private final FsPath target;
   private final List<FsPath> sources;
+  private final PermissionChecker permissions;
 
-  public ConcatOp(NamespaceServices services, FsPath target, List<FsPath> sources) {
+  public ConcatOp(NamespaceServices services, FsPath target, List<FsPath> sources, PermissionChecker permissions) {
     if (sources.isEmpty()) {
       throw new IllegalArgumentException("No sources given");
     }
@@ -53,6 +56,7 @@ public final class ConcatOp implements AtMostOnce<Void> {
     this.services = services;
     this.target = target;
     this.sources = List.copyOf(sources);
+    this.permissions = permissions;
   }
 
   @Override
@@ -83,9 +87,10 @@ public final class ConcatOp implements AtMostOnce<Void> {
   @Override
   public Void execute(TransactionContext context) throws IOException {
     ResolvedPath resolvedTarget = context.path(target);
+    PathChecks.checkTraverse(resolvedTarget);
+    // HDFS's order: write on the target before the target's checks, then each source's access before its own
+    permissions.checkPathAccess(context, resolvedTarget, FsAction.WRITE);
     Inode file = PathChecks.requireFile(resolvedTarget);
-    // Permission (wired by the lead): HDFS requires WRITE on the target, and READ on each source with WRITE on its
-    // parent directory (the source is deleted).
     if (file.underConstruction()) {
       throw new HadoopIllegalArgumentException("concat: target file " + target + " is under construction");
     }
@@ -128,7 +133,12 @@ public final class ConcatOp implements AtMostOnce<Void> {
     List<Inode> sourceFiles = new ArrayList<>();
     Set<Long> distinct = new HashSet<>();
     for (FsPath source : sources) {
-      Inode sourceFile = PathChecks.requireFile(context.path(source));
+      ResolvedPath resolvedSource = context.path(source);
+      PathChecks.checkTraverse(resolvedSource);
+      // read the source, and write on its directory (and its sticky bit) as it is deleted
+      permissions.checkPathAccess(context, resolvedSource, FsAction.READ);
+      permissions.checkParentAccess(context, resolvedSource, FsAction.WRITE);
+      Inode sourceFile = PathChecks.requireFile(resolvedSource);
       if (sourceFile.parentId() != file.parentId()) {
         throw new HadoopIllegalArgumentException("Source file " + source + " is not in the same directory with "
             + "the target " + target);

@@ -5,6 +5,7 @@ import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.InodePartitioning;
 import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.tx.AtMostOnce;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.PathLock;
@@ -15,13 +16,16 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import org.apache.hadoop.fs.InvalidPathException;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
 
 /**
  * createSymlink: a new link inode holding its target verbatim (any string but an empty or reserved one; it need not
  * exist, may be relative or name another file system), under exclusive locks on the parent (or the deepest existing
- * ancestor, when parents are created) and on the link's name. HDFS's checks and messages, in its order.
+ * ancestor, when parents are created) and on the link's name. HDFS's checks and messages, in its order: execute on
+ * the ancestors, the parent and name checks, then write on the deepest existing ancestor (the target is neither
+ * resolved nor checked). The link belongs to the caller, with the parent's group and no inherited ACL.
  */
 public final class CreateSymlinkOp implements AtMostOnce<Void> {
   /** HDFS's prefix of reserved paths: never a link target. */
@@ -30,14 +34,13 @@ public final class CreateSymlinkOp implements AtMostOnce<Void> {
   private static final short LINK_PERMISSION = (short) 0777;
 
   /** What the client asked for, validated before any database work. */
-  public record Request(String target, FsPath link, FsPermission directoryPermission, boolean createParent,
-      String user) {
+  public record Request(String target, FsPath link, FsPermission directoryPermission, boolean createParent) {
     /**
      * HDFS's checks on the raw arguments: the link's length and depth, then whether symlinks are enabled, then the
      * link's name and the target.
      */
     public static Request of(String target, String link, FsPermission directoryPermission, boolean createParent,
-        String user, boolean symlinksEnabled) throws IOException {
+        boolean symlinksEnabled) throws IOException {
       if (link.length() > HdfsServerConstants.MAX_PATH_LENGTH
           || new Path(link).depth() > HdfsServerConstants.MAX_PATH_DEPTH) {
         throw new IOException("Symlink path exceeds " + HdfsServerConstants.MAX_PATH_LENGTH + " character limit");
@@ -58,16 +61,18 @@ public final class CreateSymlinkOp implements AtMostOnce<Void> {
       if (path.isRoot() || link.endsWith("/")) {
         throw alreadyExistsOrInvalid(link);
       }
-      return new Request(target, path, directoryPermission, createParent, user);
+      return new Request(target, path, directoryPermission, createParent);
     }
   }
 
   private final NamespaceServices services;
   private final Request request;
+  private final PermissionChecker permissions;
 
-  public CreateSymlinkOp(NamespaceServices services, Request request) {
+  public CreateSymlinkOp(NamespaceServices services, Request request, PermissionChecker permissions) {
     this.services = services;
     this.request = request;
+    this.permissions = permissions;
   }
 
   @Override
@@ -95,6 +100,7 @@ public final class CreateSymlinkOp implements AtMostOnce<Void> {
     FsPath path = request.link;
     ResolvedPath resolved = context.path(path);
     PathChecks.checkTraverseToLink(resolved); // links before the link's name are resolved by the client
+    permissions.checkTraverse(context, resolved);
     Inode parent = resolved.parent();
     if (!request.createParent && parent == null && path.depth() > 1) {
       throw new FileNotFoundException("Parent directory doesn't exist: " + path.parent());
@@ -102,13 +108,14 @@ public final class CreateSymlinkOp implements AtMostOnce<Void> {
     if (resolved.exists()) {
       throw alreadyExistsOrInvalid(path.toString());
     }
+    permissions.checkAncestorAccess(context, resolved, FsAction.WRITE);
     if (parent == null) {
       parent = DirectoryMaker.createMissing(context, services, resolved, path.depth(),
-          DirectoryMaker.withImplicitOwnerWriteExecute(request.directoryPermission), request.user);
+          DirectoryMaker.withImplicitOwnerWriteExecute(request.directoryPermission), permissions.user());
     }
     long now = services.now();
     Inode link = new Inode(services.ids().next(IdKind.INODE), InodePartitioning.partitionOf(parent, path.name()),
-        parent.id(), path.name(), false, LINK_PERMISSION, request.user, parent.group(), now, now, 0, (short) 0, 0,
+        parent.id(), path.name(), false, LINK_PERMISSION, permissions.user(), parent.group(), now, now, 0, (short) 0, 0,
         (byte) 0, false, null, null, request.target, 0);
     DirectoryMaker.attach(context, services, parent, path.parent(), link);
     return null;

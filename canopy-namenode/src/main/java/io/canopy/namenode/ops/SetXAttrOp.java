@@ -4,6 +4,7 @@ import io.canopy.metadata.entity.ExtendedAttribute;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.XAttrLimits;
+import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.tx.AtMostOnce;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.PathLock;
@@ -18,7 +19,9 @@ import org.apache.hadoop.fs.XAttrSetFlag;
 
 /**
  * setXAttr: creates or replaces one extended attribute of a file or directory (a link is resolved by the client),
- * as the CREATE / REPLACE flags allow, within HDFS's limits on size and count. The inode is locked exclusively and
+ * as the CREATE / REPLACE flags allow, within HDFS's limits on size and count. Permissions as in HDFS: the
+ * namespace first ({@code trusted} is the superuser's), execute on the ancestors, then for a {@code user} attribute
+ * write on the inode (ownership on a sticky directory). The inode is locked exclusively and
  * its attributes are read in the same round trip. At most once: a retried CREATE must not fail on its own success.
  */
 public final class SetXAttrOp implements AtMostOnce<Void> {
@@ -26,13 +29,15 @@ public final class SetXAttrOp implements AtMostOnce<Void> {
   private final XAttr xattr;
   private final EnumSet<XAttrSetFlag> flags;
   private final XAttrLimits limits;
+  private final PermissionChecker permissions;
 
   /** HDFS's checks before the namespace is touched: enabled, size, namespace. */
-  public SetXAttrOp(FsPath path, XAttr xattr, EnumSet<XAttrSetFlag> flags, boolean superuser, XAttrLimits limits)
-      throws IOException {
+  public SetXAttrOp(FsPath path, XAttr xattr, EnumSet<XAttrSetFlag> flags, XAttrLimits limits,
+      PermissionChecker permissions) throws IOException {
     limits.checkEnabled();
     limits.checkSize(xattr);
-    XAttrRules.checkNamespace(xattr, superuser, path);
+    XAttrRules.checkNamespace(xattr, permissions.isSuperuser(), path);
+    this.permissions = permissions;
     this.path = path;
     this.xattr = xattr;
     this.flags = flags;
@@ -63,6 +68,8 @@ public final class SetXAttrOp implements AtMostOnce<Void> {
   public Void execute(TransactionContext context) throws IOException {
     ResolvedPath resolved = context.path(path);
     PathChecks.checkTraverse(resolved);
+    permissions.checkTraverse(context, resolved);
+    XAttrRules.checkChangeAccess(context, resolved, xattr, permissions);
     Inode target = resolved.target();
     if (target == null) {
       throw XAttrRules.missing(path);

@@ -12,6 +12,7 @@ import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.LeaseLimits;
 import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.replication.ReplicationQueue;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
@@ -23,6 +24,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.HadoopIllegalArgumentException;
+import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
 
 /**
@@ -44,11 +46,14 @@ public final class TruncateOp implements Operation<Boolean> {
   private final NamespaceServices services;
   private final DatanodeRegistry registry;
   private final Request request;
+  private final PermissionChecker permissions;
 
-  public TruncateOp(NamespaceServices services, DatanodeRegistry registry, Request request) {
+  public TruncateOp(NamespaceServices services, DatanodeRegistry registry, Request request,
+      PermissionChecker permissions) {
     this.services = services;
     this.registry = registry;
     this.request = request;
+    this.permissions = permissions;
   }
 
   @Override
@@ -75,8 +80,10 @@ public final class TruncateOp implements Operation<Boolean> {
       throw new HadoopIllegalArgumentException("Cannot truncate to a negative file size: " + newLength + ".");
     }
     ResolvedPath resolved = context.path(path);
+    PathChecks.checkTraverse(resolved);
+    // HDFS's order: write on the file (execute on its ancestors) before the file checks
+    permissions.checkPathAccess(context, resolved, FsAction.WRITE);
     Inode file = PathChecks.requireFile(resolved);
-    // Permission (wired by the lead): HDFS requires WRITE on the file itself (and EXECUTE on its ancestors).
     TransactionContext.FileData data = context.readFileData(file, LockMode.EXCLUSIVE);
     List<Block> blocks = data.blocks();
     Block last = blocks.isEmpty() ? null : blocks.get(blocks.size() - 1);

@@ -1,12 +1,19 @@
 package io.canopy.namenode.ops;
 
+import io.canopy.metadata.StoreException;
 import io.canopy.metadata.entity.ExtendedAttribute;
+import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.XAttrNamespace;
 import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.fs.ModeBits;
 import io.canopy.namenode.fs.NotSupported;
+import io.canopy.namenode.permission.PermissionChecker;
+import io.canopy.namenode.tx.ResolvedPath;
+import io.canopy.namenode.tx.TransactionContext;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import org.apache.hadoop.fs.XAttr;
+import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.hdfs.XAttrHelper;
 import org.apache.hadoop.hdfs.server.namenode.UnsupportedActionException;
 import org.apache.hadoop.security.AccessControlException;
@@ -36,6 +43,24 @@ final class XAttrRules {
           + "' is not supported by Canopy: " + path));
     }
     throw new AccessControlException("User doesn't have permission for xattr: " + name);
+  }
+
+  /**
+   * HDFS's checkXAttrChangeAccess, after the traverse check: with checking on, changing a {@code user} attribute
+   * needs write on the inode, or, on a sticky directory, its ownership ({@code trusted} ones passed the namespace
+   * check, so the caller is the superuser). A missing inode passes: the operation then reports it missing.
+   */
+  static void checkChangeAccess(TransactionContext context, ResolvedPath resolved, XAttr xattr,
+      PermissionChecker permissions) throws AccessControlException, StoreException {
+    if (!permissions.settings().enabled() || xattr.getNameSpace() != XAttr.NameSpace.USER) {
+      return;
+    }
+    Inode target = resolved.target();
+    if (target != null && target.directory() && ModeBits.permission(target.permission()).getStickyBit()) {
+      permissions.checkOwner(context, resolved);
+    } else {
+      permissions.checkPathAccess(context, resolved, FsAction.WRITE);
+    }
   }
 
   /** What getXAttrs and listXAttrs show the caller: user attributes, and trusted ones to the superuser. */

@@ -7,7 +7,6 @@ import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.fs.NotSupported;
 import io.canopy.namenode.fs.StoragePolicies;
-import io.canopy.namenode.fs.Superusers;
 import io.canopy.namenode.fs.XAttrLimits;
 import io.canopy.namenode.ops.AbandonBlockOp;
 import io.canopy.namenode.ops.AddBlockOp;
@@ -105,7 +104,6 @@ import org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus;
 import org.apache.hadoop.hdfs.protocol.UnresolvedPathException;
 import org.apache.hadoop.hdfs.server.namenode.UnsupportedActionException;
 import org.apache.hadoop.io.EnumSetWritable;
-import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.DataChecksum;
 
 /**
@@ -128,7 +126,6 @@ public final class ClientProtocolServer {
   private final boolean symlinksEnabled;
   private final XAttrLimits xattrLimits;
   private final StoragePolicies storagePolicies;
-  private final Superusers superusers;
   private final SuperuserPrivilege superuser;
 
   public ClientProtocolServer(Configuration conf, NamespaceServices services, BlockServices blocks,
@@ -142,13 +139,6 @@ public final class ClientProtocolServer {
     this.symlinksEnabled = conf.getBoolean(NameNodeConfig.SYMLINKS_ENABLED, NameNodeConfig.SYMLINKS_ENABLED_DEFAULT);
     this.xattrLimits = new XAttrLimits(conf);
     this.storagePolicies = new StoragePolicies(conf);
-    try {
-      // HDFS's superuser is the user the namenode process runs as
-      this.superusers = new Superusers(UserGroupInformation.getCurrentUser().getShortUserName(),
-          services.superGroup());
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException("cannot determine the namenode's user", e);
-    }
     this.superuser = new SuperuserPrivilege(conf);
     this.serverDefaults = new FsServerDefaults(
         conf.getLongBytes("dfs.blocksize", 128L * 1024 * 1024),
@@ -189,7 +179,7 @@ public final class ClientProtocolServer {
   public void createSymlink(String target, String link, FsPermission dirPerm, boolean createParent)
       throws IOException {
     runner.run(new CreateSymlinkOp(services, CreateSymlinkOp.Request.of(target, link, dirPerm, createParent,
-        CallerInfo.user(), symlinksEnabled)), CallerInfo.call());
+        symlinksEnabled), permissions()), CallerInfo.call());
   }
 
   /**
@@ -213,7 +203,7 @@ public final class ClientProtocolServer {
   }
 
   public boolean isFileClosed(String src) throws IOException {
-    return runner.run(new IsFileClosedOp(FsPath.parse(src)));
+    return runner.run(new IsFileClosedOp(FsPath.parse(src), permissions()));
   }
 
   /** HDFS does not follow a link as the last component here, and answers that it is not a file. */
@@ -291,7 +281,7 @@ public final class ClientProtocolServer {
       throws IOException {
     services.safeMode().check("Cannot append to file" + src); // sic: HDFS's message has no space
     AppendOp append = new AppendOp(services, blocks, new AppendOp.Request(FsPath.parse(src), clientName,
-        CallerInfo.address(), flag != null && flag.get().contains(CreateFlag.NEW_BLOCK)));
+        CallerInfo.address(), flag != null && flag.get().contains(CreateFlag.NEW_BLOCK)), permissions());
     ClientCall call = CallerInfo.call();
     return takingOverLapsedWriter(src, clientName, () -> runner.run(append, call));
   }
@@ -303,7 +293,7 @@ public final class ClientProtocolServer {
   public boolean truncate(String src, long newLength, String clientName) throws IOException {
     services.safeMode().check("Cannot truncate for " + src);
     TruncateOp truncate = new TruncateOp(services, registry(), new TruncateOp.Request(FsPath.parse(src), newLength,
-        clientName, CallerInfo.address()));
+        clientName, CallerInfo.address()), permissions());
     return takingOverLapsedWriter(src, clientName, () -> runner.run(truncate));
   }
 
@@ -316,7 +306,7 @@ public final class ClientProtocolServer {
     for (String source : srcs == null ? new String[0] : srcs) {
       sources.add(FsPath.parse(source));
     }
-    runner.run(new ConcatOp(services, FsPath.parse(trg), sources), CallerInfo.call());
+    runner.run(new ConcatOp(services, FsPath.parse(trg), sources, permissions()), CallerInfo.call());
   }
 
   /** One run of a call that may find its file open by a writer past the soft limit. */
@@ -608,23 +598,19 @@ public final class ClientProtocolServer {
   // ---- extended attributes ----
 
   public void setXAttr(String src, XAttr xAttr, EnumSet<XAttrSetFlag> flag) throws IOException {
-    runner.run(new SetXAttrOp(FsPath.parse(src), xAttr, flag, superuser(), xattrLimits), CallerInfo.call());
+    runner.run(new SetXAttrOp(FsPath.parse(src), xAttr, flag, xattrLimits, permissions()), CallerInfo.call());
   }
 
   public List<XAttr> getXAttrs(String src, List<XAttr> xAttrs) throws IOException {
-    return runner.run(GetXAttrsOp.get(FsPath.parse(src), xAttrs, superuser(), xattrLimits));
+    return runner.run(GetXAttrsOp.get(FsPath.parse(src), xAttrs, xattrLimits, permissions()));
   }
 
   public List<XAttr> listXAttrs(String src) throws IOException {
-    return runner.run(GetXAttrsOp.list(FsPath.parse(src), superuser(), xattrLimits));
+    return runner.run(GetXAttrsOp.list(FsPath.parse(src), xattrLimits, permissions()));
   }
 
   public void removeXAttr(String src, XAttr xAttr) throws IOException {
-    runner.run(new RemoveXAttrOp(FsPath.parse(src), xAttr, superuser(), xattrLimits), CallerInfo.call());
-  }
-
-  private boolean superuser() {
-    return superusers.isSuperuser(CallerInfo.ugi());
+    runner.run(new RemoveXAttrOp(FsPath.parse(src), xAttr, xattrLimits, permissions()), CallerInfo.call());
   }
 
   // ---- storage policies ----
@@ -635,23 +621,25 @@ public final class ClientProtocolServer {
 
   public void setStoragePolicy(String src, String policyName) throws IOException {
     storagePolicies.checkEnabled("set storage policy");
+    PermissionChecker permissions = permissions();
     if (storagePolicies.superuserOnly()) {
-      superusers.check(CallerInfo.ugi(), "setStoragePolicy");
+      permissions.checkSuperuser("setStoragePolicy");
     }
     byte id = storagePolicies.byName(policyName).getId();
-    runner.run(new SetStoragePolicyOp(FsPath.parse(src), id, storagePolicies));
+    runner.run(new SetStoragePolicyOp(FsPath.parse(src), id, storagePolicies, permissions));
   }
 
   public void unsetStoragePolicy(String src) throws IOException {
     storagePolicies.checkEnabled("unset storage policy");
+    PermissionChecker permissions = permissions();
     if (storagePolicies.superuserOnly()) {
-      superusers.check(CallerInfo.ugi(), "unsetStoragePolicy");
+      permissions.checkSuperuser("unsetStoragePolicy");
     }
-    runner.run(new SetStoragePolicyOp(FsPath.parse(src), (byte) 0, storagePolicies));
+    runner.run(new SetStoragePolicyOp(FsPath.parse(src), (byte) 0, storagePolicies, permissions));
   }
 
   public BlockStoragePolicy getStoragePolicy(String path) throws IOException {
-    return runner.run(new GetStoragePolicyOp(FsPath.parse(path), storagePolicies));
+    return runner.run(new GetStoragePolicyOp(FsPath.parse(path), storagePolicies, permissions()));
   }
 
   /** HDFS's storage policy satisfier moves blocks to their policy's storage types; Canopy has none. */

@@ -1,0 +1,266 @@
+package io.canopy.it;
+
+import static io.canopy.it.UserClients.assertDenied;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.canopy.namenode.NameNodeConfig;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.ipc.RemoteException;
+import org.apache.hadoop.security.AccessControlException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * HDFS's permission rules on the calls added next to the permission work (append, truncate, concat, symlinks,
+ * isFileClosed, extended attributes, storage policies), through the stock client acting as non-superusers: for each
+ * call one refusal with HDFS's message and one success for a user the rule allows, and, where HDFS orders a path
+ * error before the permission check, that order.
+ */
+@Timeout(180)
+class PermissionsNewCallsTest {
+  @TempDir
+  static Path directory;
+  static MiniCanopyCluster cluster;
+  static UserClients users;
+  static DistributedFileSystem superuser;
+  static DistributedFileSystem alice;
+  static DistributedFileSystem bob;
+  static DistributedFileSystem admin;
+
+  @BeforeAll
+  static void startCluster() throws IOException {
+    Configuration conf = MiniCanopyCluster.testConfiguration();
+    conf.setInt("dfs.replication", 1);
+    conf.setBoolean(NameNodeConfig.SYMLINKS_ENABLED, true);
+    cluster = MiniCanopyCluster.start(directory, conf, 1, 1); // one datanode: append, truncate and concat need data
+    users = new UserClients(cluster);
+    superuser = cluster.fileSystem();
+    alice = users.as("alice", "staff");
+    bob = users.as("bob", "bob");
+    admin = users.as("admin", "supergroup");
+  }
+
+  @AfterAll
+  static void stopCluster() throws IOException {
+    if (users != null) {
+      users.close();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  private static org.apache.hadoop.fs.Path path(String path) {
+    return new org.apache.hadoop.fs.Path(path);
+  }
+
+  /** A directory made by the superuser, then given {@code owner}, {@code group} and {@code mode}. */
+  private static org.apache.hadoop.fs.Path dir(String path, String owner, String group, int mode) throws IOException {
+    org.apache.hadoop.fs.Path dir = path(path);
+    assertTrue(superuser.mkdirs(dir));
+    superuser.setOwner(dir, owner, group);
+    superuser.setPermission(dir, new FsPermission((short) mode));
+    return dir;
+  }
+
+  /** A file {@code fs}'s user writes with {@code content} (the client's umask makes it -rw-r--r--). */
+  private static org.apache.hadoop.fs.Path file(DistributedFileSystem fs, String path, String content)
+      throws IOException {
+    org.apache.hadoop.fs.Path file = path(path);
+    try (FSDataOutputStream out = fs.create(file, false)) {
+      out.write(content.getBytes(StandardCharsets.UTF_8));
+    }
+    return file;
+  }
+
+  private static String denied(String user, String access, String inode, String attributes) {
+    return "Permission denied: user=" + user + ", access=" + access + ", inode=\"" + inode + "\":" + attributes;
+  }
+
+  @Test
+  void appendNeedsWriteOnTheFileAfterTheDirectoryError() throws IOException {
+    dir("/append", "alice", "staff", 0755);
+    org.apache.hadoop.fs.Path f = file(alice, "/append/f", "ab");
+    assertDenied(denied("bob", "WRITE", "/append/f", "alice:staff:-rw-r--r--"), () -> bob.append(f));
+    // HDFS's order: a directory is refused as one before any access check, a missing file only after it
+    RemoteException isDirectory = assertThrows(RemoteException.class, () -> bob.append(path("/append")));
+    assertEquals(FileAlreadyExistsException.class.getName(), isDirectory.getClassName());
+    assertThrows(FileNotFoundException.class, () -> bob.append(path("/append/missing")));
+    dir("/append/private", "alice", "staff", 0700);
+    assertDenied(denied("bob", "EXECUTE", "/append/private", "alice:staff:drwx------"),
+        () -> bob.append(path("/append/private/missing")));
+
+    try (FSDataOutputStream out = alice.append(f)) {
+      out.write('c');
+    }
+    assertEquals(3, superuser.getFileStatus(f).getLen());
+  }
+
+  @Test
+  void truncateNeedsWriteOnTheFile() throws IOException {
+    dir("/truncate", "alice", "staff", 0755);
+    org.apache.hadoop.fs.Path f = file(alice, "/truncate/f", "0123456789");
+    assertDenied(denied("bob", "WRITE", "/truncate/f", "alice:staff:-rw-r--r--"), () -> bob.truncate(f, 0));
+    assertEquals(10, superuser.getFileStatus(f).getLen());
+    assertTrue(alice.truncate(f, 0), "to zero: on a block boundary, done at once");
+    assertEquals(0, superuser.getFileStatus(f).getLen());
+  }
+
+  @Test
+  void concatNeedsWriteOnTheTargetReadOnTheSourcesAndWriteOnTheirDirectory() throws IOException {
+    org.apache.hadoop.fs.Path dir = dir("/concat", "alice", "staff", 0755);
+    org.apache.hadoop.fs.Path target = file(alice, "/concat/t", "t");
+    org.apache.hadoop.fs.Path source = file(alice, "/concat/s", "s");
+    org.apache.hadoop.fs.Path[] sources = {source};
+    assertDenied(denied("bob", "WRITE", "/concat/t", "alice:staff:-rw-r--r--"), () -> bob.concat(target, sources));
+    alice.setPermission(target, new FsPermission((short) 0666));
+    alice.setPermission(source, new FsPermission((short) 0600));
+    assertDenied(denied("bob", "READ", "/concat/s", "alice:staff:-rw-------"), () -> bob.concat(target, sources));
+    alice.setPermission(source, new FsPermission((short) 0644));
+    // the source is deleted: write on its directory
+    assertDenied(denied("bob", "WRITE", "/concat", "alice:staff:drwxr-xr-x"), () -> bob.concat(target, sources));
+    // and in a sticky directory the caller must own it or the source
+    alice.setPermission(dir, new FsPermission((short) 01777));
+    assertDenied("Permission denied by sticky bit: user=bob, path=\"/concat/s\":alice:staff:-rw-r--r--, "
+        + "parent=\"/concat\":alice:staff:drwxrwxrwt", () -> bob.concat(target, sources));
+    assertTrue(superuser.exists(source));
+
+    alice.concat(target, sources);
+    assertEquals(2, superuser.getFileStatus(target).getLen());
+    assertFalse(superuser.exists(source));
+  }
+
+  @Test
+  void createSymlinkNeedsWriteOnTheDeepestExistingAncestorAndTheLinkIsTheCallers() throws IOException {
+    dir("/links", "alice", "wheel", 0755);
+    assertDenied(denied("bob", "WRITE", "/links", "alice:wheel:drwxr-xr-x"),
+        () -> bob.getClient().createSymlink("/anywhere", "/links/l", false));
+    assertDenied(denied("bob", "WRITE", "/links", "alice:wheel:drwxr-xr-x"),
+        () -> bob.getClient().createSymlink("/anywhere", "/links/a/b/l", true));
+    dir("/links/private", "alice", "staff", 0700);
+    assertDenied(denied("bob", "EXECUTE", "/links/private", "alice:staff:drwx------"),
+        () -> bob.getClient().createSymlink("/anywhere", "/links/private/l", false));
+
+    alice.getClient().createSymlink("/target/not/checked", "/links/l", false);
+    HdfsFileStatus link = superuser.getClient().getFileLinkInfo("/links/l");
+    assertTrue(link.isSymlink());
+    assertEquals("alice", link.getOwner(), "the caller owns the link");
+    assertEquals("wheel", link.getGroup(), "the parent's group, not one of the caller's");
+    // HDFS's order: an existing name is refused before the access check
+    IOException exists = assertThrows(IOException.class,
+        () -> bob.getClient().createSymlink("/anywhere", "/links/l", false));
+    assertFalse(exists instanceof AccessControlException, exists.toString());
+    assertTrue(exists.getMessage().contains("failed to create link /links/l"), exists.getMessage());
+  }
+
+  @Test
+  void getLinkTargetAndIsFileClosedNeedExecuteOnTheAncestors() throws IOException {
+    dir("/closed", "alice", "staff", 0700);
+    file(alice, "/closed/f", "x");
+    alice.getClient().createSymlink("/closed/f", "/closed/l", false);
+    String traverse = denied("bob", "EXECUTE", "/closed", "alice:staff:drwx------");
+    assertDenied(traverse, () -> bob.isFileClosed(path("/closed/f")));
+    assertDenied(traverse, () -> bob.getClient().getLinkTarget("/closed/l"));
+
+    assertTrue(alice.isFileClosed(path("/closed/f")));
+    assertEquals("/closed/f", alice.getClient().getLinkTarget("/closed/l"));
+    superuser.setPermission(path("/closed"), new FsPermission((short) 0711));
+    assertTrue(bob.isFileClosed(path("/closed/f")), "execute on the ancestors is all it needs");
+    assertEquals("/closed/f", bob.getClient().getLinkTarget("/closed/l"));
+  }
+
+  @Test
+  void userAttributesNeedWriteToChangeAndReadToSee() throws IOException {
+    dir("/xattr", "alice", "staff", 0755);
+    org.apache.hadoop.fs.Path f = file(alice, "/xattr/f", "");
+    String write = denied("bob", "WRITE", "/xattr/f", "alice:staff:-rw-r--r--");
+    assertDenied(write, () -> bob.setXAttr(f, "user.a", bytes("b")));
+    alice.setXAttr(f, "user.a", bytes("1"));
+    assertDenied(write, () -> bob.removeXAttr(f, "user.a"));
+    assertEquals(Map.of("user.a", "1"), text(bob.getXAttrs(f)), "-rw-r--r--: others may read");
+    assertEquals(List.of("user.a"), bob.listXAttrs(f));
+
+    alice.setPermission(f, new FsPermission((short) 0600));
+    String read = denied("bob", "READ", "/xattr/f", "alice:staff:-rw-------");
+    assertDenied(read, () -> bob.getXAttrs(f));
+    assertDenied(read, () -> bob.getXAttr(f, "user.a"));
+    assertDenied(read, () -> bob.listXAttrs(f));
+    alice.removeXAttr(f, "user.a");
+    assertEquals(Map.of(), text(alice.getXAttrs(f)));
+  }
+
+  @Test
+  void onAStickyDirectoryOnlyTheOwnerChangesUserAttributes() throws IOException {
+    org.apache.hadoop.fs.Path sticky = dir("/xattr-sticky", "alice", "staff", 01777);
+    assertDenied("Permission denied. user=bob is not the owner of inode=/xattr-sticky",
+        () -> bob.setXAttr(sticky, "user.a", bytes("b")));
+    alice.setXAttr(sticky, "user.a", bytes("a"));
+    assertDenied("Permission denied. user=bob is not the owner of inode=/xattr-sticky",
+        () -> bob.removeXAttr(sticky, "user.a"));
+    assertEquals(Map.of("user.a", "a"), text(bob.getXAttrs(sticky)));
+  }
+
+  @Test
+  void trustedAttributesAreTheSuperusersIncludingTheSupergroups() throws IOException {
+    dir("/trusted", "alice", "staff", 0777);
+    org.apache.hadoop.fs.Path f = file(alice, "/trusted/f", "");
+    alice.setPermission(f, new FsPermission((short) 0666));
+    alice.setXAttr(f, "user.u", bytes("u"));
+    admin.setXAttr(f, "trusted.t", bytes("t")); // a member of the superuser group is the superuser
+    assertDenied("User doesn't have permission for xattr: trusted.x", () -> alice.setXAttr(f, "trusted.x",
+        bytes("x")));
+    assertDenied("User doesn't have permission for xattr: trusted.t", () -> alice.removeXAttr(f, "trusted.t"));
+    assertDenied("User doesn't have permission for xattr: trusted.t", () -> alice.getXAttr(f, "trusted.t"));
+    assertEquals(Map.of("user.u", "u"), text(alice.getXAttrs(f)), "the owner does not see trusted attributes");
+    assertEquals(List.of("user.u"), alice.listXAttrs(f));
+
+    assertEquals(Map.of("user.u", "u", "trusted.t", "t"), text(superuser.getXAttrs(f)));
+    assertEquals(List.of("trusted.t", "user.u"), admin.listXAttrs(f).stream().sorted().toList());
+    admin.removeXAttr(f, "trusted.t");
+    assertEquals(Map.of("user.u", "u"), text(superuser.getXAttrs(f)));
+  }
+
+  @Test
+  void storagePoliciesNeedWriteToSetAndReadToGet() throws IOException {
+    dir("/policy", "alice", "staff", 0755);
+    org.apache.hadoop.fs.Path f = file(alice, "/policy/f", "");
+    String write = denied("bob", "WRITE", "/policy/f", "alice:staff:-rw-r--r--");
+    assertDenied(write, () -> bob.setStoragePolicy(f, "COLD"));
+    alice.setStoragePolicy(f, "COLD");
+    assertDenied(write, () -> bob.unsetStoragePolicy(f));
+    assertEquals("COLD", bob.getStoragePolicy(f).getName(), "-rw-r--r--: others may read");
+
+    alice.setPermission(f, new FsPermission((short) 0600));
+    assertDenied(denied("bob", "READ", "/policy/f", "alice:staff:-rw-------"), () -> bob.getStoragePolicy(f));
+    alice.unsetStoragePolicy(f);
+    assertEquals("HOT", alice.getStoragePolicy(f).getName(), "back to the default");
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static Map<String, String> text(Map<String, byte[]> xattrs) {
+    Map<String, String> result = new TreeMap<>();
+    xattrs.forEach((name, value) -> result.put(name, new String(value, StandardCharsets.UTF_8)));
+    return result;
+  }
+}
