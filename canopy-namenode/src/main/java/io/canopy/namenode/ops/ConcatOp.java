@@ -9,12 +9,11 @@ import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.replication.ReplicationQueue;
-import io.canopy.namenode.tx.AtMostOnce;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.PathLock;
 import io.canopy.namenode.tx.ResolvedPath;
-import io.canopy.namenode.tx.ResultCodecs;
 import io.canopy.namenode.tx.TransactionContext;
+import io.canopy.namenode.tx.VoidAtMostOnce;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -32,7 +31,7 @@ import org.apache.hadoop.fs.permission.FsAction;
  * blocks keep their ids, stamps and replicas; their rows (and their lookup, replica and queue rows) are rewritten under
  * the target's inode, so datanodes see nothing of it.
  */
-public final class ConcatOp implements AtMostOnce<Void> {
+public final class ConcatOp implements VoidAtMostOnce {
   /**
    * Sources one concat takes at most: every source is locked and read in the one transaction. HDFS has no limit; the
    * biggest users (distcp's -blocksperchunk) concat one source per chunk of a file, far fewer than this.
@@ -57,16 +56,6 @@ public final class ConcatOp implements AtMostOnce<Void> {
     this.target = target;
     this.sources = List.copyOf(sources);
     this.permissions = permissions;
-  }
-
-  @Override
-  public byte[] encodeResult(Void result) {
-    return ResultCodecs.encodeVoid();
-  }
-
-  @Override
-  public Void decodeResult(byte[] encoded) {
-    return null;
   }
 
   @Override

@@ -6,12 +6,11 @@ import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.InodePartitioning;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.permission.PermissionChecker;
-import io.canopy.namenode.tx.AtMostOnce;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.PathLock;
 import io.canopy.namenode.tx.ResolvedPath;
-import io.canopy.namenode.tx.ResultCodecs;
 import io.canopy.namenode.tx.TransactionContext;
+import io.canopy.namenode.tx.VoidAtMostOnce;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import org.apache.hadoop.fs.InvalidPathException;
@@ -27,7 +26,7 @@ import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
  * the ancestors, the parent and name checks, then write on the deepest existing ancestor (the target is neither
  * resolved nor checked). The link belongs to the caller, with the parent's group and no inherited ACL.
  */
-public final class CreateSymlinkOp implements AtMostOnce<Void> {
+public final class CreateSymlinkOp implements VoidAtMostOnce {
   /** HDFS's prefix of reserved paths: never a link target. */
   private static final String RESERVED = "/.reserved";
   /** HDFS gives every link these permission bits; links are never checked against them. */
@@ -78,16 +77,6 @@ public final class CreateSymlinkOp implements AtMostOnce<Void> {
   @Override
   public String name() {
     return "createSymlink";
-  }
-
-  @Override
-  public byte[] encodeResult(Void result) {
-    return ResultCodecs.encodeVoid();
-  }
-
-  @Override
-  public Void decodeResult(byte[] encoded) {
-    return null;
   }
 
   @Override

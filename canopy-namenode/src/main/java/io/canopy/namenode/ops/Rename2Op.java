@@ -6,11 +6,10 @@ import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.tx.LockRequest;
-import io.canopy.namenode.tx.AtMostOnce;
-import io.canopy.namenode.tx.ResultCodecs;
 import io.canopy.namenode.tx.PathLock;
 import io.canopy.namenode.tx.ResolvedPath;
 import io.canopy.namenode.tx.TransactionContext;
+import io.canopy.namenode.tx.VoidAtMostOnce;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
@@ -24,7 +23,7 @@ import org.apache.hadoop.fs.permission.FsAction;
  * HDFS: execute on both paths' ancestors, write on the source's parent (its sticky bit too) and on the
  * destination's deepest existing ancestor.
  */
-public final class Rename2Op implements AtMostOnce<Void> {
+public final class Rename2Op implements VoidAtMostOnce {
   private final NamespaceServices services;
   private final DatanodeRegistry registry;
   private final FsPath source;
@@ -40,16 +39,6 @@ public final class Rename2Op implements AtMostOnce<Void> {
     this.destination = destination;
     this.overwrite = overwrite;
     this.permissions = permissions;
-  }
-
-  @Override
-  public byte[] encodeResult(Void result) {
-    return ResultCodecs.encodeVoid();
-  }
-
-  @Override
-  public Void decodeResult(byte[] encoded) {
-    return null;
   }
 
   @Override

@@ -5,12 +5,10 @@ import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.XAttrLimits;
 import io.canopy.namenode.permission.PermissionChecker;
-import io.canopy.namenode.tx.AtMostOnce;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.PathLock;
-import io.canopy.namenode.tx.ResolvedPath;
-import io.canopy.namenode.tx.ResultCodecs;
 import io.canopy.namenode.tx.TransactionContext;
+import io.canopy.namenode.tx.VoidAtMostOnce;
 import java.io.IOException;
 import java.util.EnumSet;
 import java.util.List;
@@ -24,7 +22,7 @@ import org.apache.hadoop.fs.XAttrSetFlag;
  * write on the inode (ownership on a sticky directory). The inode is locked exclusively and
  * its attributes are read in the same round trip. At most once: a retried CREATE must not fail on its own success.
  */
-public final class SetXAttrOp implements AtMostOnce<Void> {
+public final class SetXAttrOp implements VoidAtMostOnce {
   private final FsPath path;
   private final XAttr xattr;
   private final EnumSet<XAttrSetFlag> flags;
@@ -50,30 +48,13 @@ public final class SetXAttrOp implements AtMostOnce<Void> {
   }
 
   @Override
-  public byte[] encodeResult(Void result) {
-    return ResultCodecs.encodeVoid();
-  }
-
-  @Override
-  public Void decodeResult(byte[] encoded) {
-    return null;
-  }
-
-  @Override
   public LockRequest locks() {
     return LockRequest.of(PathLock.write(path)).withXAttrs();
   }
 
   @Override
   public Void execute(TransactionContext context) throws IOException {
-    ResolvedPath resolved = context.path(path);
-    PathChecks.checkTraverse(resolved);
-    permissions.checkTraverse(context, resolved);
-    XAttrRules.checkChangeAccess(context, resolved, xattr, permissions);
-    Inode target = resolved.target();
-    if (target == null) {
-      throw XAttrRules.missing(path);
-    }
+    Inode target = XAttrRules.changedTarget(context, path, xattr, permissions);
     List<ExtendedAttribute> existing = context.xattrs(target);
     boolean exists = existing.stream().anyMatch(attribute -> XAttrRules.sameName(attribute, xattr));
     XAttrSetFlag.validate(xattr.getName(), exists, flags);

@@ -6,27 +6,17 @@ import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.Replica;
 import io.canopy.metadata.entity.UcReplica;
 import io.canopy.metadata.entity.UcReplicaState;
-import io.canopy.namenode.tx.AtMostOnce;
 import io.canopy.namenode.tx.LockRequest;
-import io.canopy.namenode.tx.ResultCodecs;
 import io.canopy.namenode.tx.TransactionContext;
+import io.canopy.namenode.tx.VoidAtMostOnce;
 import java.io.IOException;
 import java.util.List;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 
 /** updatePipeline: the writer rebuilt its pipeline; the block takes the new stamp, length and datanodes. */
-public final class UpdatePipelineOp implements AtMostOnce<Void> {
+public final class UpdatePipelineOp implements VoidAtMostOnce {
   // At most once, as HDFS declares it: a retry after a failover (its first run committed, the reply lost) would
   // otherwise fail on the generation stamp it already applied, and fail the client's write.
-  @Override
-  public byte[] encodeResult(Void result) {
-    return ResultCodecs.encodeVoid();
-  }
-
-  @Override
-  public Void decodeResult(byte[] encoded) {
-    return null;
-  }
 
   private final long inodeId;
   private final String holder;

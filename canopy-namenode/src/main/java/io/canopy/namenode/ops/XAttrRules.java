@@ -46,6 +46,23 @@ final class XAttrRules {
   }
 
   /**
+   * The inode whose attribute setXAttr or removeXAttr changes, after HDFS's checks in HDFS's order: traverse, the
+   * change access of {@link #checkChangeAccess}, then the path's existence.
+   */
+  static Inode changedTarget(TransactionContext context, FsPath path, XAttr xattr, PermissionChecker permissions)
+      throws IOException {
+    ResolvedPath resolved = context.path(path);
+    PathChecks.checkTraverse(resolved);
+    permissions.checkTraverse(context, resolved);
+    checkChangeAccess(context, resolved, xattr, permissions);
+    Inode target = resolved.target();
+    if (target == null) {
+      throw missing(path);
+    }
+    return target;
+  }
+
+  /**
    * HDFS's checkXAttrChangeAccess, after the traverse check: with checking on, changing a {@code user} attribute
    * needs write on the inode, or, on a sticky directory, its ownership ({@code trusted} ones passed the namespace
    * check, so the caller is the superuser). A missing inode passes: the operation then reports it missing.
