@@ -3,6 +3,7 @@ package io.canopy.namenode.quota;
 import io.canopy.metadata.StoreException;
 import io.canopy.metadata.entity.DirectoryQuota;
 import io.canopy.metadata.entity.Inode;
+import io.canopy.namenode.tx.ResolvedPath;
 import io.canopy.namenode.tx.TransactionContext;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -33,6 +34,12 @@ public final class QuotaUpdater {
   public static void charge(TransactionContext context, List<Inode> ancestors, long namespace, long storageSpace)
       throws StoreException, QuotaExceededException {
     apply(context, ancestors, Set.of(), namespace, storageSpace, true);
+  }
+
+  /** {@link #charge} of a change at {@code path}'s target (or below its deepest existing directory). */
+  public static void charge(TransactionContext context, ResolvedPath path, long namespace, long storageSpace)
+      throws StoreException, QuotaExceededException {
+    charge(context, path.above(), namespace, storageSpace);
   }
 
   /**

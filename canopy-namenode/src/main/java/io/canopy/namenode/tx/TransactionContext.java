@@ -21,7 +21,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -108,15 +107,10 @@ public final class TransactionContext {
   private ReadBatch.Result<Optional<Lease>> lease;
   private Inode lockedById;
   private LockRequest request = LockRequest.none();
-  /** The quota epoch as this attempt found it before reading any path (-1: unknown until read). */
-  private long epochBefore = -1;
-  /** Read as the first statement of the first round trip when the namenode knew no epoch yet. */
+  private final QuotaRows quotas;
+  /** The quota epoch, read as the first statement of the first round trip when the namenode knew none yet. */
   private ReadBatch.Result<OptionalLong> firstEpochRead;
   private boolean firstEpochPending;
-  private boolean quotaEpochChecked;
-  /** Quota rows locked exclusively by this transaction, by directory id (absent rows are in quotaLocked only). */
-  private final Map<Long, DirectoryQuota> quotaRows = new HashMap<>();
-  private final Set<Long> quotaLocked = new HashSet<>();
   /** For an inode locked by id with quota: whether any quota exists, and its ancestors once known. */
   private ReadBatch.Result<Boolean> anyQuota;
   private List<Inode> fileAncestors;
@@ -124,17 +118,17 @@ public final class TransactionContext {
   TransactionContext(Transaction transaction, InodeHintCache hints) {
     this.transaction = transaction;
     this.hints = hints;
+    this.quotas = new QuotaRows(transaction, hints);
   }
 
   void acquire(LockRequest request) throws StoreException {
     this.request = request;
-    this.epochBefore = hints.quotaEpoch();
     boolean pathQuota = request.quota() != LockRequest.QuotaLocks.NONE && !request.paths().isEmpty();
     Map<FsPath, Prediction> predictions = predict(request);
     ReadBatch batch = transaction.batch();
     TreeMap<FsPath, LockTarget> targets;
     ReadBatch.Result<Map<InodeKey, Inode>> unlocked = null;
-    firstEpochPending = pathQuota && epochBefore < 0;
+    firstEpochPending = pathQuota && !quotas.epochKnown();
     if (predictions != null) {
       if (firstEpochPending) {
         firstEpochRead = batch.longVariable(QUOTA_EPOCH); // before any component is read
@@ -179,10 +173,7 @@ public final class TransactionContext {
     // Quota rows come after every inode (the global lock order), in inode id order.
     Map<Long, ReadBatch.Result<Optional<DirectoryQuota>>> quotaReads = new HashMap<>();
     if (pathQuota && request.quota() == LockRequest.QuotaLocks.WITH_LOCKS) {
-      Set<Long> ids = predictions != null ? predictedQuotaIds(predictions) : resolvedQuotaIds();
-      for (long id : ids) {
-        quotaReads.put(id, batch.quota(id, LockMode.EXCLUSIVE));
-      }
+      quotaReads = quotas.addLocks(batch, predictions != null ? predictedQuotaIds(predictions) : resolvedQuotaIds());
     }
     ReadBatch.Result<OptionalLong> lastEpochRead = pathQuota ? batch.longVariable(QUOTA_EPOCH) : null;
     Prediction chain = null;
@@ -192,11 +183,13 @@ public final class TransactionContext {
       chain = hints.quotasExist() ? predictChain(request.quotaHintPath()) : null;
       if (chain != null) {
         chainRows = batch.inodes(List.of(chain.keys), LockMode.READ_COMMITTED); // after the file's lock
+        List<Long> ids = new ArrayList<>();
         for (int depth = 0; depth < chain.ids.length; depth++) {
           if (chain.quotas[depth]) {
-            quotaReads.put(chain.ids[depth], batch.quota(chain.ids[depth], LockMode.EXCLUSIVE));
+            ids.add(chain.ids[depth]);
           }
         }
+        quotaReads = quotas.addLocks(batch, ids);
       }
     }
     batch.execute();
@@ -210,18 +203,15 @@ public final class TransactionContext {
     if (byId != null) {
       acquiredById(request, byId.get().orElse(null));
     }
-    for (Map.Entry<Long, ReadBatch.Result<Optional<DirectoryQuota>>> read : quotaReads.entrySet()) {
-      quotaLocked.add(read.getKey());
-      read.getValue().get().ifPresent(row -> quotaRows.put(row.inodeId(), row));
-    }
+    quotas.recordLocks(quotaReads);
     if (pathQuota) {
       if (firstEpochRead != null) {
-        epochBefore = firstEpochRead.get().orElse(0);
+        quotas.epochRead(firstEpochRead.get());
       }
-      checkQuotaEpoch(lastEpochRead.get().orElse(0));
+      quotas.checkEpoch(lastEpochRead.get().orElse(0), this::changedAncestor);
       if (request.quota() == LockRequest.QuotaLocks.WITH_LOCKS) {
         for (PathLock lock : request.paths()) {
-          requireQuotaRowsLocked(resolved.get(lock.path()).above(), lock.path());
+          quotas.requireLocked(resolved.get(lock.path()).above(), lock.path());
         }
       }
     }
@@ -262,45 +252,9 @@ public final class TransactionContext {
   }
 
   /**
-   * Every directory of {@code directories} with a quota must have its row locked and present: a row the hints did
-   * not predict, or one removed since the directory was read (its quota cleared), makes the operation re-run.
+   * The first ancestor of a declared path that differs from the row read now (moved, or its quota flag changed),
+   * described, or null when none does: the quota epoch check's second look (one round trip).
    */
-  private void requireQuotaRowsLocked(List<Inode> directories, Object where) throws StalePathException {
-    for (Inode directory : directories) {
-      if (!directory.hasQuota()) {
-        continue;
-      }
-      if (!quotaLocked.contains(directory.id())) {
-        throw new StalePathException("directory " + directory.id() + " ('" + directory.name() + "') above " + where
-            + " has a quota the hints did not know of");
-      }
-      if (!quotaRows.containsKey(directory.id())) {
-        throw new StalePathException("the quota of directory " + directory.id() + " ('" + directory.name()
-            + "') above " + where + " was cleared while the operation ran");
-      }
-    }
-  }
-
-  /**
-   * The epoch read once the locks are held should be the one the attempt started with. When it is not, a quota was
-   * set on some directory, or some subtree moved between quota directories, while the paths were read: one more round
-   * trip reads the paths' ancestors again (under the locks now held, nothing that matters can change them any more)
-   * and the operation goes on if they are the same rows with the same quota flags, else it re-runs on the new
-   * namespace. So a quota change elsewhere costs operations in flight a round trip, never a re-run.
-   */
-  private void checkQuotaEpoch(long epochNow) throws StoreException {
-    hints.noteQuotaEpoch(epochNow);
-    if (epochNow != epochBefore) {
-      String changed = changedAncestor();
-      if (changed != null) {
-        throw new StalePathException("quota directories changed while the operation read its paths (epoch "
-            + epochBefore + ", now " + epochNow + "): " + changed);
-      }
-    }
-    quotaEpochChecked = true;
-  }
-
-  /** The first ancestor of a declared path that differs from the row read now, described, or null when none does. */
   private String changedAncestor() throws StoreException {
     List<InodeKey> keys = new ArrayList<>();
     List<Inode> used = new ArrayList<>();
@@ -377,7 +331,7 @@ public final class TransactionContext {
     if (ancestors.get(ancestors.size() - 1).id() != lockedById.parentId()) {
       return null; // the file was moved: its client still names the old path
     }
-    requireQuotaRowsLocked(ancestors, "inode " + lockedById.id());
+    quotas.requireLocked(ancestors, "inode " + lockedById.id());
     return Collections.unmodifiableList(ancestors);
   }
 
@@ -1058,42 +1012,15 @@ public final class TransactionContext {
    */
   public void lockQuotas(Collection<Inode> directories) throws StoreException {
     requireWritable("locking quota rows");
-    Set<Long> ids = new TreeSet<>();
-    for (Inode directory : directories) {
-      if (directory.hasQuota() && !quotaLocked.contains(directory.id())) {
-        ids.add(directory.id());
-      }
-    }
-    boolean epochDue = !quotaEpochChecked && !request.paths().isEmpty();
-    if (ids.isEmpty() && !epochDue) {
-      return;
-    }
-    ReadBatch batch = transaction.batch();
-    Map<Long, ReadBatch.Result<Optional<DirectoryQuota>>> reads = new HashMap<>();
-    for (long id : ids) {
-      reads.put(id, batch.quota(id, LockMode.EXCLUSIVE));
-    }
-    ReadBatch.Result<OptionalLong> epoch = epochDue ? batch.longVariable(QUOTA_EPOCH) : null;
-    batch.execute();
-    for (Map.Entry<Long, ReadBatch.Result<Optional<DirectoryQuota>>> read : reads.entrySet()) {
-      quotaLocked.add(read.getKey());
-      read.getValue().get().ifPresent(row -> quotaRows.put(row.inodeId(), row));
-    }
-    if (epoch != null) {
-      checkQuotaEpoch(epoch.get().orElse(0));
-    }
-    requireQuotaRowsLocked(List.copyOf(directories), "the operation's paths");
+    quotas.lock(directories, !quotas.epochChecked() && !request.paths().isEmpty(), this::changedAncestor);
   }
 
   /** The quota row of a directory with a quota, locked by this transaction. */
   public DirectoryQuota lockedQuota(Inode directory) {
-    if (!quotaLocked.contains(directory.id())) {
+    DirectoryQuota row = quotas.row(directory.id());
+    if (!quotas.isLocked(directory.id()) || row == null) {
       throw new IllegalStateException("invariant: the quota row of directory " + directory.id() + " ('"
-          + directory.name() + "') is not locked by this transaction");
-    }
-    DirectoryQuota row = quotaRows.get(directory.id());
-    if (row == null) {
-      throw new IllegalStateException("invariant: directory " + directory.id() + " has no quota row");
+          + directory.name() + "') is not held by this transaction");
     }
     return row;
   }
@@ -1103,31 +1030,18 @@ public final class TransactionContext {
    * is allowed only after the inodes the operation locks.
    */
   public Optional<DirectoryQuota> readQuota(Inode directory, LockMode mode) throws StoreException {
-    if (quotaLocked.contains(directory.id())) {
-      return Optional.ofNullable(quotaRows.get(directory.id()));
-    }
-    Optional<DirectoryQuota> row = transaction.quotas().get(directory.id(), mode);
-    if (mode == LockMode.EXCLUSIVE && !transaction.readOnly()) {
-      quotaLocked.add(directory.id());
-      row.ifPresent(r -> quotaRows.put(r.inodeId(), r));
-    }
-    return row;
+    return quotas.read(directory.id(), mode);
   }
 
   /** Rewrites a quota row this transaction holds locked. */
   public void updateQuota(DirectoryQuota quota) {
     requireWritable("updating a quota");
-    if (!quotaRows.containsKey(quota.inodeId())) {
-      throw new IllegalStateException("invariant: update of the quota row of directory " + quota.inodeId()
-          + " that this transaction does not hold locked");
-    }
-    quotaRows.put(quota.inodeId(), quota);
-    transaction.quotas().update(quota);
+    quotas.update(quota);
   }
 
   /**
-   * Gives the exclusively locked {@code directory} a quota row (or replaces its limits' row) and its inode the quota
-   * flag; the hints learn the flag after commit. Returns the directory's new row.
+   * Gives the exclusively locked {@code directory} a quota row (or replaces the limits of its locked row) and its
+   * inode the quota flag; the hints learn the flag after commit. Returns the directory's new row.
    */
   public Inode putQuota(Inode directory, DirectoryQuota quota) {
     requireWritable("setting a quota");
@@ -1135,13 +1049,7 @@ public final class TransactionContext {
     if (quota.inodeId() != directory.id() || !directory.directory()) {
       throw new IllegalStateException("invariant: quota row " + quota + " put on inode " + directory.id());
     }
-    if (quotaRows.containsKey(directory.id())) {
-      transaction.quotas().update(quota);
-    } else {
-      transaction.quotas().insert(quota);
-      quotaLocked.add(directory.id());
-    }
-    quotaRows.put(directory.id(), quota);
+    quotas.put(quota);
     Inode flagged = directory.withQuota(true);
     if (!directory.hasQuota()) {
       transaction.inodes().update(flagged);
@@ -1160,9 +1068,7 @@ public final class TransactionContext {
   public Inode removeQuota(Inode directory, boolean deletingDirectory) {
     requireWritable("removing a quota");
     requireLock(directory, LockMode.EXCLUSIVE, "removing a quota");
-    transaction.quotas().delete(directory.id());
-    quotaRows.remove(directory.id());
-    quotaLocked.add(directory.id());
+    quotas.remove(directory.id());
     Inode cleared = directory.withQuota(false);
     if (!deletingDirectory) {
       transaction.inodes().update(cleared);
@@ -1173,13 +1079,12 @@ public final class TransactionContext {
 
   /**
    * Counts one more change of which quota rows a subtree is charged to (a new quota on a directory, a move between
-   * quota directories): operations that read their paths before this commits re-run. The caller holds the changed
-   * subtree locked exclusively.
+   * quota directories): operations that read their paths before this commits check their ancestors again. The
+   * caller holds the changed subtree locked exclusively.
    */
   public void bumpQuotaEpoch() throws StoreException {
     requireWritable("changing the quota epoch");
-    long next = transaction.variables().getLong(QUOTA_EPOCH, LockMode.EXCLUSIVE).orElse(0) + 1;
-    transaction.variables().putLong(QUOTA_EPOCH, next);
+    long next = quotas.bumpEpoch();
     afterCommit.add(() -> hints.noteQuotaEpoch(next));
   }
 

@@ -1,0 +1,60 @@
+package io.canopy.namenode.quota;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.canopy.metadata.entity.Block;
+import io.canopy.metadata.entity.BlockState;
+import io.canopy.metadata.entity.Inode;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The rules quotas count with: HDFS's violation test, a file's storage space, the path named in messages. */
+class QuotaRulesTest {
+  private static final long PREFERRED = 128;
+
+  private static Inode file(boolean open, long size, short replication) {
+    return new Inode(20_001, 16_385, 16_385, "f", false, (short) 0644, "u", "g", 1, 1, size, replication, PREFERRED,
+        (byte) 0, open, open ? "client" : null, null, null, 0);
+  }
+
+  private static Inode directory(long id, String name, boolean quota) {
+    return new Inode(id, 16_385, 16_385, name, true, (short) 0755, "u", "g", 1, 1, 0, (short) 0, 0, (byte) 0,
+        false, null, null, null, 0).withQuota(quota);
+  }
+
+  @Test
+  void aLimitIsViolatedOnlyByGrowthPastIt() {
+    assertFalse(QuotaUpdater.violated(-1, 100, 5), "no limit");
+    assertFalse(QuotaUpdater.violated(10, 5, 5), "reaching the limit is allowed");
+    assertTrue(QuotaUpdater.violated(10, 6, 5));
+    assertFalse(QuotaUpdater.violated(10, 50, 0), "no growth, even above a limit lowered below usage");
+    assertFalse(QuotaUpdater.violated(10, 50, -3), "shrinking is never refused");
+    assertTrue(QuotaUpdater.violated(0, 0, 1));
+    assertFalse(QuotaUpdater.violated(Long.MAX_VALUE, Long.MAX_VALUE - 10, 5), "the root's default never trips");
+  }
+
+  @Test
+  void blocksBeingWrittenCountAsWholePreferredBlocks() {
+    Inode open = file(true, 0, (short) 3);
+    List<Block> blocks = List.of(new Block(20_001, 1, 0, 128, 1001, BlockState.COMPLETE),
+        new Block(20_001, 2, 1, 40, 1002, BlockState.COMMITTED),
+        new Block(20_001, 3, 2, 7, 1003, BlockState.UNDER_CONSTRUCTION));
+    assertEquals((128 + 40 + PREFERRED) * 3, StorageSpace.ofFile(open, blocks));
+    assertEquals(PREFERRED, StorageSpace.ofBlock(open, new Block(20_001, 4, 3, 9, 1004,
+        BlockState.UNDER_RECOVERY)));
+    assertEquals(1000 * 2, StorageSpace.ofClosedFile(file(false, 1000, (short) 2)));
+    assertThrows(IllegalArgumentException.class, () -> StorageSpace.ofClosedFile(open));
+  }
+
+  @Test
+  void messagesNameTheQuotaDirectoryByItsPath() {
+    List<Inode> ancestors = List.of(directory(16_385, "", false), directory(20_010, "user", false),
+        directory(20_011, "alice", true));
+    assertEquals("/", QuotaUpdater.pathOf(ancestors, 0));
+    assertEquals("/user/alice", QuotaUpdater.pathOf(ancestors, 2));
+    assertEquals(java.util.Set.of(20_011L), QuotaUpdater.quotaIds(ancestors));
+  }
+}
