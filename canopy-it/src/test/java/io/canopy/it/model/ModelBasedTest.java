@@ -47,6 +47,12 @@ class ModelBasedTest {
   static final String KINDS_PROPERTY = "canopy.model.kinds";
   static final String TARGET_PROPERTY = "canopy.model.target";
   static final String NAMENODES_PROPERTY = "canopy.model.namenodes";
+  /**
+   * true: expect a mkdirs or create that fails a namespace quota check to change nothing (a departure from HDFS,
+   * which keeps the parents made before the failure; see {@link HdfsModel.Settings} and
+   * docs/compatibility/model-and-shell.md).
+   */
+  static final String ATOMIC_PROPERTY = "canopy.model.atomic";
   /** CI's budget: well under a minute on a loaded two-core machine. */
   static final int CI_OPS = 1200;
   static final int EPISODE_OPS = 150;
@@ -113,7 +119,8 @@ class ModelBasedTest {
       fs.mkdirs(new org.apache.hadoop.fs.Path(root));
       FileStatus status = fs.getFileStatus(new org.apache.hadoop.fs.Path(root));
       HdfsModel model = new HdfsModel(new HdfsModel.Settings(BLOCK_SIZE, REPLICATION, status.getOwner(),
-          status.getGroup(), (short) (status.getPermission().toShort() & 01777), UMASK));
+          status.getGroup(), (short) (status.getPermission().toShort() & 01777), UMASK,
+          Boolean.getBoolean(ATOMIC_PROPERTY)));
       HadoopFsUnderTest system = new HadoopFsUnderTest(clients, root);
       return new ModelRunner.Fixture() {
         @Override
