@@ -1,5 +1,6 @@
 package io.canopy.it.model;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -11,8 +12,9 @@ public final class ModelRunner {
   }
 
   /**
-   * A finished run: the steps that ran, and the first divergence (null if none). {@code invalid}: the sequence
-   * reached a step whose HDFS behaviour the model leaves unspecified, so it proves nothing.
+   * A finished run: the steps that ran, the model's outcome of each (up to the diverging or unspecified step), and
+   * the first divergence (null if none). {@code invalid}: the sequence reached a step whose HDFS behaviour the model
+   * leaves unspecified, so it proves nothing.
    */
   public record Run(List<Op> steps, List<Outcome> outcomes, Divergence divergence, boolean invalid) {
   }
@@ -23,6 +25,9 @@ public final class ModelRunner {
 
     FsUnderTest system();
   }
+
+  /** Candidates drawn for one step before giving up: the generator avoids unspecified steps, it must not loop. */
+  static final int MAX_DRAWS_PER_STEP = 1000;
 
   private ModelRunner() {
   }
@@ -38,7 +43,11 @@ public final class ModelRunner {
       Op op;
       Outcome expected;
       // Try each candidate on a copy first: the generator must not pick a step the model leaves unspecified.
-      while (true) {
+      for (int draws = 1; ; draws++) {
+        if (draws > MAX_DRAWS_PER_STEP) {
+          throw new IllegalStateException(MAX_DRAWS_PER_STEP + " candidates for step " + (i + 1)
+              + " were all unspecified by the model; the steps so far: " + steps);
+        }
         op = generator.next(model);
         HdfsModel trial = model.copy();
         try {
@@ -95,7 +104,7 @@ public final class ModelRunner {
    * Shrinks a diverging run to a shortest sequence that still diverges on the same kind of operation, each trial on
    * a fresh fixture; returns the shortest run found (its last step diverges).
    */
-  public static Shrunk shrink(Run failing, Supplier<Fixture> fixtures, int maxTrials, java.time.Duration budget) {
+  public static Shrunk shrink(Run failing, Supplier<Fixture> fixtures, int maxTrials, Duration budget) {
     OpKind kind = failing.divergence().op().kind();
     Shrinker.Result<Op> result = Shrinker.shrink(failing.steps(), candidate -> {
       Run run = replay(candidate, fixtures.get());
