@@ -12,7 +12,11 @@ import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockState;
 import io.canopy.namenode.NameNodeConfig;
+import io.canopy.namenode.datanode.ApplyReplicaReportsOp;
+import io.canopy.namenode.datanode.ReplicaReportProcessor;
+import io.canopy.namenode.datanode.ReportedReplica;
 import io.canopy.namenode.fs.LeaseLimits;
+import io.canopy.namenode.tx.TransactionRunner;
 import java.io.ByteArrayOutputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -294,6 +298,48 @@ class TruncateConcatTest {
       out.write(more);
     }
     assertArrayEquals(concat(expected, more), TestFiles.read(fs, t));
+  }
+
+  /**
+   * A datanode's report of a source's block can look the block up before concat moves it and reach the source's
+   * transaction after: the source is gone, but the block is the target's now, so its replica must be kept (it was
+   * deleted as garbage, and the target lost its data: FaultInjectionTest saw it). The late report is applied to the
+   * target instead.
+   */
+  @Test
+  @Timeout(60)
+  void aReportRacingConcatFollowsTheBlockToTheTargetAndKeepsItsReplica() throws Exception {
+    org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path("/concat/race");
+    org.apache.hadoop.fs.Path target = new org.apache.hadoop.fs.Path(dir, "t");
+    org.apache.hadoop.fs.Path source = new org.apache.hadoop.fs.Path(dir, "s");
+    byte[] first = TestFiles.randomBytes(3000, 21);
+    byte[] second = TestFiles.randomBytes(4000, 22);
+    write(target, first);
+    write(source, second);
+    long sourceInode = fs.getClient().getFileInfo(source.toString()).getFileId();
+    long targetInode = fs.getClient().getFileInfo(target.toString()).getFileId();
+    List<String> block = query("SELECT block_id, generation_stamp, num_bytes FROM blocks WHERE inode_id = "
+        + sourceInode).get(0);
+    long blockId = Long.parseLong(block.get(0));
+    List<String> holder = query("SELECT s.datanode_uuid, s.storage_id FROM replicas r JOIN storages s ON "
+        + "s.storage_id = r.storage_id WHERE r.block_id = " + blockId + " ORDER BY s.storage_id").get(0);
+    ReportedReplica late = new ReportedReplica(blockId, Long.parseLong(block.get(1)), Long.parseLong(block.get(2)),
+        ReportedReplica.Kind.FINALIZED);
+
+    fs.concat(target, new org.apache.hadoop.fs.Path[] {source});
+    TransactionRunner runner = cluster.nameNode(0).runner();
+    List<ReportedReplica> moved = runner.run(new ApplyReplicaReportsOp(sourceInode, holder.get(0), holder.get(1),
+        List.of(late), 1, System.currentTimeMillis()));
+    assertEquals(List.of(late), moved, "the report is handed back for the block's new file");
+    new ReplicaReportProcessor(runner, 1, System::currentTimeMillis).apply(holder.get(0), holder.get(1),
+        List.of(late));
+
+    assertEquals(0, count("SELECT count(*) FROM invalidated_blocks WHERE block_id = " + blockId),
+        "no replica of the moved block is scheduled for deletion");
+    assertEquals(3, count("SELECT count(*) FROM replicas WHERE inode_id = " + targetInode + " AND block_id = "
+        + blockId));
+    assertArrayEquals(concat(first, second), TestFiles.read(fs, target));
+    assertEquals(List.of(), NamespaceInvariants.violations(store));
   }
 
   @Test

@@ -27,8 +27,12 @@ import java.util.Set;
  * missing ones, and schedules deletion of replicas that are stale or whose block is
  * gone; blocks of complete files that end up short of replicas or with too many are queued for the leader.
  * Reporting the same thing twice changes nothing.
+ *
+ * <p>A block the file no longer holds (or a file gone) is garbage only if no other file holds it now: concat moves
+ * its sources' blocks to the target between the report's block lookup and this transaction. Such reports are not
+ * applied here but answered, for the caller to apply to the block's new file.
  */
-public final class ApplyReplicaReportsOp implements Operation<Void> {
+public final class ApplyReplicaReportsOp implements Operation<List<ReportedReplica>> {
   private final long inodeId;
   private final String datanodeUuid;
   private final String storageId;
@@ -62,20 +66,23 @@ public final class ApplyReplicaReportsOp implements Operation<Void> {
   }
 
   @Override
-  public Void execute(TransactionContext context) throws IOException {
+  public List<ReportedReplica> execute(TransactionContext context) throws IOException {
     Inode file = context.inodeLockedById();
-    if (file == null) { // the file went away since the block lookup: every replica of it is garbage
+    if (file == null) { // the file went away since the block lookup: its blocks are garbage unless they moved
+      List<ReportedReplica> moved = movedElsewhere(context.cluster(), reports);
       for (ReportedReplica report : reports) {
-        if (report.kind() == ReportedReplica.Kind.FINALIZED) {
+        if (report.kind() == ReportedReplica.Kind.FINALIZED && !moved.contains(report)) {
           invalidate(context.cluster(), report);
         }
       }
-      return null;
+      return moved;
     }
     Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
     TransactionContext.FileData data = context.readFileData(file, LockMode.EXCLUSIVE);
     Map<Long, Block> blocks = new HashMap<>();
     data.blocks().forEach(b -> blocks.put(b.blockId(), b));
+    List<ReportedReplica> notHere = reports.stream().filter(r -> !blocks.containsKey(r.blockId())).toList();
+    List<ReportedReplica> moved = notHere.isEmpty() ? List.of() : movedElsewhere(transaction, notHere);
     Map<Long, Integer> counts = new HashMap<>();
     Set<Long> recordedHere = new HashSet<>();
     for (Replica replica : data.replicas()) {
@@ -92,6 +99,9 @@ public final class ApplyReplicaReportsOp implements Operation<Void> {
     }
     Set<Long> before = new HashSet<>(recordedHere);
     for (ReportedReplica report : reports) {
+      if (moved.contains(report)) {
+        continue;
+      }
       Block block = blocks.get(report.blockId());
       ReplicaKey key = new ReplicaKey(inodeId, report.blockId(), storageId);
       switch (report.kind()) {
@@ -109,7 +119,19 @@ public final class ApplyReplicaReportsOp implements Operation<Void> {
       }
     }
     updateReplicationQueue(transaction, file, blocks, counts, before, recordedHere);
-    return null;
+    return moved;
+  }
+
+  /** The reports among {@code candidates} whose block another file holds now (read in this transaction). */
+  private List<ReportedReplica> movedElsewhere(Transaction transaction, List<ReportedReplica> candidates)
+      throws IOException {
+    Set<Long> blockIds = new HashSet<>();
+    candidates.forEach(r -> blockIds.add(r.blockId()));
+    Map<Long, Long> owners = transaction.blockLookup().inodesOf(blockIds);
+    return candidates.stream().filter(r -> {
+      Long owner = owners.get(r.blockId());
+      return owner != null && owner != inodeId;
+    }).toList();
   }
 
   /**

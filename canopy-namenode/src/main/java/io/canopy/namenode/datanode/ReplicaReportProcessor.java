@@ -15,12 +15,21 @@ import java.util.function.LongSupplier;
 import org.apache.hadoop.hdfs.protocol.BlockListAsLongs;
 import org.apache.hadoop.hdfs.protocol.BlockListAsLongs.BlockReportReplica;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants.ReplicaState;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Turns datanode reports into per-file transactions: one transaction per file touched, each locking only that
  * file (so reports never hold several file locks and cannot deadlock with each other).
  */
 public final class ReplicaReportProcessor {
+  /**
+   * How many times the reports of a block that moved to another file (concat) between its lookup and its file's
+   * transaction follow it; past that they are dropped unapplied (never invalidated), and the storage's next full
+   * report records them.
+   */
+  static final int MAX_MOVES_FOLLOWED = 3;
+  private static final Logger LOG = LoggerFactory.getLogger(ReplicaReportProcessor.class);
   private final TransactionRunner runner;
   private final int minReplication;
   private final LongSupplier clockMs;
@@ -88,12 +97,38 @@ public final class ReplicaReportProcessor {
 
   private void applyByFile(String datanodeUuid, String storageId, Map<Long, List<ReportedReplica>> byFile,
       List<ReportedReplica> unknown) throws IOException {
-    for (Map.Entry<Long, List<ReportedReplica>> file : byFile.entrySet()) {
-      runner.run(new ApplyReplicaReportsOp(file.getKey(), datanodeUuid, storageId, file.getValue(),
-          minReplication, clockMs.getAsLong()));
+    List<ReportedReplica> moved = applyEach(datanodeUuid, storageId, byFile);
+    for (int follow = 1; !moved.isEmpty(); follow++) {
+      if (follow > MAX_MOVES_FOLLOWED) {
+        LOG.warn("{} replica report(s) of storage {} left unapplied: their blocks kept moving between files",
+            moved.size(), storageId);
+        break;
+      }
+      Map<Long, Long> owners = runner.run(new BlockOwnerOp(moved.stream().map(ReportedReplica::blockId).toList()));
+      Map<Long, List<ReportedReplica>> byNewFile = new TreeMap<>();
+      for (ReportedReplica report : moved) {
+        Long owner = owners.get(report.blockId());
+        if (owner != null) {
+          byNewFile.computeIfAbsent(owner, o -> new ArrayList<>()).add(report);
+        } else if (report.kind() == ReportedReplica.Kind.FINALIZED) {
+          unknown.add(report);
+        }
+      }
+      moved = applyEach(datanodeUuid, storageId, byNewFile);
     }
     if (!unknown.isEmpty()) {
       runner.run(new InvalidateUnknownOp(datanodeUuid, unknown));
     }
+  }
+
+  /** Applies each file's reports in its own transaction; answers the reports whose blocks moved to another file. */
+  private List<ReportedReplica> applyEach(String datanodeUuid, String storageId,
+      Map<Long, List<ReportedReplica>> byFile) throws IOException {
+    List<ReportedReplica> moved = new ArrayList<>();
+    for (Map.Entry<Long, List<ReportedReplica>> file : byFile.entrySet()) {
+      moved.addAll(runner.run(new ApplyReplicaReportsOp(file.getKey(), datanodeUuid, storageId, file.getValue(),
+          minReplication, clockMs.getAsLong())));
+    }
+    return moved;
   }
 }
