@@ -350,6 +350,77 @@ class QuotaTest {
     usage("/ds", 1, 0);
   }
 
+  /**
+   * HDFS's charges of append (the rest of a partial last block reopened, checked even with NEW_BLOCK), truncate (the
+   * cut block counts as a whole block until its recovery commits) and concat (one inode less per source, the sources
+   * taking the target's replication); a refused call changes nothing.
+   */
+  @Test
+  void appendTruncateAndConcatAreChargedAsHdfsChargesThem() throws Exception {
+    fs.mkdirs(path("/adt"));
+    fs.setQuota(path("/adt"), HdfsConstants.QUOTA_DONT_SET, 4 * BLOCK);
+    write("/adt/a", BLOCK / 2, (short) 1);
+    usage("/adt", 2, BLOCK / 2);
+
+    try (FSDataOutputStream out = fs.append(path("/adt/a"))) {
+      usage("/adt", 2, BLOCK); // the reopened block counts as a whole block while it is written
+      out.write(TestFiles.randomBytes(100, 1));
+    }
+    usage("/adt", 2, BLOCK / 2 + 100); // complete gave the unused part back
+
+    long rest = BLOCK / 2 - 100;
+    fs.setQuota(path("/adt"), HdfsConstants.QUOTA_DONT_SET, BLOCK / 2 + 100 + rest - 1);
+    DSQuotaExceededException append = assertThrows(DSQuotaExceededException.class,
+        () -> fs.append(path("/adt/a")).close());
+    assertTrue(message(append).startsWith("The DiskSpace quota of /adt is exceeded: quota = " + (BLOCK - 1)
+        + " B"), message(append));
+    assertThrows(DSQuotaExceededException.class, () -> fs.append(path("/adt/a"),
+        EnumSet.of(CreateFlag.APPEND, CreateFlag.NEW_BLOCK), 4096, null).close(),
+        "HDFS checks the rest of the last block even when the append starts a new block");
+    assertTrue(fs.isFileClosed(path("/adt/a")), "a refused append leaves the file closed");
+    assertEquals(BLOCK / 2 + 100, fs.getFileStatus(path("/adt/a")).getLen());
+    usage("/adt", 2, BLOCK / 2 + 100);
+
+    // truncating inside a block charges the block as a whole one until the datanodes have cut it
+    // (the stock client's truncate and concat do not unwrap quota exceptions, for HDFS either)
+    RemoteException truncate = assertThrows(RemoteException.class, () -> fs.truncate(path("/adt/a"), 50));
+    assertEquals(DSQuotaExceededException.class.getName(), truncate.getClassName());
+    assertTrue(message(truncate).startsWith("The DiskSpace quota of /adt is exceeded"), message(truncate));
+    assertEquals(BLOCK / 2 + 100, fs.getFileStatus(path("/adt/a")).getLen(), "a refused truncate cuts nothing");
+    fs.setQuota(path("/adt"), HdfsConstants.QUOTA_DONT_SET, 8 * BLOCK);
+    assertFalse(fs.truncate(path("/adt/a"), 50));
+    awaitClosed("/adt/a");
+    usage("/adt", 2, 50);
+    assertTrue(fs.truncate(path("/adt/a"), 0), "truncating to a block boundary is done at once");
+    usage("/adt", 2, 0);
+
+    // concat: each source is one inode less, and is charged at the target's replication
+    write("/adt/t", BLOCK / 4, (short) 2);
+    write("/adt/s1", 1000, (short) 1);
+    write("/adt/s2", 3000, (short) 3);
+    usage("/adt", 5, 2 * (BLOCK / 4) + 1000 + 3 * 3000);
+    fs.setQuota(path("/adt"), HdfsConstants.QUOTA_DONT_SET, 2 * (BLOCK / 4) + 1000 + 3 * 3000 + 999);
+    org.apache.hadoop.fs.Path[] onlyFirst = {path("/adt/s1")};
+    RemoteException concat = assertThrows(RemoteException.class, () -> fs.concat(path("/adt/t"), onlyFirst),
+        "s1 doubles its replication: 1000 more bytes");
+    assertEquals(DSQuotaExceededException.class.getName(), concat.getClassName());
+    assertTrue(message(concat).startsWith("The DiskSpace quota of /adt is exceeded"), message(concat));
+    assertTrue(fs.exists(path("/adt/s1")), "a refused concat moves nothing");
+    usage("/adt", 5, 2 * (BLOCK / 4) + 1000 + 3 * 3000);
+    fs.concat(path("/adt/t"), new org.apache.hadoop.fs.Path[] {path("/adt/s2"), path("/adt/s1")});
+    usage("/adt", 3, 2 * (BLOCK / 4 + 3000 + 1000)); // s2 gave back a replica, s1 took one more
+    assertEquals(BLOCK / 4 + 4000, fs.getFileStatus(path("/adt/t")).getLen());
+    assertTrue(fs.delete(path("/adt"), true));
+  }
+
+  private static void awaitClosed(String file) throws Exception {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+    while (!fs.isFileClosed(path(file))) {
+      assertTrue(System.nanoTime() < deadline, file + " is still being recovered after 60 s");
+      Thread.sleep(100);
+    }
+  }
+
   @Test
   void movesIntoAnotherQuotaDirectoryAreChargedThere() throws Exception {
     fs.mkdirs(path("/mv/src/dir"));

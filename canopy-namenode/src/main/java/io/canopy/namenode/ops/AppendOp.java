@@ -15,6 +15,7 @@ import io.canopy.namenode.fs.FileStatusFactory;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.permission.PermissionChecker;
+import io.canopy.namenode.quota.QuotaUpdater;
 import io.canopy.namenode.replication.ReplicationQueue;
 import io.canopy.namenode.tx.AtMostOnce;
 import io.canopy.namenode.tx.LockRequest;
@@ -77,7 +78,7 @@ public final class AppendOp implements AtMostOnce<LastBlockWithStatus> {
 
   @Override
   public LockRequest locks() {
-    return LockRequest.of(PathLock.write(request.path).withFileData()).withLease(request.holder);
+    return LockRequest.of(PathLock.write(request.path).withFileData()).withLease(request.holder).withQuota();
   }
 
   @Override
@@ -109,8 +110,16 @@ public final class AppendOp implements AtMostOnce<LastBlockWithStatus> {
     if (last != null) {
       checkLastBlock(path, last, lastReplicas);
     }
-    // Quota (the quota helper's hook): HDFS charges the storage space of the rest of a partial last block reopened
-    // in place, (preferred block size - its length) x replication, as create charges a new block's.
+    // HDFS's verifyQuotaForUCBlock: the rest of the last block, (preferred block size - its length) x replication,
+    // must fit whenever there is a last block; it is charged only when the block is reopened in place (it then
+    // counts as a whole preferred block, as a new block does, until complete commits it)
+    long rest = last == null ? 0 : (file.preferredBlockSize() - last.numBytes()) * file.replication();
+    boolean inPlace = last != null && !request.newBlock && last.numBytes() != file.preferredBlockSize();
+    if (inPlace) {
+      QuotaUpdater.chargeChangeOf(context, file, 0, rest, true);
+    } else {
+      QuotaUpdater.check(context, file, rest);
+    }
     Inode open = file.reopened(request.holder, request.clientMachine);
     context.updateInode(open);
     Leases.add(context, open, request.holder, now);
@@ -118,7 +127,7 @@ public final class AppendOp implements AtMostOnce<LastBlockWithStatus> {
     if (last != null && request.newBlock) {
       // HDFS hands back the last block without locations: the client names it as the previous block to addBlock.
       located = new LocatedBlock(blocks.locator().extended(last), new DatanodeInfo[0]);
-    } else if (last != null && last.numBytes() != file.preferredBlockSize()) {
+    } else if (inPlace) {
       located = reopenLastBlock(transaction, file, last, lastReplicas, OpenFile.length(fileBlocks));
     }
     return new LastBlockWithStatus(located,

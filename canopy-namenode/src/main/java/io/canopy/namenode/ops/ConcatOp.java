@@ -8,6 +8,7 @@ import io.canopy.metadata.entity.Replica;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.permission.PermissionChecker;
+import io.canopy.namenode.quota.QuotaUpdater;
 import io.canopy.namenode.replication.ReplicationQueue;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.PathLock;
@@ -70,7 +71,7 @@ public final class ConcatOp implements VoidAtMostOnce {
     for (int i = 0; i < sources.size(); i++) {
       locks[i + 1] = PathLock.writeTargetAndParent(sources.get(i)).withFileData();
     }
-    return LockRequest.of(locks);
+    return LockRequest.of(locks).withQuota();
   }
 
   @Override
@@ -84,8 +85,13 @@ public final class ConcatOp implements VoidAtMostOnce {
       throw new HadoopIllegalArgumentException("concat: target file " + target + " is under construction");
     }
     List<Inode> sourceFiles = verifySources(context, file);
-    // Quota (the quota helper's hook): HDFS charges the target's directory -1 namespace per source and, for a
-    // source whose replication differs from the target's, its length x (target replication - source replication).
+    // HDFS's computeQuotaDeltas, checked on the target's ancestors: one inode less per source, and a source whose
+    // replication differs from the target's takes the target's (the sources share the target's directory)
+    long spaceDelta = 0;
+    for (Inode source : sourceFiles) {
+      spaceDelta += source.size() * (file.replication() - source.replication());
+    }
+    QuotaUpdater.chargeChangeOf(context, file, -sourceFiles.size(), spaceDelta, true);
     Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
     int index = context.readFileData(file, LockMode.EXCLUSIVE).blocks().size();
     long added = 0;

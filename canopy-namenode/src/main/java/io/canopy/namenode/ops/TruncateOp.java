@@ -13,6 +13,8 @@ import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.LeaseLimits;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.permission.PermissionChecker;
+import io.canopy.namenode.quota.QuotaUpdater;
+import io.canopy.namenode.quota.StorageSpace;
 import io.canopy.namenode.replication.ReplicationQueue;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
@@ -20,6 +22,7 @@ import io.canopy.namenode.tx.PathLock;
 import io.canopy.namenode.tx.ResolvedPath;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -69,7 +72,8 @@ public final class TruncateOp implements Operation<Boolean> {
   @Override
   public LockRequest locks() {
     // the recovery holder's lease comes with the locks: a truncate inside a block opens the file for it
-    return LockRequest.of(PathLock.write(request.path).withFileData()).withLease(LeaseLimits.RECOVERY_HOLDER);
+    return LockRequest.of(PathLock.write(request.path).withFileData()).withLease(LeaseLimits.RECOVERY_HOLDER)
+        .withQuota();
   }
 
   @Override
@@ -109,8 +113,6 @@ public final class TruncateOp implements Operation<Boolean> {
       throw new HadoopIllegalArgumentException("Cannot truncate to a larger file size. Current size: " + oldLength
           + ", truncate size: " + newLength + ".");
     }
-    // Quota (the quota helper's hook): HDFS charges the difference of the file's storage space, the cut block
-    // counted at the preferred block size while it is under recovery (INodeFile.computeQuotaDeltaForTruncate).
     Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
     int kept = 0;
     long keptLength = 0;
@@ -118,16 +120,25 @@ public final class TruncateOp implements Operation<Boolean> {
       keptLength += blocks.get(kept).numBytes();
       kept++;
     }
+    List<Block> after = new ArrayList<>(blocks.subList(0, kept));
+    Block truncating = null;
+    if (keptLength != newLength) {
+      Block cut = blocks.get(kept - 1);
+      truncating = cut.truncatingTo(cut.numBytes() - (keptLength - newLength));
+      after.set(kept - 1, truncating);
+    }
+    // HDFS's computeQuotaDeltaForTruncate, checked before anything changes: removed blocks give their space back,
+    // the block being cut counts as a whole preferred block until commitBlockSynchronization closes it
+    QuotaUpdater.chargeChangeOf(context, file, 0, StorageSpace.ofFile(file, after) - StorageSpace.ofFile(file, blocks),
+        true);
     removeBlocks(transaction, data, blocks.subList(kept, blocks.size()));
     Inode truncated = file.withSize(newLength).withTimes(now, file.accessTime());
-    if (keptLength == newLength) {
+    if (truncating == null) {
       context.updateInode(truncated); // on a block boundary: nothing for the datanodes to cut
       return true;
     }
-    Block cut = blocks.get(kept - 1);
-    Block truncating = cut.truncatingTo(cut.numBytes() - (keptLength - newLength));
     transaction.blocks().update(truncating);
-    ReplicationQueue.dequeue(transaction, file.id(), cut.blockId());
+    ReplicationQueue.dequeue(transaction, file.id(), truncating.blockId());
     Inode open = truncated.reopened(LeaseLimits.RECOVERY_HOLDER, request.clientMachine);
     context.updateInode(open);
     Leases.add(context, open, LeaseLimits.RECOVERY_HOLDER, now);

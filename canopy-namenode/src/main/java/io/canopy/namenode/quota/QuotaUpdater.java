@@ -19,9 +19,9 @@ import org.apache.hadoop.hdfs.protocol.QuotaExceededException;
  * updated in the operation's own transaction. A positive change is checked first, from the deepest quota directory
  * up, namespace before storage space, and fails with HDFS's exceptions and messages naming the directory.
  *
- * <p>Operations of other parts (append, truncate, concat) call {@link #charge} / {@link #release} with
- * {@link TransactionContext#ancestorsOf} of the file they change; declaring {@code LockRequest.withQuota} saves the
- * round trip that locks the rows (docs/compatibility/quota.md).
+ * <p>append, truncate and concat charge through {@link #chargeChangeOf} (append also {@link #check}s), the
+ * difference of their file's {@link StorageSpace}; declaring {@code LockRequest.withQuota} saves the round trip that
+ * locks the rows (docs/compatibility/quota.md).
  */
 public final class QuotaUpdater {
   private QuotaUpdater() {
@@ -81,17 +81,33 @@ public final class QuotaUpdater {
     release(context, ancestors, Set.of(), namespace, storageSpace);
   }
 
+  /**
+   * Checks that {@code storageSpace} more bytes below {@code inode}'s ancestors would fit their quotas, changing
+   * nothing: HDFS's append checks the rest of a partial last block even when it will not charge it (NEW_BLOCK).
+   */
+  public static void check(TransactionContext context, Inode inode, long storageSpace)
+      throws StoreException, QuotaExceededException {
+    if (storageSpace > 0) {
+      apply(context, context.ancestorsOf(inode), Set.of(), 0, storageSpace, true, false);
+    }
+  }
+
   /** {@link #charge} or {@link #release} of a change of {@code inode}, charged to its ancestors. */
   public static void chargeChangeOf(TransactionContext context, Inode inode, long namespace, long storageSpace,
       boolean check) throws StoreException, QuotaExceededException {
     if (namespace == 0 && storageSpace == 0) {
       return;
     }
-    apply(context, context.ancestorsOf(inode), Set.of(), namespace, storageSpace, check);
+    apply(context, context.ancestorsOf(inode), Set.of(), namespace, storageSpace, check, true);
   }
 
   private static void apply(TransactionContext context, List<Inode> ancestors, Set<Long> exceptIds, long namespace,
       long storageSpace, boolean check) throws StoreException, QuotaExceededException {
+    apply(context, ancestors, exceptIds, namespace, storageSpace, check, true);
+  }
+
+  private static void apply(TransactionContext context, List<Inode> ancestors, Set<Long> exceptIds, long namespace,
+      long storageSpace, boolean check, boolean update) throws StoreException, QuotaExceededException {
     if (namespace == 0 && storageSpace == 0) {
       return;
     }
@@ -113,7 +129,9 @@ public final class QuotaUpdater {
       }
     }
     for (Inode directory : directories) {
-      context.updateQuota(context.lockedQuota(directory).plus(namespace, storageSpace));
+      if (update) {
+        context.updateQuota(context.lockedQuota(directory).plus(namespace, storageSpace));
+      }
     }
   }
 
