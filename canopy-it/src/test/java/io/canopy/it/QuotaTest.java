@@ -31,6 +31,7 @@ import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.DSQuotaExceededException;
+import org.apache.hadoop.hdfs.protocol.FSLimitException;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
@@ -276,15 +277,23 @@ class QuotaTest {
     assertFalse(fs.exists(path("/ns/f2")));
     usage("/ns", 3, 0);
 
-    // implicitly created parents count one by one, as HDFS checks each mkdir
+    // implicitly created parents count one by one, as HDFS checks each mkdir, and those made before the one refused
+    // stay, as in HDFS
     fs.setQuota(path("/ns"), 5, HdfsConstants.QUOTA_DONT_SET);
     NSQuotaExceededException parents = assertThrows(NSQuotaExceededException.class,
         () -> fs.mkdirs(path("/ns/a/b/c")));
     assertEquals(nsMessage("/ns", 5, 6), message(parents));
-    assertFalse(fs.exists(path("/ns/a")), "Canopy's mkdirs is one transaction: nothing of it stays");
+    assertTrue(fs.getFileStatus(path("/ns/a/b")).isDirectory(), "the parents made before the refusal stay");
+    assertFalse(fs.exists(path("/ns/a/b/c")));
+    usage("/ns", 5, 0);
+    assertTrue(fs.delete(path("/ns/a"), true));
     NSQuotaExceededException createParents = assertThrows(NSQuotaExceededException.class,
         () -> touch("/ns/p/q/file"));
     assertEquals(nsMessage("/ns", 5, 6), message(createParents));
+    assertTrue(fs.getFileStatus(path("/ns/p/q")).isDirectory(), "create's parents stay too");
+    assertFalse(fs.exists(path("/ns/p/q/file")));
+    usage("/ns", 5, 0);
+    assertTrue(fs.delete(path("/ns/p"), true));
     touch("/ns/p-file");
     usage("/ns", 4, 0);
 
@@ -306,6 +315,20 @@ class QuotaTest {
     assertTrue(fs.delete(path("/ns/d"), true));
     assertTrue(fs.delete(path("/ns/f1"), false));
     usage("/ns", 2, 0); // and the deleted directory's quota row went with it (checked after each test)
+  }
+
+  /** A file-system limit that stops mkdirs -p keeps the parents made before it, as a quota does (HDFS's order). */
+  @Test
+  void aLimitThatStopsMkdirsKeepsTheParentsMadeBeforeIt() throws Exception {
+    String tooLong = "x".repeat(256);
+    RemoteException refused = assertThrows(RemoteException.class,
+        () -> fs.mkdirs(path("/limits/made/" + tooLong + "/below")));
+    assertEquals(FSLimitException.PathComponentTooLongException.class.getName(), refused.getClassName());
+    assertTrue(message(refused).contains("The maximum path component name limit of " + tooLong
+        + " in directory /limits/made is exceeded: limit=255 length=256"), message(refused));
+    assertTrue(fs.getFileStatus(path("/limits/made")).isDirectory());
+    assertEquals(0, fs.listStatus(path("/limits/made")).length);
+    assertTrue(fs.delete(path("/limits"), true));
   }
 
   @Test

@@ -33,18 +33,9 @@ import java.util.zip.CRC32;
  * them.
  */
 public final class HdfsModel implements FsUnderTest {
-  /**
-   * The fixed parameters both sides share. {@code atomic}: a deliberate departure from HDFS, for a system that
-   * decides to keep it: a mkdirs or create that fails a namespace quota check changes nothing, neither the parents
-   * it made before the failing one (HDFS keeps them) nor the file an overwrite was replacing (HDFS's namenode has
-   * already dropped it from memory, without logging that).
-   */
+  /** The fixed parameters both sides share. */
   public record Settings(long blockSize, short replication, String user, String rootGroup, short rootMode,
-      short umask, boolean atomic) {
-    /** HDFS's behaviour throughout. */
-    public Settings(long blockSize, short replication, String user, String rootGroup, short rootMode, short umask) {
-      this(blockSize, replication, user, rootGroup, rootMode, umask, false);
-    }
+      short umask) {
   }
 
   /** HDFS's behaviour here is an accident (or not persisted): the sequence is not a meaningful test. */
@@ -289,16 +280,11 @@ public final class HdfsModel implements FsUnderTest {
       }
       return Outcome.ok("true");
     }
-    // The client asks for 0777 under its umask; missing parents get the same plus u+wx.
+    // The client asks for 0777 under its umask; missing parents get the same plus u+wx. A quota that refuses one
+    // keeps those made before it, as HDFS makes them one at a time.
     short leafMode = (short) (0777 & ~settings.umask());
-    List<Node> made = new ArrayList<>();
-    try {
-      makeMissingParents(r, withUserWriteExecute(leafMode), made);
-      addChild(r.parent(), new Node(true, r.lastName(), leafMode, settings.user(), null));
-    } catch (Thrown e) {
-      undoIfAtomic(made);
-      throw e;
-    }
+    makeMissingParents(r, withUserWriteExecute(leafMode));
+    addChild(r.parent(), new Node(true, r.lastName(), leafMode, settings.user(), null));
     return Outcome.ok("true");
   }
 
@@ -319,14 +305,10 @@ public final class HdfsModel implements FsUnderTest {
         verifyQuota(r.parent(), 1, 0, null);
       } catch (Thrown e) {
         attach(r.parent(), last);
-        if (settings.atomic()) {
-          throw e;
-        }
         throw new Unspecified("create with overwrite under a namespace quota already exceeded");
       }
       r = resolve(op.path());
     }
-    List<Node> made = new ArrayList<>();
     if (last == null) {
       // Missing parents take the deepest existing directory's permission plus u+wx.
       Node existing = null;
@@ -335,22 +317,12 @@ public final class HdfsModel implements FsUnderTest {
           existing = node;
         }
       }
-      try {
-        makeMissingParents(r, withUserWriteExecute(existing.mode), made);
-      } catch (Thrown e) {
-        undoIfAtomic(made);
-        throw e;
-      }
+      makeMissingParents(r, withUserWriteExecute(existing.mode)); // kept if the file is refused
     }
     Node file = new Node(false, r.lastName(), (short) (0666 & ~settings.umask()), settings.user(), null);
     file.replication = settings.replication();
     file.blockSize = settings.blockSize();
-    try {
-      addChild(r.parent(), file);
-    } catch (Thrown e) {
-      undoIfAtomic(made);
-      throw e;
-    }
+    addChild(r.parent(), file);
     write(file, op.size(), op.fill(), op.path());
     return Outcome.ok("created");
   }
@@ -661,23 +633,16 @@ public final class HdfsModel implements FsUnderTest {
     return r.last();
   }
 
-  /** Creates the missing directories before the last component, one at a time, each checked against quotas. */
-  private void makeMissingParents(Resolved r, short mode, List<Node> made) throws Thrown {
+  /**
+   * Creates the missing directories before the last component, one at a time, each checked against quotas; those
+   * made before a refused one stay, as in HDFS.
+   */
+  private void makeMissingParents(Resolved r, short mode) throws Thrown {
     for (int i = 1; i < r.nodes.length - 1; i++) {
       if (r.nodes[i] == null) {
         Node directory = new Node(true, r.components[i - 1], mode, settings.user(), null);
         addChild(r.nodes[i - 1], directory);
-        made.add(directory);
         r.nodes[i] = directory;
-      }
-    }
-  }
-
-  /** With {@link Settings#atomic}, a failed mkdirs or create takes back the parents it made. */
-  private void undoIfAtomic(List<Node> made) {
-    if (settings.atomic()) {
-      for (int i = made.size() - 1; i >= 0; i--) {
-        detach(made.get(i));
       }
     }
   }

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>Knobs (system properties): {@code canopy.model.seed} (default random, printed), {@code canopy.model.ops}
  * (default {@value #CI_OPS}, in episodes of {@value ModelSession#EPISODE_OPS} on a fresh directory each),
  * {@code canopy.model.kinds} (e.g. {@code all} or {@code all,-append}; default {@value #DEFAULT_KINDS}),
- * {@code canopy.model.atomic} (see {@link ModelSession#ATOMIC_PROPERTY}) and {@value #NAMENODES_PROPERTY}
+ * and {@value #NAMENODES_PROPERTY}
  * (default 2: step i goes through namenode i modulo 2, so steps meet another namenode's caches).
  */
 @Timeout(900)
@@ -29,13 +29,8 @@ class ModelBasedTest {
   static final String NAMENODES_PROPERTY = "canopy.model.namenodes";
   /** CI's budget: about 20 s of steps here, under a minute on a loaded two-core machine. */
   static final int CI_OPS = 1500;
-  /**
-   * Every modelled kind but setQuota: with it the test finds a known divergence, left open in issue 6's note. HDFS's
-   * mkdirs -p and create with missing parents make the parents one at a time, so a quota failure keeps those made
-   * before it; Canopy's run in one transaction and keep none (seed -255744351572636681: setQuota / ns=2, then
-   * mkdirs /b/B, then stat /b). {@code -Dcanopy.model.kinds=all} runs it.
-   */
-  static final String DEFAULT_KINDS = "all,-set_quota";
+  /** Every modelled kind. */
+  static final String DEFAULT_KINDS = "all";
 
   @TempDir
   static Path directory;
@@ -51,8 +46,7 @@ class ModelBasedTest {
     for (int i = 0; i < namenodes; i++) {
       clients.add(canopy.fileSystem(i));
     }
-    session = new ModelSession("Canopy", clients, Boolean.getBoolean(ModelSession.ATOMIC_PROPERTY),
-        ModelSession.OPS_PROPERTY);
+    session = new ModelSession("Canopy", clients, ModelSession.OPS_PROPERTY);
   }
 
   @AfterAll

@@ -46,7 +46,7 @@ class ModelMatchesHdfsTest {
 
   @Test
   void theModelAnswersAsApacheHdfs() {
-    new ModelSession("Apache HDFS", List.of(client), false, OPS_PROPERTY).run(ModelSession.seed(),
+    new ModelSession("Apache HDFS", List.of(client), OPS_PROPERTY).run(ModelSession.seed(),
         Integer.getInteger(OPS_PROPERTY, CI_OPS), OpKind.parse(System.getProperty(ModelSession.KINDS_PROPERTY, "all")));
   }
 }

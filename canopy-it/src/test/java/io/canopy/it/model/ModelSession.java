@@ -32,7 +32,6 @@ final class ModelSession {
    * true: expect a mkdirs or create that fails a namespace quota check to change nothing (a departure from HDFS,
    * which keeps the parents made before the failure; see {@link HdfsModel.Settings}).
    */
-  static final String ATOMIC_PROPERTY = "canopy.model.atomic";
   static final String BASE = "/model";
   static final int EPISODE_OPS = 150;
   static final int SHRINK_TRIALS = 400;
@@ -46,7 +45,6 @@ final class ModelSession {
 
   private final String target;
   private final List<DistributedFileSystem> clients;
-  private final boolean atomic;
   private final String opsProperty;
   private final AtomicInteger directories = new AtomicInteger();
 
@@ -54,10 +52,9 @@ final class ModelSession {
    * {@code target} names the system in messages; step i goes through client i modulo their number;
    * {@code opsProperty} is the knob of the run's length (for the replay hint).
    */
-  ModelSession(String target, List<DistributedFileSystem> clients, boolean atomic, String opsProperty) {
+  ModelSession(String target, List<DistributedFileSystem> clients, String opsProperty) {
     this.target = target;
     this.clients = List.copyOf(clients);
-    this.atomic = atomic;
     this.opsProperty = opsProperty;
   }
 
@@ -79,7 +76,7 @@ final class ModelSession {
       fs.mkdirs(new Path(root));
       FileStatus status = fs.getFileStatus(new Path(root));
       HdfsModel model = new HdfsModel(new HdfsModel.Settings(BLOCK_SIZE, REPLICATION, status.getOwner(),
-          status.getGroup(), (short) (status.getPermission().toShort() & 01777), UMASK, atomic));
+          status.getGroup(), (short) (status.getPermission().toShort() & 01777), UMASK));
       HadoopFsUnderTest system = new HadoopFsUnderTest(clients, root);
       return new ModelRunner.Fixture() {
         @Override
@@ -100,8 +97,8 @@ final class ModelSession {
   /** Runs {@code ops} random steps of {@code kinds}; fails the test on the first divergence, shrunk. */
   void run(long seed, int ops, Set<OpKind> kinds) {
     Set<OpKind> off = EnumSet.complementOf(EnumSet.copyOf(kinds));
-    String replay = String.format("-D%s=%d -D%s=%d -D%s=%s%s", SEED_PROPERTY, seed, opsProperty, ops,
-        KINDS_PROPERTY, kindsSpec(kinds), atomic ? " -D" + ATOMIC_PROPERTY + "=true" : "");
+    String replay = String.format("-D%s=%d -D%s=%d -D%s=%s", SEED_PROPERTY, seed, opsProperty, ops,
+        KINDS_PROPERTY, kindsSpec(kinds));
     System.out.printf("model-based test against %s: seed %d, %d operations, kinds %s, not run: %s (replay with %s)%n",
         target, seed, ops, kinds, off, replay);
     Random episodes = new Random(seed);

@@ -119,15 +119,16 @@ public final class CreateOp implements AtMostOnce<HdfsFileStatus> {
                 ModeBits.permission(resolved.deepestExisting().permission())), permissions.user());
       }
     }
+    DirectoryMaker.admit(context, services, resolved, parent, path.parent(), path.name(),
+        existing == null && resolved.parent() == null);
     long now = services.now();
     InodeAcls.Stored mode = NewInodeMode.of(context, services.permissions(), parent, request.permission, false);
     Inode file = new Inode(services.ids().next(IdKind.INODE), InodePartitioning.partitionOf(parent, path.name()),
         parent.id(), path.name(), false, mode.permission(), permissions.user(), parent.group(), now, now, 0,
         request.replication, request.blockSize, request.storagePolicy, true, request.holder, request.clientMachine,
         null, 0);
-    DirectoryMaker.attach(context, services, parent, path.parent(), file);
+    DirectoryMaker.attach(context, parent, file);
     NewInodeMode.writeAcl(context, file, mode);
-    QuotaUpdater.charge(context, resolved.above(), 1, 0);
     Leases.add(context, file, request.holder, now);
     return FileStatusFactory.status(file, request.storagePolicy != 0 ? request.storagePolicy
         : resolved.effectiveStoragePolicy(path.depth() - 1));

@@ -4,6 +4,7 @@ import io.canopy.metadata.IdKind;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.InodePartitioning;
+import io.canopy.namenode.fs.ModeBits;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.tx.LockRequest;
@@ -98,15 +99,21 @@ public final class CreateSymlinkOp implements VoidAtMostOnce {
       throw alreadyExistsOrInvalid(path.toString());
     }
     permissions.checkAncestorAccess(context, resolved, FsAction.WRITE);
-    if (parent == null) {
+    boolean madeParents = parent == null;
+    if (madeParents) {
+      // HDFS's createAncestorDirectories, as for create: the deepest existing directory's mode plus owner write and
+      // execute (the client's dirPerm is not used for the mode)
       parent = DirectoryMaker.createMissing(context, services, resolved, path.depth(),
-          DirectoryMaker.withImplicitOwnerWriteExecute(request.directoryPermission), permissions.user());
+          DirectoryMaker.withImplicitOwnerWriteExecute(
+              ModeBits.permission(resolved.deepestExisting().permission())), permissions.user());
     }
+    // a link is one inode of the namespace quotas above it, as in HDFS
+    DirectoryMaker.admit(context, services, resolved, parent, path.parent(), path.name(), madeParents);
     long now = services.now();
     Inode link = new Inode(services.ids().next(IdKind.INODE), InodePartitioning.partitionOf(parent, path.name()),
         parent.id(), path.name(), false, LINK_PERMISSION, permissions.user(), parent.group(), now, now, 0, (short) 0, 0,
         (byte) 0, false, null, null, request.target, 0);
-    DirectoryMaker.attach(context, services, parent, path.parent(), link);
+    DirectoryMaker.attach(context, parent, link);
     return null;
   }
 

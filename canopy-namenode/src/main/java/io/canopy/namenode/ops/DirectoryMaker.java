@@ -8,12 +8,14 @@ import io.canopy.namenode.fs.InodePartitioning;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.permission.InodeAcls;
 import io.canopy.namenode.quota.QuotaUpdater;
+import io.canopy.namenode.tx.CommitThenFail;
 import io.canopy.namenode.tx.ResolvedPath;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsCreateModes;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.protocol.QuotaExceededException;
 
 /** Adds children to directories, creating missing ancestors the way HDFS's mkdirs -p does. */
 final class DirectoryMaker {
@@ -33,8 +35,9 @@ final class DirectoryMaker {
 
   /**
    * Creates every missing directory of {@code path} above depth {@code untilDepth}, under the exclusively locked
-   * deepest existing inode, each charged to the quotas above (one at a time, as HDFS checks each mkdir). Returns the
-   * deepest directory afterwards (the parent of depth {@code untilDepth}).
+   * deepest existing inode, each admitted ({@link #admit}: limits, then quotas) before it is written, as HDFS checks
+   * each mkdir. As in HDFS, a directory refused after others were made keeps those: the failure comes as a
+   * {@link CommitThenFail}. Returns the deepest directory afterwards (the parent of depth {@code untilDepth}).
    */
   static Inode createMissing(TransactionContext context, NamespaceServices services, ResolvedPath path,
       int untilDepth, FsPermission permission, String owner) throws IOException {
@@ -42,11 +45,31 @@ final class DirectoryMaker {
     FsPath parentPath = path.deepestExistingPath();
     for (int depth = path.existingCount(); depth < untilDepth; depth++) {
       String name = path.path().components().get(depth - 1);
+      admit(context, services, path, parent, parentPath, name, depth > path.existingCount());
       parent = addDirectory(context, services, parent, parentPath, name, depth, permission, owner);
-      QuotaUpdater.charge(context, path.above(), 1, 0);
       parentPath = parentPath.child(name);
     }
     return parent;
+  }
+
+  /**
+   * HDFS's checks before a new child {@code name} of {@code parent} (at {@code parentPath}, below the existing
+   * directories of {@code path}): the name's length, the parent's item limit, then the namespace quotas above, which
+   * it is charged to. Nothing is written when a check fails; when this call already made directories
+   * ({@code madeParents}) the failure comes as a {@link CommitThenFail}, so they stay, as in HDFS.
+   */
+  static void admit(TransactionContext context, NamespaceServices services, ResolvedPath path, Inode parent,
+      FsPath parentPath, String name, boolean madeParents) throws IOException {
+    try {
+      services.limits().checkComponentLength(parentPath, name);
+      services.limits().checkDirectoryItems(parentPath, parent.childrenCount());
+      QuotaUpdater.charge(context, path.above(), 1, 0);
+    } catch (QuotaExceededException refused) { // HDFS's FSLimitExceptions are QuotaExceededExceptions too
+      if (madeParents) {
+        throw new CommitThenFail(refused);
+      }
+      throw refused;
+    }
   }
 
   /**
@@ -58,7 +81,7 @@ final class DirectoryMaker {
       String name, int depth, FsPermission requested, String owner) throws IOException {
     InodeAcls.Stored mode = NewInodeMode.of(context, services.permissions(), parent, requested, true);
     Inode child = newDirectory(services, parent, name, depth, mode.permission(), owner);
-    attach(context, services, parent, parentPath, child);
+    attach(context, parent, child);
     NewInodeMode.writeAcl(context, child, mode);
     return child;
   }
@@ -76,13 +99,10 @@ final class DirectoryMaker {
   }
 
   /**
-   * Adds {@code child} under the exclusively locked {@code parent} after HDFS's limit checks, and updates the
+   * Adds {@code child}, {@link #admit}ted already, under the exclusively locked {@code parent}, and updates the
    * parent's children count and modification time. Returns the parent's new row.
    */
-  static Inode attach(TransactionContext context, NamespaceServices services, Inode parent, FsPath parentPath,
-      Inode child) throws IOException {
-    services.limits().checkComponentLength(parentPath, child.name());
-    services.limits().checkDirectoryItems(parentPath, parent.childrenCount());
+  static Inode attach(TransactionContext context, Inode parent, Inode child) throws IOException {
     context.insertInode(parent, child);
     Inode updated = parent.withChildrenCount(parent.childrenCount() + 1)
         .withTimes(child.modificationTime(), parent.accessTime());

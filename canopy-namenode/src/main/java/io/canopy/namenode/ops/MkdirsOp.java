@@ -4,7 +4,6 @@ import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.permission.PermissionChecker;
-import io.canopy.namenode.quota.QuotaUpdater;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.PathLock;
@@ -70,9 +69,9 @@ public final class MkdirsOp implements Operation<Boolean> {
     }
     Inode parent = DirectoryMaker.createMissing(context, services, resolved, path.depth(),
         DirectoryMaker.withImplicitOwnerWriteExecute(permission), permissions.user());
+    DirectoryMaker.admit(context, services, resolved, parent, path.parent(), path.name(), resolved.parent() == null);
     DirectoryMaker.addDirectory(context, services, parent, path.parent(), path.name(), path.depth(), permission,
         permissions.user());
-    QuotaUpdater.charge(context, resolved.above(), 1, 0);
     return true;
   }
 }

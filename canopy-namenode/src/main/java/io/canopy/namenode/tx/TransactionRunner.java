@@ -97,7 +97,17 @@ public final class TransactionRunner {
           : store.begin(MetadataStore.NO_PARTITION_HINT)) {
         TransactionContext context = new TransactionContext(transaction, hints);
         context.acquire(operation.locks());
-        T result = operation.execute(context);
+        T result;
+        try {
+          result = operation.execute(context);
+        } catch (CommitThenFail partial) {
+          // the work before the failure stays (HDFS's mkdirs -p keeps the parents it made); no retry-cache entry:
+          // a retry runs again and fails the same way
+          transaction.commit();
+          context.committed();
+          metrics.committed(operation.name(), transaction.roundTrips(), transaction.statements(), attempt);
+          throw new CommittedFailure(partial.failure());
+        }
         if (atMostOnce != null) {
           transaction.retryCache().insert(new RetryEntry(key, operation.name(), atMostOnce.encodeResult(result),
               clock.getAsLong() + retryCacheExpiryMs));
@@ -106,6 +116,8 @@ public final class TransactionRunner {
         context.committed();
         metrics.committed(operation.name(), transaction.roundTrips(), transaction.statements(), attempt);
         return result;
+      } catch (CommittedFailure done) {
+        throw done.failure;
       } catch (TransientStoreException e) {
         if (e.outcomeUnknown()) {
           if (atMostOnce != null) {
@@ -161,6 +173,17 @@ public final class TransactionRunner {
     } catch (IOException | RuntimeException lookup) {
       lookup.addSuppressed(original);
       throw lookup;
+    }
+  }
+
+  /** Carries a {@link CommitThenFail}'s failure past this runner's own failure handling, its work committed. */
+  private static final class CommittedFailure extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    private final transient IOException failure;
+
+    CommittedFailure(IOException failure) {
+      super(failure.getMessage(), failure, false, false);
+      this.failure = failure;
     }
   }
 
