@@ -484,6 +484,17 @@ class QuotaTest {
     usage("/mv/dst/dir/inner", 2, 20);
     usage("/mv/dst", 7, 320);
 
+    // HDFS checks what comes in less what it replaces: a replacement no larger passes a quota already exceeded
+    fs.setQuota(path("/mv/dst/dir/inner"), 1, HdfsConstants.QUOTA_DONT_SET);
+    write("/mv/src/same", 20, (short) 1);
+    fs.rename(path("/mv/src/same"), path("/mv/dst/dir/inner/x"), Options.Rename.OVERWRITE);
+    usage("/mv/dst/dir/inner", 2, 20);
+    write("/mv/src/extra", 5, (short) 1);
+    assertThrows(NSQuotaExceededException.class,
+        () -> fs.rename(path("/mv/src/extra"), path("/mv/dst/dir/inner/y"), Options.Rename.NONE));
+    assertTrue(fs.delete(path("/mv/src/extra"), false));
+    fs.setQuota(path("/mv/dst/dir/inner"), 10, HdfsConstants.QUOTA_DONT_SET);
+
     // moving out gives everything back
     assertTrue(fs.rename(path("/mv/dst/dir"), path("/mv/src/back")));
     usage("/mv/dst", 1, 0);

@@ -12,7 +12,6 @@ public final class NamespaceServices {
   private final IdGenerator ids;
   private final LongSupplier clockMs;
   private final NamespaceIdentity identity;
-  private final String superGroup;
   private final long replicationReportGraceMs;
   private final SafeMode safeMode = new SafeMode();
   private final PermissionSettings permissions;
@@ -23,7 +22,6 @@ public final class NamespaceServices {
     this.ids = ids;
     this.clockMs = clockMs;
     this.identity = identity;
-    this.superGroup = conf.get("dfs.permissions.superusergroup", "supergroup");
     this.replicationReportGraceMs = conf.getLong(NameNodeConfig.REPLICATION_REPORT_GRACE_MS,
         NameNodeConfig.REPLICATION_REPORT_GRACE_MS_DEFAULT);
     this.permissions = PermissionSettings.from(conf);
@@ -53,10 +51,6 @@ public final class NamespaceServices {
 
   public NamespaceIdentity identity() {
     return identity;
-  }
-
-  public String superGroup() {
-    return superGroup;
   }
 
   /** This namenode's copy of the cluster-wide manual safe mode. */

@@ -13,6 +13,7 @@ import io.canopy.namenode.tx.ResolvedPath;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -92,11 +93,19 @@ final class RenameSupport {
       List<Inode> all = new ArrayList<>(sourceAncestors);
       all.addAll(destinationAncestors);
       context.lockQuotas(all); // every row at once, after every inode: the global lock order
-      if (removed != null) {
+      if (moved == null) {
         QuotaUpdater.release(context, destinationAncestors, -removed.namespace(), -removed.storageSpace());
-      }
-      if (moved != null) {
-        QuotaUpdater.charge(context, destinationAncestors, sourceQuotas, moved.namespace(), moved.storageSpace());
+      } else {
+        // HDFS's verifyQuotaForRename: the directories entered are charged what comes in less what it replaces,
+        // checked as one change (a replacement no larger than what it replaces passes an exceeded quota); those
+        // shared with the source only lose what was replaced
+        Usage replaced = removed == null ? new Usage(0, 0) : removed;
+        QuotaUpdater.charge(context, destinationAncestors, sourceQuotas, moved.namespace() - replaced.namespace(),
+            moved.storageSpace() - replaced.storageSpace());
+        Set<Long> entered = new HashSet<>(destinationQuotas);
+        entered.removeAll(sourceQuotas);
+        QuotaUpdater.release(context, destinationAncestors, entered, -replaced.namespace(),
+            -replaced.storageSpace());
         QuotaUpdater.release(context, sourceAncestors, destinationQuotas, -moved.namespace(),
             -moved.storageSpace());
         if (source.directory()) {

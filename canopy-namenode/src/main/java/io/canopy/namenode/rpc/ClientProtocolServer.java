@@ -126,7 +126,6 @@ public final class ClientProtocolServer {
   private final boolean symlinksEnabled;
   private final XAttrLimits xattrLimits;
   private final StoragePolicies storagePolicies;
-  private final SuperuserPrivilege superuser;
 
   public ClientProtocolServer(Configuration conf, NamespaceServices services, BlockServices blocks,
       TransactionRunner runner) {
@@ -139,7 +138,6 @@ public final class ClientProtocolServer {
     this.symlinksEnabled = conf.getBoolean(NameNodeConfig.SYMLINKS_ENABLED, NameNodeConfig.SYMLINKS_ENABLED_DEFAULT);
     this.xattrLimits = new XAttrLimits(conf);
     this.storagePolicies = new StoragePolicies(conf);
-    this.superuser = new SuperuserPrivilege(conf);
     this.serverDefaults = new FsServerDefaults(
         conf.getLongBytes("dfs.blocksize", 128L * 1024 * 1024),
         conf.getInt("dfs.bytes-per-checksum", 512),
@@ -499,7 +497,7 @@ public final class ClientProtocolServer {
    */
   public void setQuota(String path, long namespaceQuota, long storagespaceQuota, StorageType type)
       throws IOException {
-    superuser.check(CallerInfo.user(), CallerInfo.groups(), quotaCommand(namespaceQuota, storagespaceQuota));
+    permissions().checkSuperuser(quotaCommand(namespaceQuota, storagespaceQuota));
     SetQuotaOp.checkValues(namespaceQuota, storagespaceQuota);
     if (type != null) {
       throw new UnsupportedActionException("Failed to set quota by storage type " + type + " on " + path
