@@ -33,7 +33,11 @@ public final class CreateSymlinkOp implements VoidAtMostOnce {
   /** HDFS gives every link these permission bits; links are never checked against them. */
   private static final short LINK_PERMISSION = (short) 0777;
 
-  /** What the client asked for, validated before any database work. */
+  /**
+   * What the client asked for, validated before any database work. {@code directoryPermission} is the RPC's
+   * {@code dirPerm}, which HDFS does not use for the mode of the parents it makes (they take the deepest existing
+   * directory's mode plus u+wx, as for create); it is kept as the client sent it.
+   */
   public record Request(String target, FsPath link, FsPermission directoryPermission, boolean createParent) {
     /**
      * HDFS's checks on the raw arguments: the link's length and depth, then whether symlinks are enabled, then the

@@ -46,7 +46,7 @@ final class DirectoryMaker {
     for (int depth = path.existingCount(); depth < untilDepth; depth++) {
       String name = path.path().components().get(depth - 1);
       admit(context, services, path, parent, parentPath, name, depth > path.existingCount());
-      parent = addDirectory(context, services, parent, parentPath, name, depth, permission, owner);
+      parent = addDirectory(context, services, parent, name, depth, permission, owner);
       parentPath = parentPath.child(name);
     }
     return parent;
@@ -73,12 +73,12 @@ final class DirectoryMaker {
   }
 
   /**
-   * Adds a new directory {@code name} at {@code depth} under the exclusively locked {@code parent} (see
-   * {@link #attach}), with the {@code requested} mode or its parent's default ACL ({@link NewInodeMode}). Returns
-   * the new directory.
+   * Adds a new directory {@code name}, {@link #admit}ted already, at {@code depth} under the exclusively locked
+   * {@code parent} (see {@link #attach}), with the {@code requested} mode or its parent's default ACL
+   * ({@link NewInodeMode}). Returns the new directory.
    */
-  static Inode addDirectory(TransactionContext context, NamespaceServices services, Inode parent, FsPath parentPath,
-      String name, int depth, FsPermission requested, String owner) throws IOException {
+  static Inode addDirectory(TransactionContext context, NamespaceServices services, Inode parent, String name,
+      int depth, FsPermission requested, String owner) throws IOException {
     InodeAcls.Stored mode = NewInodeMode.of(context, services.permissions(), parent, requested, true);
     Inode child = newDirectory(services, parent, name, depth, mode.permission(), owner);
     attach(context, parent, child);

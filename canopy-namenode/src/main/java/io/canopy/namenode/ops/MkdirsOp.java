@@ -70,8 +70,7 @@ public final class MkdirsOp implements Operation<Boolean> {
     Inode parent = DirectoryMaker.createMissing(context, services, resolved, path.depth(),
         DirectoryMaker.withImplicitOwnerWriteExecute(permission), permissions.user());
     DirectoryMaker.admit(context, services, resolved, parent, path.parent(), path.name(), resolved.parent() == null);
-    DirectoryMaker.addDirectory(context, services, parent, path.parent(), path.name(), path.depth(), permission,
-        permissions.user());
+    DirectoryMaker.addDirectory(context, services, parent, path.name(), path.depth(), permission, permissions.user());
     return true;
   }
 }
