@@ -189,6 +189,10 @@ public final class TransactionContext {
             ids.add(chain.ids[depth]);
           }
         }
+        if (!quotaReads.isEmpty()) { // two id-ordered sets of quota locks would break the global order
+          throw new IllegalStateException("invariant: a request locks quota rows for its paths or for its inode, "
+              + "not both");
+        }
         quotaReads = quotas.addLocks(batch, ids);
       }
     }
