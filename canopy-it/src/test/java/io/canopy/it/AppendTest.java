@@ -89,7 +89,7 @@ class AppendTest {
     cluster = MiniCanopyCluster.start(directory.resolve("cluster"), conf, 1, 3);
     store = cluster.openStore();
     fs = cluster.fileSystem();
-    awaitTrue("the namenode leads", Duration.ofSeconds(20), () -> cluster.nameNode(0).election().isLeader());
+    Await.until("the namenode leads", Duration.ofSeconds(20), () -> cluster.nameNode(0).election().isLeader());
   }
 
   @AfterAll
@@ -138,7 +138,7 @@ class AppendTest {
     assertEquals(String.valueOf(expected.length), blocks.get(0).get(0));
     assertTrue(Long.parseLong(blocks.get(0).get(1)) > originalStamp, "the appending client bumped the stamp");
     assertEquals(String.valueOf(BlockState.COMPLETE.code()), blocks.get(0).get(2));
-    awaitTrue("three replicas recorded", Duration.ofSeconds(10),
+    Await.until("three replicas recorded", Duration.ofSeconds(10),
         () -> count("SELECT count(*) FROM replicas WHERE inode_id = " + inode) == 3);
     assertEquals(0, count("SELECT count(*) FROM uc_replicas WHERE inode_id = " + inode));
     assertEquals(0, count("SELECT count(*) FROM lease_paths WHERE inode_id = " + inode));
@@ -233,14 +233,14 @@ class AppendTest {
     String uuid = cluster.dataNodes().get(1).getDatanodeUuid();
     assertTrue(Arrays.stream(lastBlock(path).getLocations()).anyMatch(d -> d.getDatanodeUuid().equals(uuid)));
     cluster.restartDataNode(1);
-    awaitTrue("the restarted datanode registered again", Duration.ofSeconds(60),
+    Await.until("the restarted datanode registered again", Duration.ofSeconds(60),
         () -> cluster.dataNodes().get(1).isDatanodeFullyStarted());
 
     byte[] appended = TestFiles.randomBytes(4000, 12);
     appendTo(fs, path, appended);
 
     assertArrayEquals(concat(original, appended), TestFiles.read(fs, path));
-    awaitTrue("the appended block is back on three datanodes", Duration.ofSeconds(20),
+    Await.until("the appended block is back on three datanodes", Duration.ofSeconds(20),
         () -> lastBlock(path).getLocations().length == 3);
   }
 
@@ -321,7 +321,7 @@ class AppendTest {
         + fs.getClient().getClientName()) && recovering.getMessage().contains(
         "because lease recovery is in progress. Try again later."), recovering.getMessage());
 
-    awaitTrue(path + " is closed by the recovery", RECOVERY_WAIT, () -> fs.isFileClosed(path));
+    Await.until(path + " is closed by the recovery", RECOVERY_WAIT, () -> fs.isFileClosed(path));
     byte[] recovered = concat(original, flushed);
     assertArrayEquals(recovered, TestFiles.read(fs, path), "the file ends at the dead appender's last hflush");
     List<String> block = query("SELECT generation_stamp, recovery_id FROM blocks WHERE inode_id = " + inode).get(0);
@@ -346,7 +346,7 @@ class AppendTest {
     assertFalse(fs.isFileClosed(path));
 
     assertFalse(fs.recoverLease(path), "the reopened block needs a recovery");
-    awaitTrue(path + " is closed", RECOVERY_WAIT, () -> fs.recoverLease(path));
+    Await.until(path + " is closed", RECOVERY_WAIT, () -> fs.recoverLease(path));
     assertTrue(fs.isFileClosed(path));
     assertArrayEquals(original, TestFiles.read(fs, path));
     appendTo(fs, path, TestFiles.randomBytes(10, 20));
@@ -527,35 +527,19 @@ class AppendTest {
   }
 
   private static boolean awaitRecovered(org.apache.hadoop.fs.Path path) throws Exception {
-    awaitTrue(path + " is closed", RECOVERY_WAIT, () -> fs.recoverLease(path));
+    Await.until(path + " is closed", RECOVERY_WAIT, () -> fs.recoverLease(path));
     return true;
   }
 
   private static List<List<String>> query(String sql) throws IOException {
-    return store.adminQuery(sql, 1000).rows();
+    return StoreQueries.rows(store, sql);
   }
 
   private static List<String> column(String sql) throws IOException {
-    List<String> values = new ArrayList<>();
-    query(sql).forEach(row -> values.add(row.get(0)));
-    return values;
+    return StoreQueries.column(store, sql);
   }
 
   private static long count(String sql) throws IOException {
-    return Long.parseLong(query(sql).get(0).get(0));
-  }
-
-  private interface Condition {
-    boolean holds() throws Exception;
-  }
-
-  private static void awaitTrue(String what, Duration timeout, Condition condition) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!condition.holds()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out after " + timeout + " waiting until " + what);
-      }
-      Thread.sleep(100);
-    }
+    return StoreQueries.count(store, sql);
   }
 }

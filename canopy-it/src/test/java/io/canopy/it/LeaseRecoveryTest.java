@@ -104,7 +104,7 @@ class LeaseRecoveryTest {
   static void startCluster() throws Exception {
     cluster = MiniCanopyCluster.start(directory.resolve("main"), leaseConfiguration(), 2, 2);
     store = cluster.openStore();
-    awaitTrue("namenode 0 leads", Duration.ofSeconds(20), () -> cluster.nameNode(0).election().isLeader());
+    Await.until("namenode 0 leads", Duration.ofSeconds(20), () -> cluster.nameNode(0).election().isLeader());
   }
 
   @AfterAll
@@ -153,9 +153,9 @@ class LeaseRecoveryTest {
     assertEquals(0, count("SELECT count(*) FROM lease_paths WHERE inode_id = " + inode));
     assertEquals(List.of(List.of("0", "")), query("SELECT CASE WHEN under_construction THEN 1 ELSE 0 END, "
         + "coalesce(client_name, '') FROM inodes WHERE id = " + inode));
-    awaitTrue("the dead writer's lease row is deleted", Duration.ofSeconds(20),
+    Await.until("the dead writer's lease row is deleted", Duration.ofSeconds(20),
         () -> count("SELECT count(*) FROM leases WHERE holder = '" + dead.holder() + "'") == 0);
-    awaitTrue("the recovery holder's lease row is deleted once idle past the hard limit", Duration.ofSeconds(20),
+    Await.until("the recovery holder's lease row is deleted once idle past the hard limit", Duration.ofSeconds(20),
         () -> count("SELECT count(*) FROM leases WHERE holder = '" + LeaseLimits.RECOVERY_HOLDER + "'") == 0);
     assertEquals(List.of(), NamespaceInvariants.violations(store));
   }
@@ -221,7 +221,7 @@ class LeaseRecoveryTest {
     assertEquals(List.of(List.of(LeaseLimits.RECOVERY_HOLDER)),
         query("SELECT holder FROM lease_paths WHERE inode_id = " + dead.inodeId()));
 
-    awaitTrue("recoverLease answers true", RECOVERY_WAIT, () -> second.recoverLease(path));
+    Await.until("recoverLease answers true", RECOVERY_WAIT, () -> second.recoverLease(path));
     assertEquals(5000, second.getFileStatus(path).getLen());
     assertArrayEquals(dead.flushed(), TestFiles.read(second, path));
     assertTrue(cluster.fileSystem(0).recoverLease(path), "a closed file: true at once");
@@ -289,7 +289,7 @@ class LeaseRecoveryTest {
     assertArrayEquals(data, TestFiles.read(writer, path));
     assertEquals(1, count("SELECT count(*) FROM leases WHERE holder = '" + holder + "'"),
         "closing a file leaves its holder's lease row (a concurrent create may rely on it)");
-    awaitTrue("the idle lease is deleted past the hard limit", Duration.ofSeconds(20),
+    Await.until("the idle lease is deleted past the hard limit", Duration.ofSeconds(20),
         () -> count("SELECT count(*) FROM leases WHERE holder = '" + holder + "'") == 0);
   }
 
@@ -330,7 +330,7 @@ class LeaseRecoveryTest {
       DistributedFileSystem client = cluster.fileSystem(0);
       assertFalse(client.recoverLease(path));
       // The leader issues a recovery id and hands the recovery to a datanode, which the gate holds.
-      awaitTrue("a datanode starts the recovery", RECOVERY_WAIT, () -> gate.entered() > 0);
+      Await.until("a datanode starts the recovery", RECOVERY_WAIT, () -> gate.entered() > 0);
       List<String> block = query("SELECT block_id, generation_stamp, recovery_id FROM blocks WHERE inode_id = "
           + dead.inodeId()).get(0);
       long recoveryId = Long.parseLong(block.get(2));
@@ -387,7 +387,7 @@ class LeaseRecoveryTest {
 
       // The datanode's own recovery goes on and reports the same result a third time.
       gate.open();
-      awaitTrue("the datanodes finalize the recovered replicas", RECOVERY_WAIT,
+      Await.until("the datanodes finalize the recovered replicas", RECOVERY_WAIT,
           () -> readable(client, path, dead.flushed()));
       assertEquals(afterFirst, fileRows(dead.inodeId()));
     }
@@ -402,7 +402,7 @@ class LeaseRecoveryTest {
       DeadWriter dead = writeAndDie(cluster, 0, path, 2500, 10, 8);
       DistributedFileSystem client = cluster.fileSystem(0);
       assertFalse(client.recoverLease(path));
-      awaitTrue("the first primary holds the recovery", RECOVERY_WAIT, () -> gate.entered() > 0);
+      Await.until("the first primary holds the recovery", RECOVERY_WAIT, () -> gate.entered() > 0);
       long firstRecoveryId = count("SELECT recovery_id FROM blocks WHERE inode_id = " + dead.inodeId());
       assertTrue(firstRecoveryId > 0);
       // After the recovery timeout the leader issues a new recovery id to the other datanode, which finishes.
@@ -461,20 +461,20 @@ class LeaseRecoveryTest {
   void aRecoveryStartedUnderOneLeaderIsFinishedByTheNext() throws Exception {
     try (MiniCanopyCluster failover = MiniCanopyCluster.start(directory.resolve("failover"), leaseConfiguration(), 2,
         2); MetadataStore failoverStore = failover.openStore(); RecoveryGate gate = RecoveryGate.install()) {
-      awaitTrue("namenode 0 leads", Duration.ofSeconds(20), () -> failover.nameNode(0).election().isLeader());
+      Await.until("namenode 0 leads", Duration.ofSeconds(20), () -> failover.nameNode(0).election().isLeader());
       DistributedFileSystem client = failover.fileSystem(1);
-      awaitTrue("namenode 1 sees both datanodes", Duration.ofSeconds(20),
+      Await.until("namenode 1 sees both datanodes", Duration.ofSeconds(20),
           () -> client.getDataNodeStats(DatanodeReportType.LIVE).length == 2);
       org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path("/lease/failover");
       DeadWriter dead = writeAndDie(failover, 1, path, 4000, 300, 7);
       assertFalse(client.recoverLease(path));
-      awaitTrue("the leader hands the recovery to a datanode", RECOVERY_WAIT, () -> gate.entered() > 0);
+      Await.until("the leader hands the recovery to a datanode", RECOVERY_WAIT, () -> gate.entered() > 0);
       long firstRecoveryId = Long.parseLong(failoverStore.adminQuery("SELECT recovery_id FROM blocks WHERE inode_id = "
           + dead.inodeId(), 10).rows().get(0).get(0));
       assertTrue(firstRecoveryId > 0);
 
       failover.crashNameNode(0);
-      awaitTrue("namenode 1 leads", Duration.ofSeconds(20), () -> failover.nameNode(1).election().isLeader());
+      Await.until("namenode 1 leads", Duration.ofSeconds(20), () -> failover.nameNode(1).election().isLeader());
       gate.open();
       awaitClosed(client, path);
       assertEquals(4000, client.getFileStatus(path).getLen());
@@ -611,34 +611,18 @@ class LeaseRecoveryTest {
   }
 
   private static void awaitClosed(DistributedFileSystem client, org.apache.hadoop.fs.Path path) throws Exception {
-    awaitTrue(path + " is closed", RECOVERY_WAIT, () -> client.isFileClosed(path));
+    Await.until(path + " is closed", RECOVERY_WAIT, () -> client.isFileClosed(path));
   }
 
   private static List<List<String>> query(String sql) throws IOException {
-    return store.adminQuery(sql, 1000).rows();
+    return StoreQueries.rows(store, sql);
   }
 
   private static List<String> column(String sql) throws IOException {
-    List<String> values = new ArrayList<>();
-    query(sql).forEach(row -> values.add(row.get(0)));
-    return values;
+    return StoreQueries.column(store, sql);
   }
 
   private static long count(String sql) throws IOException {
-    return Long.parseLong(query(sql).get(0).get(0));
-  }
-
-  private interface Condition {
-    boolean holds() throws Exception;
-  }
-
-  private static void awaitTrue(String what, Duration timeout, Condition condition) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!condition.holds()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out after " + timeout + " waiting until " + what);
-      }
-      Thread.sleep(100);
-    }
+    return StoreQueries.count(store, sql);
   }
 }

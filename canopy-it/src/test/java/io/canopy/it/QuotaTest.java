@@ -437,11 +437,7 @@ class QuotaTest {
   }
 
   private static void awaitClosed(String file) throws Exception {
-    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
-    while (!fs.isFileClosed(path(file))) {
-      assertTrue(System.nanoTime() < deadline, file + " is still being recovered after 60 s");
-      Thread.sleep(100);
-    }
+    Await.until(file + " is closed", java.time.Duration.ofSeconds(60), () -> fs.isFileClosed(path(file)));
   }
 
   @Test

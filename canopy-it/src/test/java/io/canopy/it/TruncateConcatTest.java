@@ -81,7 +81,7 @@ class TruncateConcatTest {
     cluster = MiniCanopyCluster.start(directory.resolve("cluster"), conf, 1, 3);
     store = cluster.openStore();
     fs = cluster.fileSystem();
-    awaitTrue("the namenode leads", Duration.ofSeconds(20), () -> cluster.nameNode(0).election().isLeader());
+    Await.until("the namenode leads", Duration.ofSeconds(20), () -> cluster.nameNode(0).election().isLeader());
   }
 
   @AfterAll
@@ -127,7 +127,7 @@ class TruncateConcatTest {
     for (LocatedBlock removed : before.subList(2, 4)) {
       long id = removed.getBlock().getBlockId();
       assertEquals(0, count("SELECT count(*) FROM block_lookup WHERE block_id = " + id));
-      awaitTrue("every replica of removed block " + id + " is deleted", Duration.ofSeconds(30),
+      Await.until("every replica of removed block " + id + " is deleted", Duration.ofSeconds(30),
           () -> holders(removed.getBlock().getBlockPoolId(), id).isEmpty());
     }
     assertEquals(3, holders(before.get(1).getBlock().getBlockPoolId(), before.get(1).getBlock().getBlockId())
@@ -174,10 +174,10 @@ class TruncateConcatTest {
       assertEquals(RecoveryInProgressException.class.getName(), append.getClassName(), append.getMessage());
       assertFalse(fs.recoverLease(path), "recoverLease does not disturb the truncate's recovery");
 
-      awaitTrue("a datanode started cutting the block", RECOVERY_WAIT, () -> gate.entered() > 0);
+      Await.until("a datanode started cutting the block", RECOVERY_WAIT, () -> gate.entered() > 0);
       assertFalse(fs.isFileClosed(path));
       gate.open();
-      awaitTrue(path + " is closed", RECOVERY_WAIT, () -> fs.isFileClosed(path));
+      Await.until(path + " is closed", RECOVERY_WAIT, () -> fs.isFileClosed(path));
     }
 
     assertEquals(newLength, fs.getFileStatus(path).getLen());
@@ -189,7 +189,7 @@ class TruncateConcatTest {
     assertEquals(List.of("1234", String.valueOf(recoveryId), String.valueOf(recoveryId),
         String.valueOf(BlockState.COMPLETE.code()), String.valueOf(Block.NO_TRUNCATE)), block);
     String bpid = cutBlock.getBlock().getBlockPoolId();
-    awaitTrue("every replica is cut to 1234 bytes at the recovery id", Duration.ofSeconds(20), () -> {
+    Await.until("every replica is cut to 1234 bytes at the recovery id", Duration.ofSeconds(20), () -> {
       List<org.apache.hadoop.hdfs.protocol.Block> replicas = holders(bpid, cutBlock.getBlock().getBlockId());
       return replicas.size() == 3 && replicas.stream().allMatch(r -> r.getNumBytes() == 1234
           && r.getGenerationStamp() == recoveryId);
@@ -495,30 +495,14 @@ class TruncateConcatTest {
   }
 
   private static List<List<String>> query(String sql) throws IOException {
-    return store.adminQuery(sql, 1000).rows();
+    return StoreQueries.rows(store, sql);
   }
 
   private static List<String> column(String sql) throws IOException {
-    List<String> values = new ArrayList<>();
-    query(sql).forEach(row -> values.add(row.get(0)));
-    return values;
+    return StoreQueries.column(store, sql);
   }
 
   private static long count(String sql) throws IOException {
-    return Long.parseLong(query(sql).get(0).get(0));
-  }
-
-  private interface Condition {
-    boolean holds() throws Exception;
-  }
-
-  private static void awaitTrue(String what, Duration timeout, Condition condition) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!condition.holds()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out after " + timeout + " waiting until " + what);
-      }
-      Thread.sleep(100);
-    }
+    return StoreQueries.count(store, sql);
   }
 }
