@@ -231,7 +231,9 @@ class AppendTest {
     byte[] original = TestFiles.randomBytes(5000, 11);
     write(path, original);
     String uuid = cluster.dataNodes().get(1).getDatanodeUuid();
-    assertTrue(Arrays.stream(lastBlock(path).getLocations()).anyMatch(d -> d.getDatanodeUuid().equals(uuid)));
+    // the file closes once one replica is reported; the others' reports may still be on their way
+    Await.until("the datanode to restart holds the block", Duration.ofSeconds(20),
+        () -> Arrays.stream(lastBlock(path).getLocations()).anyMatch(d -> d.getDatanodeUuid().equals(uuid)));
     cluster.restartDataNode(1);
     Await.until("the restarted datanode registered again", Duration.ofSeconds(60),
         () -> cluster.dataNodes().get(1).isDatanodeFullyStarted());
@@ -358,6 +360,9 @@ class AppendTest {
   void aRetriedAppendIsAnsweredFromTheRetryCache() throws Exception {
     org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path("/append/retried");
     write(path, TestFiles.randomBytes(3000, 21));
+    // the append reopens the block on the replicas reported so far: wait for all three, as asserted below
+    Await.until("the block is on three datanodes", Duration.ofSeconds(20),
+        () -> lastBlock(path).getLocations().length == 3);
     ClientProtocol namenode = rawNamenode();
     String holder = "DFSClient_retried_append";
     EnumSetWritable<CreateFlag> flags = new EnumSetWritable<>(EnumSet.of(CreateFlag.APPEND));
