@@ -1,5 +1,6 @@
 package io.canopy.it;
 
+import io.canopy.metadata.BlockCensus;
 import io.canopy.metadata.IdKind;
 import io.canopy.metadata.IdRange;
 import io.canopy.metadata.MetadataStore;
@@ -35,6 +36,11 @@ abstract class ForwardingStore implements MetadataStore {
   @Override
   public IdRange allocateIds(IdKind kind, int count) throws StoreException {
     return delegate.allocateIds(kind, count);
+  }
+
+  @Override
+  public BlockCensus blockCensus() {
+    return delegate.blockCensus();
   }
 
   @Override

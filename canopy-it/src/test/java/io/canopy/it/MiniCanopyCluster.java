@@ -74,6 +74,7 @@ public final class MiniCanopyCluster implements AutoCloseable {
         cluster.startDataNode(i);
       }
       cluster.waitForDataNodes(dataNodeCount, Duration.ofSeconds(60));
+      cluster.waitForSafeModeOff(Duration.ofSeconds(60));
       return cluster;
     } catch (IOException | RuntimeException e) {
       cluster.close();
@@ -99,10 +100,39 @@ public final class MiniCanopyCluster implements AutoCloseable {
     }
   }
 
+  /**
+   * Starts one more namenode. One that starts the cluster again (every other one stopped) turns the startup safe mode
+   * on: with datanodes running, this waits until they have reported and it is off again.
+   */
   public NameNode startNameNode() throws IOException {
     NameNode nameNode = NameNode.start(new Configuration(conf));
     nameNodes.add(nameNode);
+    if (!dataNodes.isEmpty() && nameNode.safeMode().isOn()) {
+      waitForSafeModeOff(Duration.ofSeconds(60));
+    }
     return nameNode;
+  }
+
+  /**
+   * Waits until the cluster is out of safe mode (a cluster started on an existing namespace is in its startup safe
+   * mode until the datanodes have reported), as HDFS's MiniDFSCluster waits for its namenode.
+   */
+  public void waitForSafeModeOff(Duration timeout) throws IOException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    for (int i = 0; i < nameNodes.size(); i++) {
+      NameNode nameNode = nameNodes.get(i);
+      while (!stopped.contains(i) && nameNode.safeMode().isOn()) {
+        if (System.nanoTime() > deadline) {
+          throw new IOException("Still in safe mode after " + timeout + ": " + nameNode.safeMode().tip());
+        }
+        try {
+          Thread.sleep(100);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IOException("interrupted waiting for safe mode to end", e);
+        }
+      }
+    }
   }
 
   /** Datanodes talk to every namenode of the cluster (those started so far), as an HA nameservice. */

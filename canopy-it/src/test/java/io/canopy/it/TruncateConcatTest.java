@@ -13,7 +13,6 @@ import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockState;
 import io.canopy.namenode.NameNodeConfig;
 import io.canopy.namenode.datanode.ApplyReplicaReportsOp;
-import io.canopy.namenode.datanode.ReplicaReportProcessor;
 import io.canopy.namenode.datanode.ReportedReplica;
 import io.canopy.namenode.fs.LeaseLimits;
 import io.canopy.namenode.tx.TransactionRunner;
@@ -331,8 +330,7 @@ class TruncateConcatTest {
     List<ReportedReplica> moved = runner.run(new ApplyReplicaReportsOp(sourceInode, holder.get(0), holder.get(1),
         List.of(late), 1, System.currentTimeMillis()));
     assertEquals(List.of(late), moved, "the report is handed back for the block's new file");
-    new ReplicaReportProcessor(runner, 1, System::currentTimeMillis).apply(holder.get(0), holder.get(1),
-        List.of(late));
+    cluster.nameNode(0).replicaReports().apply(holder.get(0), holder.get(1), List.of(late));
 
     assertEquals(0, count("SELECT count(*) FROM invalidated_blocks WHERE block_id = " + blockId),
         "no replica of the moved block is scheduled for deletion");

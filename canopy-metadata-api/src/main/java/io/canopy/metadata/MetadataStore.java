@@ -38,6 +38,9 @@ public interface MetadataStore extends AutoCloseable {
   /** Allocates {@code count} consecutive ids of one kind in its own committed transaction. */
   IdRange allocateIds(IdKind kind, int count) throws StoreException;
 
+  /** Cluster-wide block counts for the startup safe mode (see {@link BlockCensus}). */
+  BlockCensus blockCensus();
+
   /** The namespace identity, or null when the store holds no namespace yet. */
   NamespaceIdentity identity() throws StoreException;
 

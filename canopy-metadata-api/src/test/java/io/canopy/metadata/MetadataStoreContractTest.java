@@ -12,6 +12,8 @@ import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockKey;
 import io.canopy.metadata.entity.BlockState;
+import io.canopy.metadata.entity.CorruptReason;
+import io.canopy.metadata.entity.FutureBlock;
 import io.canopy.metadata.entity.DatanodeRecord;
 import io.canopy.metadata.entity.ExtendedAttribute;
 import io.canopy.metadata.entity.XAttrNamespace;
@@ -27,6 +29,7 @@ import io.canopy.metadata.entity.NamespaceIdentity;
 import io.canopy.metadata.entity.QueuedBlock;
 import io.canopy.metadata.entity.Replica;
 import io.canopy.metadata.entity.ReplicaKey;
+import io.canopy.metadata.entity.ReplicaWithBlock;
 import io.canopy.metadata.entity.ReplicationPriority;
 import io.canopy.metadata.entity.RetryEntry;
 import io.canopy.metadata.entity.RetryKey;
@@ -671,6 +674,116 @@ public abstract class MetadataStoreContractTest {
       List<Replica> rows = tx.replicas().ofFile(20_001);
       assertEquals(2, rows.size(), rows.toString());
       assertEquals(Set.of(replica, other), Set.copyOf(rows));
+    }
+  }
+
+  @Test
+  void corruptReplicasKeepTheirReasonAndStampAndPageAcrossFiles() throws Exception {
+    Replica good = new Replica(20_001, 1_001, "DS-1");
+    Replica reported = new Replica(20_001, 1_001, "DS-2").markedCorrupt(CorruptReason.CORRUPTION_REPORTED, 1_001);
+    Replica stale = new Replica(20_002, 1_002, "DS-1").markedCorrupt(CorruptReason.GENSTAMP_MISMATCH, 999);
+    Replica becomesCorrupt = new Replica(20_003, 1_003, "DS-3");
+    inTransaction(tx -> List.of(good, reported, stale, becomesCorrupt).forEach(tx.replicas()::insert));
+    Replica marked = becomesCorrupt.markedCorrupt(CorruptReason.SIZE_MISMATCH, 1_003);
+    inTransaction(tx -> tx.replicas().update(marked));
+    try (Transaction tx = begin()) {
+      assertEquals(Set.of(good, reported), Set.copyOf(tx.replicas().ofFile(20_001)));
+      assertEquals(List.of(marked), tx.replicas().ofFile(20_003));
+      assertEquals(List.of(reported, stale, marked), tx.replicas().corrupt(null, 10), "key order, good rows skipped");
+      assertEquals(List.of(reported, stale), tx.replicas().corrupt(null, 2));
+      assertEquals(List.of(marked), tx.replicas().corrupt(stale.key(), 2));
+    }
+    // A replica reported again as good does not overwrite a corrupt row: only an update does.
+    inTransaction(tx -> tx.replicas().insert(new Replica(20_001, 1_001, "DS-2")));
+    try (Transaction tx = begin()) {
+      assertEquals(Set.of(good, reported), Set.copyOf(tx.replicas().ofFile(20_001)));
+    }
+    inTransaction(tx -> tx.replicas().update(new Replica(20_001, 1_001, "DS-2")));
+    try (Transaction tx = begin()) {
+      assertEquals(List.of(stale, marked), tx.replicas().corrupt(null, 10));
+    }
+  }
+
+  @Test
+  void replicasOfAStorageComeWithTheirBlocksStampLengthAndState() throws Exception {
+    Block complete = new Block(20_001, 1_001, 0, 4_096, 1_001, BlockState.COMPLETE);
+    Block open = new Block(20_002, 1_002, 0, 10, 1_005, BlockState.UNDER_CONSTRUCTION);
+    Replica onComplete = new Replica(20_001, 1_001, "DS-1");
+    Replica onOpen = new Replica(20_002, 1_002, "DS-1").markedCorrupt(CorruptReason.GENSTAMP_MISMATCH, 1_004);
+    Replica orphan = new Replica(20_003, 1_003, "DS-1");
+    inTransaction(tx -> {
+      tx.blocks().insert(complete);
+      tx.blocks().insert(open);
+      List.of(onComplete, onOpen, orphan, new Replica(20_001, 1_001, "DS-2")).forEach(tx.replicas()::insert);
+    });
+    try (Transaction tx = begin()) {
+      Map<Long, ReplicaWithBlock> byBlock = tx.replicas().onStorageWithBlocks("DS-1").stream()
+          .collect(Collectors.toMap(r -> r.replica().blockId(), r -> r));
+      assertEquals(Set.of(1_001L, 1_002L, 1_003L), byBlock.keySet());
+      assertEquals(new ReplicaWithBlock(onComplete, 1_001, 4_096, BlockState.COMPLETE), byBlock.get(1_001L));
+      assertEquals(new ReplicaWithBlock(onOpen, 1_005, 10, BlockState.UNDER_CONSTRUCTION), byBlock.get(1_002L));
+      assertNull(byBlock.get(1_003L).blockState(), "a replica whose block row is gone comes without a state");
+      assertEquals(List.of(), tx.replicas().onStorageWithBlocks("DS-9"));
+    }
+  }
+
+  @Test
+  void blockCensusCountsCompleteBlocksAndThoseWithGoodReplicasOnGivenStorages() throws Exception {
+    inTransaction(tx -> {
+      tx.blocks().insert(new Block(20_001, 1_001, 0, 10, 1_001, BlockState.COMPLETE));
+      tx.blocks().insert(new Block(20_001, 1_002, 1, 10, 1_002, BlockState.COMPLETE));
+      tx.blocks().insert(new Block(20_002, 1_003, 0, 10, 1_003, BlockState.COMPLETE));
+      tx.blocks().insert(new Block(20_003, 1_004, 0, 10, 1_004, BlockState.UNDER_CONSTRUCTION));
+      tx.replicas().insert(new Replica(20_001, 1_001, "DS-1"));
+      tx.replicas().insert(new Replica(20_001, 1_001, "DS-2"));
+      tx.replicas().insert(new Replica(20_001, 1_002, "DS-2"));
+      tx.replicas().insert(new Replica(20_002, 1_003, "DS-1").markedCorrupt(CorruptReason.SIZE_MISMATCH, 1_003));
+      tx.replicas().insert(new Replica(20_003, 1_004, "DS-1"));
+    });
+    BlockCensus census = store.blockCensus();
+    assertEquals(3, census.completeBlocks());
+    assertEquals(1, census.completeBlocksWithReplicasOn(List.of("DS-1"), 1), "corrupt and open blocks count not");
+    assertEquals(2, census.completeBlocksWithReplicasOn(List.of("DS-1", "DS-2"), 1));
+    assertEquals(1, census.completeBlocksWithReplicasOn(List.of("DS-1", "DS-2"), 2));
+    assertEquals(0, census.completeBlocksWithReplicasOn(List.of(), 1));
+  }
+
+  @Test
+  void idCountersAdvanceButNeverGoBackAndAllocationContinuesPastThem() throws Exception {
+    long first = store.allocateIds(IdKind.BLOCK, 10).first();
+    try (Transaction tx = begin()) {
+      assertEquals(first + 10, tx.idCounters().next(IdKind.BLOCK, LockMode.EXCLUSIVE));
+    }
+    inTransaction(tx -> {
+      tx.idCounters().advanceTo(IdKind.BLOCK, first + 1_000);
+      tx.idCounters().advanceTo(IdKind.BLOCK, first + 500); // the larger of two advances wins
+      tx.idCounters().advanceTo(IdKind.GENERATION_STAMP, 5); // below the counter: no change
+    });
+    assertEquals(first + 1_000, store.allocateIds(IdKind.BLOCK, 1).first());
+    assertEquals(IdKind.GENERATION_STAMP.firstValue(), store.allocateIds(IdKind.GENERATION_STAMP, 1).first());
+    try (Transaction tx = begin()) {
+      tx.idCounters().advanceTo(IdKind.BLOCK, first + 5_000);
+      tx.rollback();
+    }
+    assertEquals(first + 1_001, store.allocateIds(IdKind.BLOCK, 1).first(), "a rolled back advance changes nothing");
+  }
+
+  @Test
+  void futureBlocksAreRecordedOnceAndForgottenAllTogether() throws Exception {
+    FutureBlock a = new FutureBlock(5_000, 2_000, 100, "dn-1", 1L);
+    FutureBlock b = new FutureBlock(5_001, 2_001, 200, "dn-2", 2L);
+    inTransaction(tx -> {
+      tx.futureBlocks().insert(a);
+      tx.futureBlocks().insert(b);
+    });
+    inTransaction(tx -> tx.futureBlocks().insert(new FutureBlock(5_000, 2_000, 100, "dn-3", 3L)));
+    try (Transaction tx = begin()) {
+      assertEquals(Map.of(5_000L, a, 5_001L, b), tx.futureBlocks().get(List.of(5_000L, 5_001L, 5_002L)));
+      assertEquals(Map.of(), tx.futureBlocks().get(List.of()));
+    }
+    inTransaction(tx -> tx.futureBlocks().deleteAll());
+    try (Transaction tx = begin()) {
+      assertEquals(Map.of(), tx.futureBlocks().get(List.of(5_000L, 5_001L)));
     }
   }
 

@@ -8,6 +8,9 @@ import io.canopy.namenode.blocks.BlockPlacement;
 import io.canopy.namenode.blocks.BlockServices;
 import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.datanode.DatanodeProtocolServer;
+import io.canopy.namenode.datanode.FullReportTracker;
+import io.canopy.namenode.datanode.ReplicaReportProcessor;
+import io.canopy.namenode.datanode.UnknownReplicas;
 import io.canopy.namenode.fs.IdGenerator;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.fs.SafeMode;
@@ -26,6 +29,9 @@ import io.canopy.namenode.replication.ReplicationServices;
 import io.canopy.namenode.replication.ReplicationSettings;
 import io.canopy.namenode.replication.TransferCommandSource;
 import io.canopy.namenode.rpc.ClientProtocolServer;
+import io.canopy.namenode.safemode.EnterStartupSafeModeOp;
+import io.canopy.namenode.safemode.SafeModeState;
+import io.canopy.namenode.safemode.StartupSafeModeMonitor;
 import io.canopy.namenode.rpc.ClusterAdminCalls;
 import io.canopy.namenode.rpc.NamenodeProtocolServer;
 import io.canopy.namenode.rpc.RpcServerFactory;
@@ -69,10 +75,12 @@ public final class NameNode implements AutoCloseable {
   private final LeaderElection election;
   private final ScheduledExecutorService electionThread;
   private final LeaderDuties duties;
+  private final ReplicaReportProcessor replicaReports;
+  private final NamespaceServices services;
 
   private NameNode(MetadataStore store, RPC.Server server, TransactionRunner runner,
       ScheduledExecutorService housekeeping, LeaderElection election, ScheduledExecutorService electionThread,
-      LeaderDuties duties) {
+      LeaderDuties duties, ReplicaReportProcessor replicaReports, NamespaceServices services) {
     this.store = store;
     this.server = server;
     this.runner = runner;
@@ -80,6 +88,8 @@ public final class NameNode implements AutoCloseable {
     this.election = election;
     this.electionThread = electionThread;
     this.duties = duties;
+    this.replicaReports = replicaReports;
+    this.services = services;
   }
 
   /** Opens the store named by {@code conf}, then serves on {@code canopy.namenode.rpc-address}. */
@@ -144,17 +154,28 @@ public final class NameNode implements AutoCloseable {
     commandSources.add(recoveries);
     leaderWork.add(new LeaseMonitor(services, runner, recoveries, services.leaseLimits(),
         LeaseMonitor.intervalMs(conf), System::currentTimeMillis));
-    ReplicationServices replication = replicationServices(conf, registry, new Random(random.nextLong()));
+    FullReportTracker fullReports = new FullReportTracker(System::currentTimeMillis,
+        conf.getLong(NameNodeConfig.FULL_REPORT_ASK_AGAIN_MS, NameNodeConfig.FULL_REPORT_ASK_AGAIN_MS_DEFAULT));
+    ReplicationServices replication = replicationServices(conf, registry, fullReports,
+        new Random(random.nextLong()));
     commandSources.add(new TransferCommandSource(replication, identity.blockPoolId()));
     leaderWork.add(new DeadDatanodeMonitor(runner, replication));
     leaderWork.add(new ReplicationMonitor(runner, replication));
-    DatanodeProtocolServer datanodes = new DatanodeProtocolServer(services, runner, registry, datanodeRandom,
-        election, commandSources);
+    leaderWork.add(new StartupSafeModeMonitor(runner, store.blockCensus(), services.safeMode(), fullReports, registry,
+        System::currentTimeMillis));
+    UnknownReplicas unknownReplicas = new UnknownReplicas(runner, () -> election.leaderTerm().orElse(0),
+        services.safeMode(), fullReports, registry, System::currentTimeMillis,
+        replication.settings().monitorIntervalMs());
+    leaderWork.add(unknownReplicas);
+    ReplicaReportProcessor replicaReports = new ReplicaReportProcessor(runner, services.limits().minReplication(),
+        services::now, unknownReplicas, registry);
+    DatanodeProtocolServer datanodes = new DatanodeProtocolServer(services, runner, registry, replicaReports,
+        fullReports, datanodeRandom, election, commandSources);
     InetSocketAddress address = NetUtils.createSocketAddr(
         conf.get(NameNodeConfig.RPC_ADDRESS, NameNodeConfig.RPC_ADDRESS_DEFAULT));
     RPC.Server server = RpcServerFactory.build(conf, address,
         conf.getInt(NameNodeConfig.HANDLER_COUNT, NameNodeConfig.HANDLER_COUNT_DEFAULT),
-        new ClientProtocolServer(conf, services, blocks, runner), new ClusterAdminCalls(runner, blocks, services), datanodes, new NamenodeProtocolServer(datanodes),
+        new ClientProtocolServer(conf, services, blocks, runner), new ClusterAdminCalls(runner, blocks, services, replicaReports), datanodes, new NamenodeProtocolServer(datanodes),
         election);
     if (metricsFile != null && !metricsFile.isBlank()) {
       java.nio.file.Path file = java.nio.file.Path.of(metricsFile);
@@ -169,30 +190,49 @@ public final class NameNode implements AutoCloseable {
     boundAddress.set(server.getListenerAddress());
     // Join the group before serving, so this namenode is listed (and may lead) from its first answer on.
     election.runRound();
+    if (election.joinedAlone()) {
+      enterStartupSafeMode(store, runner, services.safeMode());
+    }
     ScheduledExecutorService electionThread = Executors.newSingleThreadScheduledExecutor(runnable -> {
       Thread thread = new Thread(runnable, "canopy-leader-election");
       thread.setDaemon(true);
       return thread;
     });
     scheduleElectionRound(electionThread, election);
-    LeaderDuties duties = new LeaderDuties(election, leaderWork);
+    LeaderDuties duties = new LeaderDuties(election, services.safeMode(), leaderWork);
     server.start();
     LOG.info("Namenode serving namespace {} (cluster {}, block pool {}) on {} with metadata in {}, seed {}",
         identity.namespaceId(), identity.clusterId(), identity.blockPoolId(), server.getListenerAddress(),
         store.describe(), seed);
     LOG.info("Namenode {} joined the group; leader: {}", election.selfId(), election.leaderId());
-    return new NameNode(store, server, runner, housekeeping, election, electionThread, duties);
+    return new NameNode(store, server, runner, housekeeping, election, electionThread, duties, replicaReports,
+        services);
   }
 
   /** The leader's block housekeeping state: empty until this namenode leads, forgotten when a new term starts. */
   private static ReplicationServices replicationServices(Configuration conf, DatanodeRegistry registry,
-      Random random) {
+      FullReportTracker fullReports, Random random) {
     ReplicationSettings settings = NameNodeConfig.replicationSettings(conf);
     return new ReplicationServices(registry, new BlockPlacement(registry, random),
         new PendingTransfers(System::currentTimeMillis, settings.pendingTimeoutMs()),
         new RecentDeletions(System::currentTimeMillis, settings.deletionGraceMs(),
             ReplicationSettings.RECENT_DELETIONS_LIMIT),
-        settings, System::currentTimeMillis);
+        fullReports, settings, System::currentTimeMillis);
+  }
+
+  /**
+   * A namenode that starts a cluster (no other namenode ran recently) turns the startup safe mode on: the datanode
+   * view in the database is as old as the last shutdown, so nothing changes and no replica is copied or deleted until
+   * datanodes have reported enough blocks. A namespace whose thresholds are met at once does not enter it.
+   */
+  private static void enterStartupSafeMode(MetadataStore store, TransactionRunner runner, SafeMode safeMode)
+      throws IOException {
+    long total = store.blockCensus().completeBlocks();
+    SafeModeState state = runner.run(new EnterStartupSafeModeOp(safeMode.settings(), total));
+    safeMode.changed(state);
+    if (state.startup()) {
+      LOG.info("STATE* Safe mode ON: this namenode starts the cluster; {}", safeMode.tip());
+    }
   }
 
   /** The next round a round time after this one ended (the round time may change between rounds). */
@@ -251,6 +291,16 @@ public final class NameNode implements AutoCloseable {
 
   public LeaderElection election() {
     return election;
+  }
+
+  /** How this namenode applies datanodes' replica reports (tests replay reports through it). */
+  public ReplicaReportProcessor replicaReports() {
+    return replicaReports;
+  }
+
+  /** This namenode's copy of the cluster-wide safe mode. */
+  public SafeMode safeMode() {
+    return services.safeMode();
   }
 
   public void join() throws InterruptedException {

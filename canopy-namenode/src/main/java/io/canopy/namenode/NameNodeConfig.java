@@ -66,6 +66,12 @@ public final class NameNodeConfig {
   /** How often a namenode re-reads the cluster-wide safe mode (so it learns of one entered through another). */
   public static final String SAFEMODE_REFRESH_MS = "canopy.namenode.safemode.refresh-ms";
   public static final long SAFEMODE_REFRESH_MS_DEFAULT = 1000;
+  /**
+   * How long the leader waits for the full block report it asked a datanode for (by answering a heartbeat with
+   * "register again") before it asks again.
+   */
+  public static final String FULL_REPORT_ASK_AGAIN_MS = "canopy.namenode.full-report.ask-again-ms";
+  public static final long FULL_REPORT_ASK_AGAIN_MS_DEFAULT = 60_000;
 
   /** Leader election round: every namenode increments its heartbeat counter this often (paper 000 s.4.1.8). */
   public static final String ELECTION_ROUND_MS = "canopy.namenode.election.round-ms";

@@ -3,10 +3,14 @@ package io.canopy.metadata.dal;
 import io.canopy.metadata.StoreException;
 import io.canopy.metadata.entity.Replica;
 import io.canopy.metadata.entity.ReplicaKey;
+import io.canopy.metadata.entity.ReplicaWithBlock;
 import java.util.Collection;
 import java.util.List;
 
-/** Finalized replicas, partitioned by inode id. Locked implicitly through their inode's lock. */
+/**
+ * Finalized replicas, good and corrupt ({@link Replica#corrupt()}), partitioned by inode id. Locked implicitly through
+ * their inode's lock.
+ */
 public interface ReplicaTable {
   /** Partition-scoped scan of a file's replicas. */
   List<Replica> ofFile(long inodeId) throws StoreException;
@@ -21,12 +25,28 @@ public interface ReplicaTable {
   List<Replica> onStorage(String storageId) throws StoreException;
 
   /**
+   * The replicas on one storage, each with its block's current stamp, length and state (an index scan across
+   * partitions, no lock). Used only to reconcile a full block report, never on the client request path.
+   */
+  List<ReplicaWithBlock> onStorageWithBlocks(String storageId) throws StoreException;
+
+  /**
    * Up to {@code limit} replicas on one storage, ordered by (inode id, block id), strictly after {@code after} (null:
    * from the first). Leader housekeeping only (removing the replicas of a dead datanode page by page).
    */
   List<Replica> onStorage(String storageId, ReplicaKey after, int limit) throws StoreException;
 
+  /**
+   * Up to {@code limit} corrupt replicas in (inode id, block id, storage id) order, strictly after {@code after} (null:
+   * from the first): an index scan across partitions over corrupt rows only, for administrators' counts.
+   */
+  List<Replica> corrupt(ReplicaKey after, int limit) throws StoreException;
+
+  /** Records a replica; a replica already recorded under the key stays as it is (a report repeated is a no-op). */
   void insert(Replica replica);
+
+  /** Rewrites a recorded replica (marks it corrupt). */
+  void update(Replica replica);
 
   void delete(ReplicaKey key);
 }

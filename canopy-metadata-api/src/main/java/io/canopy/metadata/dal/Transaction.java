@@ -39,6 +39,12 @@ public interface Transaction extends AutoCloseable {
 
   VariableTable variables();
 
+  /** The id counters, for moving them past ids seen in datanode reports (see {@link IdCounterTable}). */
+  IdCounterTable idCounters();
+
+  /** Blocks reported from beyond the id counters (see {@link FutureBlockTable}). */
+  FutureBlockTable futureBlocks();
+
   XAttrTable xattrs();
 
   /** Directory quotas and usage (see {@link QuotaTable}). */

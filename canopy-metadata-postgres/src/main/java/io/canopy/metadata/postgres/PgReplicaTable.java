@@ -2,8 +2,11 @@ package io.canopy.metadata.postgres;
 
 import io.canopy.metadata.StoreException;
 import io.canopy.metadata.dal.ReplicaTable;
+import io.canopy.metadata.entity.BlockState;
+import io.canopy.metadata.entity.CorruptReason;
 import io.canopy.metadata.entity.Replica;
 import io.canopy.metadata.entity.ReplicaKey;
+import io.canopy.metadata.entity.ReplicaWithBlock;
 import io.canopy.metadata.spi.WriteBuffer;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -11,7 +14,7 @@ import java.util.Collection;
 import java.util.List;
 
 final class PgReplicaTable implements ReplicaTable, BufferedTable {
-  private static final String COLUMNS = "inode_id, block_id, storage_id";
+  private static final String COLUMNS = "inode_id, block_id, storage_id, corrupt_reason, corrupt_generation_stamp";
 
   private final Jdbc jdbc;
   private final WriteBuffer<ReplicaKey, Replica> writes = new WriteBuffer<>("replicas");
@@ -47,6 +50,18 @@ final class PgReplicaTable implements ReplicaTable, BufferedTable {
   }
 
   @Override
+  public List<ReplicaWithBlock> onStorageWithBlocks(String storageId) throws StoreException {
+    return jdbc.query("SELECT r.inode_id, r.block_id, r.storage_id, r.corrupt_reason, r.corrupt_generation_stamp, "
+        + "b.generation_stamp, b.num_bytes, b.state FROM replicas r LEFT JOIN blocks b "
+        + "ON b.inode_id = r.inode_id AND b.block_id = r.block_id WHERE r.storage_id = ?",
+        s -> s.setString(1, storageId), r -> {
+          short state = r.getShort(8);
+          return new ReplicaWithBlock(map(r), r.getLong(6), r.getLong(7),
+              r.wasNull() ? null : BlockState.fromCode(state));
+        });
+  }
+
+  @Override
   public List<Replica> onStorage(String storageId, ReplicaKey after, int limit) throws StoreException {
     if (limit <= 0) {
       throw new IllegalArgumentException("replica page limit must be positive, got " + limit);
@@ -68,8 +83,31 @@ final class PgReplicaTable implements ReplicaTable, BufferedTable {
   }
 
   @Override
+  public List<Replica> corrupt(ReplicaKey after, int limit) throws StoreException {
+    if (limit <= 0) {
+      throw new IllegalArgumentException("corrupt replica page limit must be positive, got " + limit);
+    }
+    if (after == null) {
+      return jdbc.query("SELECT " + COLUMNS + " FROM replicas WHERE corrupt_reason <> 0 "
+          + "ORDER BY inode_id, block_id, storage_id LIMIT ?", s -> s.setInt(1, limit), PgReplicaTable::map);
+    }
+    return jdbc.query("SELECT " + COLUMNS + " FROM replicas WHERE corrupt_reason <> 0 "
+        + "AND (inode_id, block_id, storage_id) > (?, ?, ?) ORDER BY inode_id, block_id, storage_id LIMIT ?", s -> {
+          s.setLong(1, after.inodeId());
+          s.setLong(2, after.blockId());
+          s.setString(3, after.storageId());
+          s.setInt(4, limit);
+        }, PgReplicaTable::map);
+  }
+
+  @Override
   public void insert(Replica replica) {
     writes.insert(replica.key(), replica);
+  }
+
+  @Override
+  public void update(Replica replica) {
+    writes.update(replica.key(), replica);
   }
 
   @Override
@@ -86,11 +124,21 @@ final class PgReplicaTable implements ReplicaTable, BufferedTable {
           s.setString(3, key.storageId());
         });
     // A datanode may report a replica twice (incremental, then full report): inserting it again is a no-op.
-    jdbc.batch("INSERT INTO replicas (" + COLUMNS + ") VALUES (?, ?, ?) ON CONFLICT DO NOTHING", writes.inserts(),
-        (s, r) -> {
+    jdbc.batch("INSERT INTO replicas (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+        writes.inserts(), (s, r) -> {
           s.setLong(1, r.inodeId());
           s.setLong(2, r.blockId());
           s.setString(3, r.storageId());
+          s.setShort(4, (short) r.corruptReason().code());
+          s.setLong(5, r.corruptGenerationStamp());
+        });
+    jdbc.batch("UPDATE replicas SET corrupt_reason = ?, corrupt_generation_stamp = ? "
+        + "WHERE inode_id = ? AND block_id = ? AND storage_id = ?", writes.updates(), (s, r) -> {
+          s.setShort(1, (short) r.corruptReason().code());
+          s.setLong(2, r.corruptGenerationStamp());
+          s.setLong(3, r.inodeId());
+          s.setLong(4, r.blockId());
+          s.setString(5, r.storageId());
         });
     writes.clear();
   }
@@ -101,6 +149,7 @@ final class PgReplicaTable implements ReplicaTable, BufferedTable {
   }
 
   private static Replica map(ResultSet r) throws SQLException {
-    return new Replica(r.getLong(1), r.getLong(2), r.getString(3));
+    return new Replica(r.getLong(1), r.getLong(2), r.getString(3), CorruptReason.fromCode(r.getShort(4)),
+        r.getLong(5));
   }
 }

@@ -2,6 +2,7 @@ package io.canopy.metadata.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.canopy.metadata.BlockCensus;
 import io.canopy.metadata.IdKind;
 import io.canopy.metadata.IdRange;
 import io.canopy.metadata.LockMode;
@@ -28,7 +29,8 @@ final class PostgresMetadataStore implements MetadataStore {
   /** Every file-system table, emptied by a forced format. Never the migration history. */
   private static final List<String> NAMESPACE_TABLES = List.of("variables", "inodes", "blocks", "block_lookup",
       "replicas", "uc_replicas", "leases", "lease_paths", "datanodes", "storages", "invalidated_blocks",
-      "retry_cache", "namenodes", "replication_queue", "xattrs", "acl_entries", "directory_quotas");
+      "retry_cache", "namenodes", "replication_queue", "xattrs", "acl_entries", "directory_quotas",
+      "future_blocks");
   private static final int ADMIN_QUERY_TIMEOUT_SECONDS = 30;
 
   private final HikariDataSource pool;
@@ -166,7 +168,8 @@ final class PostgresMetadataStore implements MetadataStore {
     }
   }
 
-  private static String idVariable(IdKind kind) {
+  /** The variable holding the next value of an id counter. */
+  static String idVariable(IdKind kind) {
     return "next_id." + kind.name().toLowerCase();
   }
 
@@ -292,6 +295,11 @@ final class PostgresMetadataStore implements MetadataStore {
     } catch (SQLException e) {
       throw new StoreException("Query failed: " + e.getMessage(), e);
     }
+  }
+
+  @Override
+  public BlockCensus blockCensus() {
+    return new PgBlockCensus(readPool);
   }
 
   @Override

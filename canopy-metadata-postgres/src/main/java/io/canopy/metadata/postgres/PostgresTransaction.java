@@ -5,6 +5,8 @@ import io.canopy.metadata.dal.AclTable;
 import io.canopy.metadata.dal.BlockLookupTable;
 import io.canopy.metadata.dal.BlockTable;
 import io.canopy.metadata.dal.DatanodeTable;
+import io.canopy.metadata.dal.FutureBlockTable;
+import io.canopy.metadata.dal.IdCounterTable;
 import io.canopy.metadata.dal.InodeTable;
 import io.canopy.metadata.dal.InvalidationTable;
 import io.canopy.metadata.dal.LeasePathTable;
@@ -44,6 +46,8 @@ final class PostgresTransaction implements Transaction {
   private final PgVariableTable variables;
   private final PgXAttrTable xattrs;
   private final PgQuotaTable quotas;
+  private final PgIdCounterTable idCounters;
+  private final PgFutureBlockTable futureBlocks;
   private final boolean readOnly;
   /** Flush order: fixed, so concurrent commits touch tables in the same order. */
   private final List<BufferedTable> flushOrder;
@@ -75,8 +79,11 @@ final class PostgresTransaction implements Transaction {
     this.variables = new PgVariableTable(jdbc);
     this.xattrs = new PgXAttrTable(jdbc);
     this.quotas = new PgQuotaTable(jdbc);
+    this.idCounters = new PgIdCounterTable(jdbc);
+    this.futureBlocks = new PgFutureBlockTable(jdbc);
     this.flushOrder = List.of(inodes, acls, quotas, blocks, blockLookup, replicas, ucReplicas, leases, leasePaths,
-        datanodes, storages, invalidations, replicationQueue, retryCache, namenodes, variables, xattrs);
+        datanodes, storages, invalidations, replicationQueue, retryCache, namenodes, variables, xattrs, idCounters,
+        futureBlocks);
   }
 
   @Override
@@ -152,6 +159,16 @@ final class PostgresTransaction implements Transaction {
   @Override
   public VariableTable variables() {
     return variables;
+  }
+
+  @Override
+  public IdCounterTable idCounters() {
+    return idCounters;
+  }
+
+  @Override
+  public FutureBlockTable futureBlocks() {
+    return futureBlocks;
   }
 
   @Override

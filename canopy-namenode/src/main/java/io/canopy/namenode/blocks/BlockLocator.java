@@ -33,6 +33,15 @@ public final class BlockLocator {
 
   /** A block at {@code offset} located on the given storages, skipping dead or unknown datanodes. */
   public LocatedBlock located(Block block, long offset, Collection<String> storageIds) throws StoreException {
+    return located(block, offset, storageIds, false);
+  }
+
+  /**
+   * As {@link #located(Block, long, Collection)}; {@code corrupt} marks a block located only on corrupt replicas
+   * (HDFS hands those out, flagged, when a block has no good replica left: a reader may still get some bytes).
+   */
+  private LocatedBlock located(Block block, long offset, Collection<String> storageIds, boolean corrupt)
+      throws StoreException {
     List<DatanodeInfo> nodes = new ArrayList<>();
     List<String> storages = new ArrayList<>();
     List<StorageType> types = new ArrayList<>();
@@ -47,14 +56,20 @@ public final class BlockLocator {
           .map(DatanodeRegistry::storageType).orElse(StorageType.DEFAULT));
     }
     return new LocatedBlock(extended(block), nodes.toArray(new DatanodeInfo[0]), storages.toArray(new String[0]),
-        types.toArray(new StorageType[0]), offset, false, null);
+        types.toArray(new StorageType[0]), offset, corrupt, null);
   }
 
-  /** Located blocks of a file covering [offset, offset + length), like HDFS's getBlockLocations. */
+  /**
+   * Located blocks of a file covering [offset, offset + length), like HDFS's getBlockLocations. {@code replicas} are
+   * all the file's replica rows: a block is located on its good replicas, or, when it has none, on its corrupt ones
+   * flagged corrupt.
+   */
   public LocatedBlocks locate(Inode file, List<Block> blocks, List<Replica> replicas, List<UcReplica> ucReplicas,
       long offset, long length) throws StoreException {
     Map<Long, List<String>> finalized = new HashMap<>();
-    replicas.forEach(r -> finalized.computeIfAbsent(r.blockId(), b -> new ArrayList<>()).add(r.storageId()));
+    Map<Long, List<String>> corrupt = new HashMap<>();
+    replicas.forEach(r -> (r.corrupt() ? corrupt : finalized).computeIfAbsent(r.blockId(), b -> new ArrayList<>())
+        .add(r.storageId()));
     Map<Long, List<String>> pipeline = new HashMap<>();
     ucReplicas.forEach(r -> pipeline.computeIfAbsent(r.blockId(), b -> new ArrayList<>()).add(r.storageId()));
 
@@ -76,7 +91,9 @@ public final class BlockLocator {
       LocatedBlock located = null;
       boolean overlaps = blockStart < end && (blockEnd > offset || block.numBytes() == 0 && blockStart == offset);
       if (overlaps || block == last) {
-        located = located(block, blockStart, locationsOf(block, finalized, pipeline));
+        List<String> locations = locationsOf(block, finalized, pipeline);
+        boolean onlyCorrupt = locations.isEmpty() && corrupt.containsKey(block.blockId());
+        located = located(block, blockStart, onlyCorrupt ? corrupt.get(block.blockId()) : locations, onlyCorrupt);
       }
       if (overlaps && (block != last || lastComplete || !file.underConstruction())) {
         result.add(located);

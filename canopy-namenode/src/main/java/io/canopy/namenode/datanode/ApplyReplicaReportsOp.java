@@ -4,17 +4,20 @@ import io.canopy.metadata.LockMode;
 import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockState;
+import io.canopy.metadata.entity.CorruptReason;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.InvalidatedBlock;
 import io.canopy.metadata.entity.Replica;
 import io.canopy.metadata.entity.ReplicaKey;
 import io.canopy.metadata.entity.UcReplica;
 import io.canopy.metadata.entity.UcReplicaState;
+import io.canopy.namenode.replication.CorruptReplicas;
 import io.canopy.namenode.replication.ReplicationQueue;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -22,15 +25,15 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Applies what one datanode storage reported about the replicas of one file, under the file's exclusive lock:
- * records finalized replicas (completing committed blocks that reach minimum replication), forgets deleted or
- * missing ones, and schedules deletion of replicas that are stale or whose block is
- * gone; blocks of complete files that end up short of replicas or with too many are queued for the leader.
- * Reporting the same thing twice changes nothing.
+ * Applies what one datanode storage reported about the replicas of one file, under the file's exclusive lock: records
+ * finalized replicas (completing committed blocks that reach minimum replication), forgets deleted or missing ones,
+ * and marks corrupt the replicas whose stamp or length does not match their block ({@link CorruptReplicas} decides
+ * whether one goes at once or stays until the block has good replicas enough); blocks of complete files that end up
+ * short of replicas, with too many, or with corrupt ones are queued for the leader. Reporting the same thing twice
+ * changes nothing.
  *
- * <p>A block the file no longer holds (or a file gone) is garbage only if no other file holds it now: concat moves
- * its sources' blocks to the target between the report's block lookup and this transaction. Such reports are not
- * applied here but answered, for the caller to apply to the block's new file.
+ * <p>Reports of blocks the file does not hold (anymore) are not applied here but answered, for the caller to look their
+ * block up again: concat may have moved it to another file since the report's lookup, or it belongs to no file.
  */
 public final class ApplyReplicaReportsOp implements Operation<List<ReportedReplica>> {
   private final long inodeId;
@@ -68,145 +71,216 @@ public final class ApplyReplicaReportsOp implements Operation<List<ReportedRepli
   @Override
   public List<ReportedReplica> execute(TransactionContext context) throws IOException {
     Inode file = context.inodeLockedById();
-    if (file == null) { // the file went away since the block lookup: its blocks are garbage unless they moved
-      List<ReportedReplica> moved = movedElsewhere(context.cluster(), reports);
-      for (ReportedReplica report : reports) {
-        if (report.kind() == ReportedReplica.Kind.FINALIZED && !moved.contains(report)) {
-          invalidate(context.cluster(), report);
-        }
-      }
-      return moved;
+    if (file == null) {
+      return reports; // the file went away since the block lookup: its blocks moved, or belong to no file now
     }
     Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
-    TransactionContext.FileData data = context.readFileData(file, LockMode.EXCLUSIVE);
-    Map<Long, Block> blocks = new HashMap<>();
-    data.blocks().forEach(b -> blocks.put(b.blockId(), b));
-    List<ReportedReplica> notHere = reports.stream().filter(r -> !blocks.containsKey(r.blockId())).toList();
-    List<ReportedReplica> moved = notHere.isEmpty() ? List.of() : movedElsewhere(transaction, notHere);
-    Map<Long, Integer> counts = new HashMap<>();
-    Set<Long> recordedHere = new HashSet<>();
-    for (Replica replica : data.replicas()) {
-      counts.merge(replica.blockId(), 1, Integer::sum);
-      if (replica.storageId().equals(storageId)) {
-        recordedHere.add(replica.blockId());
-      }
-    }
-    Map<Long, UcReplica> pipelineHere = new HashMap<>();
-    for (UcReplica replica : data.ucReplicas()) {
-      if (replica.storageId().equals(storageId)) {
-        pipelineHere.put(replica.blockId(), replica);
-      }
-    }
-    Set<Long> before = new HashSet<>(recordedHere);
+    FileReplicas replicas = new FileReplicas(transaction, file, context.readFileData(file, LockMode.EXCLUSIVE));
+    List<ReportedReplica> notHere = new ArrayList<>();
     for (ReportedReplica report : reports) {
-      if (moved.contains(report)) {
+      Block block = replicas.blocks.get(report.blockId());
+      if (block == null) {
+        notHere.add(report);
         continue;
       }
-      Block block = blocks.get(report.blockId());
-      ReplicaKey key = new ReplicaKey(inodeId, report.blockId(), storageId);
       switch (report.kind()) {
-        case FINALIZED -> finalized(transaction, report, block, key, counts, recordedHere, pipelineHere, blocks);
-        case DELETED, ABSENT -> {
-          if (recordedHere.remove(report.blockId())) {
-            transaction.replicas().delete(key);
-            counts.merge(report.blockId(), -1, Integer::sum);
-          }
-          if (pipelineHere.remove(report.blockId()) != null) {
-            transaction.ucReplicas().delete(key);
-          }
-        }
+        case FINALIZED -> replicas.finalized(report, block);
+        case DELETED, ABSENT -> replicas.gone(report.blockId());
         default -> throw new IllegalStateException("unknown report kind " + report.kind());
       }
     }
-    updateReplicationQueue(transaction, file, blocks, counts, before, recordedHere);
-    return moved;
+    replicas.updateReplicationQueue();
+    return notHere;
   }
 
-  /** The reports among {@code candidates} whose block another file holds now (read in this transaction). */
-  private List<ReportedReplica> movedElsewhere(Transaction transaction, List<ReportedReplica> candidates)
-      throws IOException {
-    Set<Long> blockIds = new HashSet<>();
-    candidates.forEach(r -> blockIds.add(r.blockId()));
-    Map<Long, Long> owners = transaction.blockLookup().inodesOf(blockIds);
-    return candidates.stream().filter(r -> {
-      Long owner = owners.get(r.blockId());
-      return owner != null && owner != inodeId;
-    }).toList();
-  }
+  /** The file's replica rows as this transaction changes them. */
+  private final class FileReplicas {
+    private final Transaction transaction;
+    private final Inode file;
+    private final Map<Long, Block> blocks = new HashMap<>();
+    /** Storages holding a good replica, per block. */
+    private final Map<Long, Set<String>> good = new HashMap<>();
+    /** Corrupt replicas by storage, per block. */
+    private final Map<Long, Map<String, Replica>> corrupt = new HashMap<>();
+    /** The rows of this storage, per block. */
+    private final Map<Long, Replica> here = new HashMap<>();
+    private final Map<Long, UcReplica> pipelineHere = new HashMap<>();
+    /** Blocks with a good replica on this storage before the reports. */
+    private final Set<Long> goodHereBefore = new HashSet<>();
+    /** Blocks whose corrupt replicas this transaction changed. */
+    private final Set<Long> corruptChanged = new HashSet<>();
 
-  /**
-   * Keeps the replication queue in step with what this report changed on complete blocks: a replica lost leaves its
-   * block short, a replica more can make it excess (a dead datanode back with its block report), the replica that
-   * brings a closed file's block to its replication takes it off the queue (it was queued when the file closed
-   * before every pipeline datanode had reported), and the first replica of a missing block queues it anew. Counts
-   * are of recorded replicas; the leader weighs liveness.
-   */
-  private void updateReplicationQueue(Transaction transaction, Inode file, Map<Long, Block> blocks,
-      Map<Long, Integer> counts, Set<Long> before, Set<Long> after) {
-    Set<Long> changed = new HashSet<>(before);
-    changed.addAll(after);
-    for (long blockId : changed) {
-      boolean added = after.contains(blockId) && !before.contains(blockId);
-      boolean removed = before.contains(blockId) && !after.contains(blockId);
-      Block block = blocks.get(blockId);
-      if (!added && !removed || block == null || block.state() != BlockState.COMPLETE) {
-        continue;
+    FileReplicas(Transaction transaction, Inode file, TransactionContext.FileData data) {
+      this.transaction = transaction;
+      this.file = file;
+      data.blocks().forEach(b -> blocks.put(b.blockId(), b));
+      for (Replica replica : data.allReplicas()) {
+        if (replica.corrupt()) {
+          corrupt.computeIfAbsent(replica.blockId(), b -> new HashMap<>()).put(replica.storageId(), replica);
+        } else {
+          good.computeIfAbsent(replica.blockId(), b -> new HashSet<>()).add(replica.storageId());
+        }
+        if (replica.storageId().equals(storageId)) {
+          here.put(replica.blockId(), replica);
+          if (!replica.corrupt()) {
+            goodHereBefore.add(replica.blockId());
+          }
+        }
       }
-      int replicas = counts.getOrDefault(blockId, 0);
-      int replication = file.replication();
-      if (removed && replicas < replication || added && replicas > replication) {
-        ReplicationQueue.queue(transaction, inodeId, blockId, replicas, replication, nowMs);
-      } else if (added && !file.underConstruction() && replicas == replication) {
-        ReplicationQueue.dequeue(transaction, inodeId, blockId);
-      } else if (added && !file.underConstruction() && replicas == 1) {
-        // A closed file's block had no replica left (missing) and has a source again: queued anew, so the leader
-        // looks at it now rather than when it next gets round to missing blocks.
-        ReplicationQueue.queue(transaction, inodeId, blockId, replicas, replication, nowMs);
+      for (UcReplica replica : data.ucReplicas()) {
+        if (replica.storageId().equals(storageId)) {
+          pipelineHere.put(replica.blockId(), replica);
+        }
       }
     }
-  }
 
-  private void finalized(Transaction transaction, ReportedReplica report, Block block, ReplicaKey key,
-      Map<Long, Integer> counts, Set<Long> recordedHere, Map<Long, UcReplica> pipelineHere, Map<Long, Block> blocks) {
-    // A block being written or recovered has no final length yet; recovery finalizes replicas at the recovery id
-    // (above the block's stamp) and they may report before commitBlockSynchronization does.
-    boolean open = block != null
-        && (block.state() == BlockState.UNDER_CONSTRUCTION || block.state() == BlockState.UNDER_RECOVERY);
-    boolean stale = block == null || report.generationStamp() < block.generationStamp()
-        || !open && report.numBytes() != block.numBytes();
-    if (stale) {
-      if (recordedHere.remove(report.blockId())) {
-        transaction.replicas().delete(key);
-        counts.merge(report.blockId(), -1, Integer::sum);
+    void finalized(ReportedReplica report, Block block) {
+      // A block being written or recovered has no final length yet; recovery finalizes replicas at the recovery id
+      // (above the block's stamp) and they may report before commitBlockSynchronization does.
+      boolean open = block.state() == BlockState.UNDER_CONSTRUCTION || block.state() == BlockState.UNDER_RECOVERY;
+      CorruptReason reason = report.generationStamp() < block.generationStamp() ? CorruptReason.GENSTAMP_MISMATCH
+          : !open && report.numBytes() != block.numBytes() ? CorruptReason.SIZE_MISMATCH : CorruptReason.NONE;
+      if (reason != CorruptReason.NONE) {
+        corruptFound(report, block, reason);
+        return;
       }
-      invalidate(transaction, report);
-      return;
+      Replica recorded = here.get(block.blockId());
+      if (recorded == null) {
+        record(new Replica(inodeId, block.blockId(), storageId), false);
+      } else if (recorded.corrupt() && CorruptReplicas.healedByAGoodReport(recorded.corruptReason())) {
+        record(new Replica(inodeId, block.blockId(), storageId), true);
+      } else if (recorded.corrupt()) {
+        return; // a failed checksum stays corrupt whatever the datanode says of its stamp and length
+      }
+      if (open) {
+        writePipeline(block.blockId(), report.generationStamp());
+      } else if (block.state() == BlockState.COMMITTED && goodCount(block.blockId()) >= minReplication) {
+        Block complete = block.with(block.numBytes(), block.generationStamp(), BlockState.COMPLETE);
+        transaction.blocks().update(complete);
+        blocks.put(complete.blockId(), complete);
+      }
     }
-    if (recordedHere.add(report.blockId())) {
-      transaction.replicas().insert(new Replica(inodeId, report.blockId(), storageId));
-      counts.merge(report.blockId(), 1, Integer::sum);
-    }
-    if (open) {
-      writePipeline(transaction, pipelineHere, key, UcReplicaState.FINALIZED, report.generationStamp());
-    } else if (block.state() == BlockState.COMMITTED && counts.get(report.blockId()) >= minReplication) {
-      Block complete = block.with(block.numBytes(), block.generationStamp(), BlockState.COMPLETE);
-      transaction.blocks().update(complete);
-      blocks.put(complete.blockId(), complete);
-    }
-  }
 
-  private void writePipeline(Transaction transaction, Map<Long, UcReplica> pipelineHere, ReplicaKey key,
-      UcReplicaState state, long generationStamp) {
-    UcReplica replica = new UcReplica(inodeId, key.blockId(), storageId, state, generationStamp);
-    if (pipelineHere.put(key.blockId(), replica) == null) {
-      transaction.ucReplicas().insert(replica);
-    } else {
-      transaction.ucReplicas().update(replica);
+    /** Records a good replica on this storage: a new row, or ({@code replacing}) a corrupt row healed. */
+    private void record(Replica replica, boolean replacing) {
+      if (replacing) {
+        transaction.replicas().update(replica);
+        forgetCorrupt(replica.blockId());
+      } else {
+        transaction.replicas().insert(replica);
+      }
+      here.put(replica.blockId(), replica);
+      good.computeIfAbsent(replica.blockId(), b -> new HashSet<>()).add(storageId);
     }
-  }
 
-  private void invalidate(Transaction transaction, ReportedReplica report) {
-    transaction.invalidations().insert(new InvalidatedBlock(datanodeUuid, report.blockId(),
-        report.generationStamp(), report.numBytes()));
+    /** A replica on this storage found corrupt for {@code reason}: deleted at once, or kept recorded as corrupt. */
+    private void corruptFound(ReportedReplica report, Block block, CorruptReason reason) {
+      long blockId = block.blockId();
+      Replica recorded = here.get(blockId);
+      Set<String> goodStorages = good.getOrDefault(blockId, new HashSet<>());
+      goodStorages.remove(storageId);
+      Map<String, Replica> corruptHere = corrupt.getOrDefault(blockId, Map.of());
+      int corruptCount = corruptHere.size() + (corruptHere.containsKey(storageId) ? 0 : 1);
+      corruptChanged.add(blockId);
+      if (CorruptReplicas.deleteAtOnce(goodStorages.size(), corruptCount, file.replication(), minReplication,
+          reason)) {
+        if (recorded != null) {
+          transaction.replicas().delete(recorded.key());
+          here.remove(blockId);
+          forgetCorrupt(blockId);
+        }
+        transaction.invalidations().insert(new InvalidatedBlock(datanodeUuid, blockId, report.generationStamp(),
+            report.numBytes()));
+        return;
+      }
+      Replica marked = new Replica(inodeId, blockId, storageId).markedCorrupt(reason, report.generationStamp());
+      if (recorded == null) {
+        transaction.replicas().insert(marked);
+      } else {
+        transaction.replicas().update(marked);
+      }
+      here.put(blockId, marked);
+      corrupt.computeIfAbsent(blockId, b -> new HashMap<>()).put(storageId, marked);
+    }
+
+    private void forgetCorrupt(long blockId) {
+      Map<String, Replica> ofBlock = corrupt.get(blockId);
+      if (ofBlock != null && ofBlock.remove(storageId) != null) {
+        corruptChanged.add(blockId);
+      }
+    }
+
+    /** The datanode deleted the replica, or its full report no longer lists it. */
+    void gone(long blockId) {
+      Replica recorded = here.remove(blockId);
+      if (recorded != null) {
+        transaction.replicas().delete(recorded.key());
+        Set<String> goodStorages = good.get(blockId);
+        if (goodStorages != null) {
+          goodStorages.remove(storageId);
+        }
+        forgetCorrupt(blockId);
+      }
+      if (pipelineHere.remove(blockId) != null) {
+        transaction.ucReplicas().delete(new ReplicaKey(inodeId, blockId, storageId));
+      }
+    }
+
+    private int goodCount(long blockId) {
+      return good.getOrDefault(blockId, Set.of()).size();
+    }
+
+    private void writePipeline(long blockId, long generationStamp) {
+      UcReplica replica = new UcReplica(inodeId, blockId, storageId, UcReplicaState.FINALIZED, generationStamp);
+      if (pipelineHere.put(blockId, replica) == null) {
+        transaction.ucReplicas().insert(replica);
+      } else {
+        transaction.ucReplicas().update(replica);
+      }
+    }
+
+    /**
+     * Keeps the replication queue in step with what the reports changed on complete blocks: a replica lost leaves its
+     * block short, a replica more can make it excess (a dead datanode back with its block report), the replica that
+     * brings a closed file's block to its replication takes it off the queue (it was queued when the file closed
+     * before every pipeline datanode had reported), the first replica of a missing block queues it anew, and a block
+     * whose corrupt replicas changed is queued for the leader to copy it or delete them. Counts are of good recorded
+     * replicas; the leader weighs liveness.
+     */
+    void updateReplicationQueue() {
+      Set<Long> changed = new HashSet<>(goodHereBefore);
+      here.forEach((blockId, replica) -> {
+        if (!replica.corrupt()) {
+          changed.add(blockId);
+        }
+      });
+      changed.addAll(corruptChanged);
+      for (long blockId : changed) {
+        Block block = blocks.get(blockId);
+        if (block == null || block.state() != BlockState.COMPLETE) {
+          continue;
+        }
+        int replicas = goodCount(blockId);
+        int replication = file.replication();
+        if (!corrupt.getOrDefault(blockId, Map.of()).isEmpty()) {
+          CorruptReplicas.queue(transaction, inodeId, blockId, replicas, replication, nowMs);
+          continue;
+        }
+        Replica now = here.get(blockId);
+        boolean added = now != null && !now.corrupt() && !goodHereBefore.contains(blockId);
+        boolean removed = goodHereBefore.contains(blockId) && (now == null || now.corrupt());
+        if (removed && replicas < replication || added && replicas > replication) {
+          ReplicationQueue.queue(transaction, inodeId, blockId, replicas, replication, nowMs);
+        } else if (added && !file.underConstruction() && replicas == replication) {
+          ReplicationQueue.dequeue(transaction, inodeId, blockId);
+        } else if (added && !file.underConstruction() && replicas == 1) {
+          // A closed file's block had no replica left (missing) and has a source again: queued anew, so the leader
+          // looks at it now rather than when it next gets round to missing blocks.
+          ReplicationQueue.queue(transaction, inodeId, blockId, replicas, replication, nowMs);
+        } else if (corruptChanged.contains(blockId)) {
+          ReplicationQueue.queue(transaction, inodeId, blockId, replicas, replication, nowMs);
+        }
+      }
+    }
   }
 }

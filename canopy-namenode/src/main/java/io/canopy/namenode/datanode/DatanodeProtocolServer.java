@@ -59,18 +59,21 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
   private final TransactionRunner runner;
   private final DatanodeRegistry registry;
   private final ReplicaReportProcessor reports;
+  private final FullReportTracker fullReports;
   private final Random random;
   private final LeaderElection election;
   private final List<DatanodeCommandSource> commandSources;
 
   public DatanodeProtocolServer(NamespaceServices services, TransactionRunner runner, DatanodeRegistry registry,
-      Random random, LeaderElection election, List<DatanodeCommandSource> commandSources) {
+      ReplicaReportProcessor reports, FullReportTracker fullReports, Random random, LeaderElection election,
+      List<DatanodeCommandSource> commandSources) {
     this.election = election;
     this.commandSources = List.copyOf(commandSources);
     this.services = services;
     this.runner = runner;
     this.registry = registry;
-    this.reports = new ReplicaReportProcessor(runner, services.limits().minReplication(), services::now);
+    this.reports = reports;
+    this.fullReports = fullReports;
     this.random = random;
   }
 
@@ -94,6 +97,7 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
         registration.getSoftwareVersion(), now, 0, 0, 0, 0, 0, 0, now);
     runner.run(new RegisterDatanodeOp(record));
     registry.updated(record, List.of());
+    fullReports.registered(election.claimedTerm(), record.uuid()); // its first full report follows
     LOG.info("Registered datanode {} at {}:{}", record.uuid(), record.ipAddress(), record.transferPort());
     return registration;
   }
@@ -107,15 +111,20 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
     // need a valid lease, and the term still current in the database (the heartbeat transaction is fenced).
     long claimed = election.claimedTerm();
     long term = election.leaderTerm().orElse(0);
+    // In safe mode the leader hands out no deletions and no commands (HDFS computes no datanode work then).
+    boolean safeMode = services.safeMode().isOn();
+    // A leader with no full report of this datanode in its term asks for one: registering again makes a stock
+    // DataNode send it at once. That answer carries nothing else, so no deletion is taken from the queue for it.
+    boolean askForReport = claimed > 0 && fullReports.askForReport(claimed, registration.getDatanodeUuid());
     HeartbeatOp.Result result;
     try {
       result = runner.run(new HeartbeatOp(registration.getDatanodeUuid(), storageReports, xceiverCount,
-          services.now(), MAX_DELETIONS_PER_HEARTBEAT, term));
+          services.now(), safeMode || askForReport ? 0 : MAX_DELETIONS_PER_HEARTBEAT, term));
     } catch (NotLeaderException e) {
       term = 0;
       claimed = 0;
       result = runner.run(new HeartbeatOp(registration.getDatanodeUuid(), storageReports, xceiverCount,
-          services.now(), MAX_DELETIONS_PER_HEARTBEAT, 0));
+          services.now(), 0, 0));
     }
     NNHAStatusHeartbeat status = claimed > 0 ? new NNHAStatusHeartbeat(HAServiceState.ACTIVE, claimed)
         : new NNHAStatusHeartbeat(HAServiceState.STANDBY, election.knownTerm());
@@ -123,6 +132,11 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
       return new HeartbeatResponse(new DatanodeCommand[] {RegisterCommand.REGISTER}, status, null, 0);
     }
     registry.updated(result.record(), result.storages());
+    if (askForReport) {
+      LOG.info("Asking datanode {} to register again: leader term {} has no full block report of it yet",
+          registration.getDatanodeUuid(), claimed);
+      return new HeartbeatResponse(new DatanodeCommand[] {RegisterCommand.REGISTER}, status, null, 0);
+    }
     List<DatanodeCommand> commands = new ArrayList<>();
     if (!result.deletions().isEmpty()) {
       List<Block> blocks = new ArrayList<>();
@@ -132,7 +146,7 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
       commands.add(new BlockCommand(DatanodeProtocol.DNA_INVALIDATE, services.blockPoolId(),
           blocks.toArray(new Block[0])));
     }
-    if (term > 0) {
+    if (term > 0 && !safeMode) {
       for (DatanodeCommandSource source : commandSources) {
         source.commandsFor(registration.getDatanodeUuid(), term, commands);
       }
@@ -146,8 +160,14 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
   public DatanodeCommand blockReport(DatanodeRegistration registration, String poolId,
       StorageBlockReport[] storageReports, BlockReportContext context) throws IOException {
     checkPool(poolId);
+    long claimed = election.claimedTerm();
+    List<String> storages = new ArrayList<>();
     for (StorageBlockReport report : storageReports) {
       reports.applyFull(registration.getDatanodeUuid(), report.getStorage().getStorageID(), report.getBlocks());
+      storages.add(report.getStorage().getStorageID());
+    }
+    if (claimed > 0 && election.claimedTerm() == claimed) {
+      fullReports.reported(claimed, registration.getDatanodeUuid(), storages);
     }
     return null;
   }
@@ -183,12 +203,10 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
     LOG.warn("Datanode {} reports error {}: {}", registration.getDatanodeUuid(), errorCode, message);
   }
 
+  /** A datanode's block scanner (or a failed transfer) found replicas corrupt. */
   @Override
-  public void reportBadBlocks(LocatedBlock[] blocks) {
-    for (LocatedBlock block : blocks) {
-      LOG.warn("Client or datanode reports bad block {} on {}", block.getBlock(),
-          java.util.Arrays.toString(block.getLocations()));
-    }
+  public void reportBadBlocks(LocatedBlock[] blocks) throws IOException {
+    reports.reportBad(blocks);
   }
 
   @Override

@@ -19,8 +19,8 @@ import org.apache.hadoop.hdfs.server.protocol.StorageReport;
 
 /**
  * sendHeartbeat: stores the datanode's figures and storages and, on the leader (a positive {@code leaderTerm},
- * fenced), takes (removes) up to a bounded number of replica deletions queued for it. Null when the datanode is
- * unknown or was declared dead: it must register again.
+ * fenced), takes (removes) up to {@code maxDeletions} (0: none, as in safe mode) replica deletions queued for it.
+ * Null when the datanode is unknown or was declared dead: it must register again.
  */
 public final class HeartbeatOp implements Operation<HeartbeatOp.Result> {
   /** The stored datanode, its storages, and the replicas it must delete. */
@@ -94,7 +94,7 @@ public final class HeartbeatOp implements Operation<HeartbeatOp.Result> {
         nonDfsUsed, transceiverCount);
     transaction.datanodes().update(record);
     List<InvalidatedBlock> deletions = List.of();
-    if (leaderTerm > 0) {
+    if (leaderTerm > 0 && maxDeletions > 0) {
       deletions = transaction.invalidations().ofDatanode(uuid, maxDeletions);
       deletions.forEach(transaction.invalidations()::delete);
     }

@@ -1,6 +1,10 @@
 package io.canopy.namenode.datanode;
 
+import io.canopy.metadata.entity.BlockState;
+import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.metadata.entity.Replica;
+import io.canopy.metadata.entity.ReplicaWithBlock;
+import io.canopy.namenode.replication.CorruptReplicas;
 import io.canopy.namenode.ops.BlockOwnerOp;
 import io.canopy.namenode.tx.TransactionRunner;
 import java.io.IOException;
@@ -13,6 +17,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.LongSupplier;
 import org.apache.hadoop.hdfs.protocol.BlockListAsLongs;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.BlockListAsLongs.BlockReportReplica;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants.ReplicaState;
 import org.slf4j.Logger;
@@ -20,7 +26,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns datanode reports into per-file transactions: one transaction per file touched, each locking only that
- * file (so reports never hold several file locks and cannot deadlock with each other).
+ * file (so reports never hold several file locks and cannot deadlock with each other). Replicas of blocks no file
+ * holds go to {@link UnknownReplicas}.
  */
 public final class ReplicaReportProcessor {
   /**
@@ -33,11 +40,54 @@ public final class ReplicaReportProcessor {
   private final TransactionRunner runner;
   private final int minReplication;
   private final LongSupplier clockMs;
+  private final UnknownReplicas unknownReplicas;
+  private final DatanodeRegistry registry;
 
-  public ReplicaReportProcessor(TransactionRunner runner, int minReplication, LongSupplier clockMs) {
+  public ReplicaReportProcessor(TransactionRunner runner, int minReplication, LongSupplier clockMs,
+      UnknownReplicas unknownReplicas, DatanodeRegistry registry) {
     this.runner = runner;
     this.minReplication = minReplication;
     this.clockMs = clockMs;
+    this.unknownReplicas = unknownReplicas;
+    this.registry = registry;
+  }
+
+  /**
+   * Replicas a client (its read failed a checksum) or a datanode (its block scanner) reports bad: one transaction per
+   * file holding them ({@link MarkCorruptReplicasOp}); replicas of blocks no file holds are ignored. Answers how many
+   * replicas were marked corrupt.
+   */
+  public int reportBad(LocatedBlock[] blocks) throws IOException {
+    List<MarkCorruptReplicasOp.BadReplica> bad = new ArrayList<>();
+    for (LocatedBlock block : blocks) {
+      DatanodeInfo[] nodes = block.getLocations();
+      String[] storages = block.getStorageIDs();
+      for (int i = 0; i < nodes.length; i++) {
+        String storage = storages != null && i < storages.length ? storages[i] : null;
+        bad.add(new MarkCorruptReplicasOp.BadReplica(block.getBlock().getBlockId(),
+            block.getBlock().getGenerationStamp(), nodes[i].getDatanodeUuid(), storage));
+      }
+    }
+    if (bad.isEmpty()) {
+      return 0;
+    }
+    Map<Long, Long> owners = runner.run(new BlockOwnerOp(bad.stream().map(b -> b.blockId()).toList()));
+    Map<Long, List<MarkCorruptReplicasOp.BadReplica>> byFile = new TreeMap<>();
+    for (MarkCorruptReplicasOp.BadReplica replica : bad) {
+      Long owner = owners.get(replica.blockId());
+      if (owner == null) {
+        LOG.info("Bad replica of block {} on datanode {} ignored: no file holds the block", replica.blockId(),
+            replica.datanodeUuid());
+      } else {
+        byFile.computeIfAbsent(owner, o -> new ArrayList<>()).add(replica);
+      }
+    }
+    int marked = 0;
+    for (Map.Entry<Long, List<MarkCorruptReplicasOp.BadReplica>> file : byFile.entrySet()) {
+      marked += runner.run(new MarkCorruptReplicasOp(file.getKey(), file.getValue(), registry, minReplication,
+          clockMs.getAsLong()));
+    }
+    return marked;
   }
 
   /** Incremental report of one storage. */
@@ -62,8 +112,9 @@ public final class ReplicaReportProcessor {
   }
 
   /**
-   * Full report of one storage: only the differences with what is recorded cost a transaction, so an unchanged
-   * storage (a restarted datanode) costs two reads.
+   * Full report of one storage: only the differences with what is recorded cost a transaction (a replica missing, one
+   * not recorded, one whose stamp or length no longer matches its block, one recorded corrupt that may have healed),
+   * so an unchanged storage (a restarted datanode) costs two reads.
    */
   public void applyFull(String datanodeUuid, String storageId, BlockListAsLongs blocks) throws IOException {
     Map<Long, ReportedReplica> reported = new HashMap<>();
@@ -74,12 +125,18 @@ public final class ReplicaReportProcessor {
       }
     }
     Map<Long, List<ReportedReplica>> byFile = new TreeMap<>();
-    for (Replica recorded : runner.run(new StorageReplicasOp(storageId))) {
-      if (reported.remove(recorded.blockId()) == null) {
+    for (ReplicaWithBlock stored : runner.run(new StorageReplicasOp(storageId))) {
+      Replica recorded = stored.replica();
+      ReportedReplica report = reported.remove(recorded.blockId());
+      if (report == null) {
         byFile.computeIfAbsent(recorded.inodeId(), i -> new ArrayList<>()).add(new ReportedReplica(
             recorded.blockId(), 0, 0, ReportedReplica.Kind.ABSENT));
+      } else if (differs(report, stored)) {
+        byFile.computeIfAbsent(recorded.inodeId(), i -> new ArrayList<>()).add(report);
       }
     }
+    LOG.debug("Full report of storage {} ({} replicas): {} file(s) with changes, {} replica(s) not recorded",
+        storageId, blocks.getNumberOfBlocks(), byFile.size(), reported.size());
     List<ReportedReplica> unknown = new ArrayList<>();
     if (!reported.isEmpty()) {
       Map<Long, Long> owners = runner.run(new BlockOwnerOp(reported.keySet()));
@@ -93,6 +150,23 @@ public final class ReplicaReportProcessor {
       }
     }
     applyByFile(datanodeUuid, storageId, byFile, unknown);
+  }
+
+  /**
+   * Whether a finalized replica reported again needs its file's transaction: its stamp is older than its block's, its
+   * length is not a closed block's, or it is recorded corrupt for a reason a good report heals.
+   */
+  private static boolean differs(ReportedReplica report, ReplicaWithBlock stored) {
+    if (stored.blockState() == null) {
+      return true;
+    }
+    if (stored.replica().corrupt()) {
+      return CorruptReplicas.healedByAGoodReport(stored.replica().corruptReason());
+    }
+    boolean open = stored.blockState() == BlockState.UNDER_CONSTRUCTION
+        || stored.blockState() == BlockState.UNDER_RECOVERY;
+    return report.generationStamp() < stored.blockGenerationStamp()
+        || !open && report.numBytes() != stored.blockNumBytes();
   }
 
   private void applyByFile(String datanodeUuid, String storageId, Map<Long, List<ReportedReplica>> byFile,
@@ -116,12 +190,13 @@ public final class ReplicaReportProcessor {
       }
       moved = applyEach(datanodeUuid, storageId, byNewFile);
     }
-    if (!unknown.isEmpty()) {
-      runner.run(new InvalidateUnknownOp(datanodeUuid, unknown));
-    }
+    unknownReplicas.handle(datanodeUuid, unknown);
   }
 
-  /** Applies each file's reports in its own transaction; answers the reports whose blocks moved to another file. */
+  /**
+   * Applies each file's reports in its own transaction; answers the reports whose blocks are not in the file they
+   * were looked up in (moved to another file by concat, or in no file now).
+   */
   private List<ReportedReplica> applyEach(String datanodeUuid, String storageId,
       Map<Long, List<ReportedReplica>> byFile) throws IOException {
     List<ReportedReplica> moved = new ArrayList<>();

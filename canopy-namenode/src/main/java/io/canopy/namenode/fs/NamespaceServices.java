@@ -2,6 +2,7 @@ package io.canopy.namenode.fs;
 
 import io.canopy.metadata.entity.NamespaceIdentity;
 import io.canopy.namenode.NameNodeConfig;
+import io.canopy.namenode.safemode.SafeModeSettings;
 import java.util.function.LongSupplier;
 import org.apache.hadoop.conf.Configuration;
 
@@ -13,7 +14,7 @@ public final class NamespaceServices {
   private final LongSupplier clockMs;
   private final NamespaceIdentity identity;
   private final long replicationReportGraceMs;
-  private final SafeMode safeMode = new SafeMode();
+  private final SafeMode safeMode;
   private final PermissionSettings permissions;
 
   public NamespaceServices(Configuration conf, IdGenerator ids, LongSupplier clockMs, NamespaceIdentity identity) {
@@ -25,6 +26,7 @@ public final class NamespaceServices {
     this.replicationReportGraceMs = conf.getLong(NameNodeConfig.REPLICATION_REPORT_GRACE_MS,
         NameNodeConfig.REPLICATION_REPORT_GRACE_MS_DEFAULT);
     this.permissions = PermissionSettings.from(conf);
+    this.safeMode = new SafeMode(SafeModeSettings.from(conf), clockMs);
   }
 
   public FsLimits limits() {
@@ -53,7 +55,7 @@ public final class NamespaceServices {
     return identity;
   }
 
-  /** This namenode's copy of the cluster-wide manual safe mode. */
+  /** This namenode's copy of the cluster-wide safe mode (manual and startup). */
   public SafeMode safeMode() {
     return safeMode;
   }

@@ -1,5 +1,6 @@
 package io.canopy.namenode.leader;
 
+import io.canopy.namenode.fs.SafeMode;
 import io.canopy.namenode.membership.LeaderElection;
 import io.canopy.namenode.membership.NotLeaderException;
 import java.util.List;
@@ -12,16 +13,19 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs the leader-only duties on their own thread, each at its interval, and only while this namenode's leader
- * lease holds. Every namenode runs this; on all but the leader every run is a no-op.
+ * lease holds (and, for most, while the cluster is out of safe mode). Every namenode runs this; on all but the
+ * leader every run is a no-op.
  */
 public final class LeaderDuties implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LeaderDuties.class);
 
   private final LeaderElection election;
+  private final SafeMode safeMode;
   private final ScheduledExecutorService executor;
 
-  public LeaderDuties(LeaderElection election, List<LeaderWork> duties) {
+  public LeaderDuties(LeaderElection election, SafeMode safeMode, List<LeaderWork> duties) {
     this.election = election;
+    this.safeMode = safeMode;
     this.executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
       Thread thread = new Thread(runnable, "canopy-leader-duties");
       thread.setDaemon(true);
@@ -35,7 +39,7 @@ public final class LeaderDuties implements AutoCloseable {
 
   private void runOnce(LeaderWork work) {
     OptionalLong term = election.leaderTerm();
-    if (term.isEmpty()) {
+    if (term.isEmpty() || safeMode.isOn() && !work.runsInSafeMode()) {
       return;
     }
     try {

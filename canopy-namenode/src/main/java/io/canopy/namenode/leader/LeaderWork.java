@@ -14,4 +14,12 @@ public interface LeaderWork {
   long intervalMs();
 
   void run(long term) throws IOException;
+
+  /**
+   * Whether the duty runs while the cluster is in safe mode. Block housekeeping does not (HDFS neither copies nor
+   * deletes replicas in safe mode, nor recovers leases, nor declares datanodes dead during startup).
+   */
+  default boolean runsInSafeMode() {
+    return false;
+  }
 }

@@ -77,6 +77,8 @@ public final class LeaderElection implements MembershipView {
   private long roundMs;
   private long previousRoundMs;
   private long evictionsSeen = -1;
+  /** Set by the first committed round: whether no other namenode had run a round recently (a cluster start). */
+  private volatile Boolean joinedAlone;
   private volatile State state = new State(0, 0, List.of(), 0, Long.MIN_VALUE, false);
   private boolean closed;
 
@@ -196,6 +198,11 @@ public final class LeaderElection implements MembershipView {
       transaction.commit();
 
       // Committed: publish.
+      if (joinedAlone == null) {
+        long recentMs = nowMs - (long) settings.missedRounds() * sharedRoundMs;
+        long joinedId = id;
+        joinedAlone = descriptors.stream().noneMatch(d -> d.id() != joinedId && d.lastRoundMs() >= recentMs);
+      }
       if (evicted) {
         LOG.warn("Namenode {} was evicted from the group (paused or slower than {} rounds of {} ms); rejoined as {}",
             selfId, settings.missedRounds(), sharedRoundMs, id);
@@ -241,6 +248,15 @@ public final class LeaderElection implements MembershipView {
       }
     }
     return null;
+  }
+
+  /**
+   * Whether, when this namenode joined, no other namenode had run an election round within the last {@code
+   * missedRounds} round times (by the wall clocks of both): it started the cluster, or restarted it after every
+   * namenode had stopped. False before the first committed round.
+   */
+  public boolean joinedAlone() {
+    return Boolean.TRUE.equals(joinedAlone);
   }
 
   /** True while this namenode is the leader and its lease holds. */

@@ -148,6 +148,15 @@ public final class CommitBlockSynchronizationOp implements Operation<Boolean> {
         InodeRemover.invalidate(transaction, registry, storage, stored, scheduled); // a replica left behind
       }
     }
+    for (Replica corrupt : data.corruptReplicas()) {
+      if (corrupt.blockId() == stored.blockId()) {
+        // the recovery rewrote the targets' replicas at the agreed length and stamp; any other corrupt one goes
+        transaction.replicas().delete(corrupt.key());
+        if (!targets.contains(corrupt.storageId())) {
+          InodeRemover.invalidate(transaction, registry, corrupt, stored, scheduled);
+        }
+      }
+    }
     Set<String> recorded = dropReplicaRows(transaction, data, stored, targets);
     BlockState state;
     if (request.closeFile()) {

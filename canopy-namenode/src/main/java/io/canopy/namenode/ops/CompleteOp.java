@@ -10,6 +10,7 @@ import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.quota.QuotaUpdater;
 import io.canopy.namenode.quota.StorageSpace;
+import io.canopy.namenode.replication.CorruptReplicas;
 import io.canopy.namenode.replication.ReplicationQueue;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
@@ -100,9 +101,15 @@ public final class CompleteOp implements Operation<Boolean> {
   private void queueShortBlocks(Transaction transaction, Inode file, List<Block> blocks,
       TransactionContext.FileData data) {
     Map<Long, Set<String>> finalized = ReplicationQueue.storagesByBlock(data.replicas());
+    Map<Long, Set<String>> corrupt = ReplicationQueue.storagesByBlock(data.corruptReplicas());
     long now = services.now();
     for (Block block : blocks) {
       Set<String> recorded = finalized.getOrDefault(block.blockId(), Set.of());
+      if (corrupt.containsKey(block.blockId())) {
+        // corrupt replicas left from before an append: the leader deletes them once the block is replicated
+        CorruptReplicas.queue(transaction, file.id(), block.blockId(), recorded.size(), file.replication(), now);
+        continue;
+      }
       if (recorded.size() >= file.replication()) {
         continue;
       }

@@ -109,9 +109,9 @@ public final class ConcatOp implements VoidAtMostOnce {
             replicas.getOrDefault(block.blockId(), Set.of()).size(), file.replication(), services.now());
         added += block.numBytes();
       }
-      for (Replica replica : data.replicas()) {
+      for (Replica replica : data.allReplicas()) { // corrupt ones move too, still corrupt
         transaction.replicas().delete(replica.key());
-        transaction.replicas().insert(new Replica(file.id(), replica.blockId(), replica.storageId()));
+        transaction.replicas().insert(replica.ofFile(file.id()));
       }
       context.deleteInode(source); // its blocks are the target's now: nothing of it is left to remove
     }

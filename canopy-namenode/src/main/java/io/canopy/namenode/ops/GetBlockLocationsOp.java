@@ -68,6 +68,6 @@ public final class GetBlockLocationsOp implements Operation<org.apache.hadoop.hd
     permissions.checkPathAccess(context, resolved, FsAction.READ);
     TransactionContext.FileData data = context.readFileData(file, LockMode.SHARED);
     List<UcReplica> pipeline = file.underConstruction() ? data.ucReplicas() : List.of();
-    return locator.locate(file, data.blocks(), data.replicas(), pipeline, offset, length);
+    return locator.locate(file, data.blocks(), data.allReplicas(), pipeline, offset, length);
   }
 }

@@ -68,6 +68,6 @@ public final class GetLocatedFileInfoOp implements Operation<HdfsFileStatus> {
     TransactionContext.FileData data = context.readFileData(target, LockMode.SHARED);
     List<UcReplica> pipeline = target.underConstruction() ? data.ucReplicas() : List.of();
     return FileStatusFactory.located(target,
-        locator.locate(target, data.blocks(), data.replicas(), pipeline, 0, Long.MAX_VALUE), policy);
+        locator.locate(target, data.blocks(), data.allReplicas(), pipeline, 0, Long.MAX_VALUE), policy);
   }
 }

@@ -83,7 +83,7 @@ final class InodeRemover {
       // one file (the common delete): its rows come with its lock, or in one round trip
       TransactionContext.FileData data = context.readFileData(files.get(0), LockMode.EXCLUSIVE);
       fileBlocks = data.blocks();
-      replicas = data.replicas();
+      replicas = data.allReplicas();
       ucReplicas = data.ucReplicas();
     } else {
       fileBlocks = transaction.blocks().ofFiles(byId.keySet());
@@ -101,7 +101,7 @@ final class InodeRemover {
     }
     Set<String> scheduled = new HashSet<>();
     for (Replica replica : replicas) {
-      invalidate(transaction, registry, replica.storageId(), blocks.get(replica.blockId()), scheduled);
+      invalidate(transaction, registry, replica, blocks.get(replica.blockId()), scheduled);
       transaction.replicas().delete(replica.key());
     }
     for (UcReplica replica : ucReplicas) {
@@ -126,10 +126,29 @@ final class InodeRemover {
    */
   static void invalidate(Transaction transaction, DatanodeRegistry registry, String storageId, Block block,
       Set<String> scheduled) throws StoreException {
+    if (block != null) {
+      invalidate(transaction, registry, storageId, block, block.generationStamp(), scheduled);
+    }
+  }
+
+  /**
+   * Queues the deletion of a recorded replica of {@code block}: a corrupt replica is named with the generation stamp
+   * it has on its datanode (a datanode deletes a replica only when the stamp matches).
+   */
+  static void invalidate(Transaction transaction, DatanodeRegistry registry, Replica replica, Block block,
+      Set<String> scheduled) throws StoreException {
+    if (block != null) {
+      invalidate(transaction, registry, replica.storageId(), block,
+          replica.corrupt() ? replica.corruptGenerationStamp() : block.generationStamp(), scheduled);
+    }
+  }
+
+  private static void invalidate(Transaction transaction, DatanodeRegistry registry, String storageId, Block block,
+      long generationStamp, Set<String> scheduled) throws StoreException {
     DatanodeRegistry.Node node = registry.nodeOfStorage(storageId);
-    if (node != null && block != null && scheduled.add(node.record().uuid() + "/" + block.blockId())) {
+    if (node != null && scheduled.add(node.record().uuid() + "/" + block.blockId())) {
       transaction.invalidations().insert(new InvalidatedBlock(node.record().uuid(), block.blockId(),
-          block.generationStamp(), block.numBytes()));
+          generationStamp, block.numBytes()));
     }
   }
 }

@@ -1,19 +1,26 @@
 package io.canopy.namenode.ops;
 
 import io.canopy.metadata.LockMode;
-import io.canopy.metadata.dal.VariableTable;
-import io.canopy.namenode.fs.SafeMode;
+import io.canopy.metadata.dal.Transaction;
+import io.canopy.namenode.safemode.SafeModeState;
+import io.canopy.namenode.safemode.SafeModeVariables;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.SafeModeAction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * setSafeMode: reads or sets the cluster-wide manual safe mode ({@link SafeMode#VARIABLE}); answers whether safe
- * mode is on afterwards, as HDFS does. Entering and leaving are idempotent (they set the value).
+ * setSafeMode: reads or changes the cluster-wide safe mode ({@link SafeModeVariables}); answers the state afterwards.
+ * As in HDFS: enter turns the manual safe mode on; leave turns off the manual one and the startup one, unless blocks
+ * from the future hold it (then only forceExit does, accepting their loss); forceExit turns everything off. Each is
+ * idempotent. Changing actions lock the startup flag first, so they serialize with the leader and with blocks from
+ * the future turning safe mode on.
  */
-public final class SafeModeOp implements Operation<Boolean> {
+public final class SafeModeOp implements Operation<SafeModeState> {
+  private static final Logger LOG = LoggerFactory.getLogger(SafeModeOp.class);
   private final SafeModeAction action;
 
   public SafeModeOp(SafeModeAction action) {
@@ -27,7 +34,7 @@ public final class SafeModeOp implements Operation<Boolean> {
 
   @Override
   public LockRequest locks() {
-    return LockRequest.none(); // one variable, no path
+    return LockRequest.none(); // variables, no path
   }
 
   @Override
@@ -41,18 +48,35 @@ public final class SafeModeOp implements Operation<Boolean> {
   }
 
   @Override
-  public Boolean execute(TransactionContext context) throws IOException {
-    VariableTable variables = context.cluster().variables();
+  public SafeModeState execute(TransactionContext context) throws IOException {
+    Transaction transaction = context.cluster();
+    if (action == SafeModeAction.SAFEMODE_GET) {
+      return SafeModeVariables.read(transaction);
+    }
+    transaction.variables().getLong(SafeModeVariables.STARTUP, LockMode.EXCLUSIVE);
+    SafeModeState state = SafeModeVariables.read(transaction);
     switch (action) {
-      case SAFEMODE_GET:
-        return variables.getLong(SafeMode.VARIABLE, LockMode.READ_COMMITTED).orElse(0) != 0;
       case SAFEMODE_ENTER:
-        variables.putLong(SafeMode.VARIABLE, 1);
-        return true;
+        transaction.variables().putLong(SafeModeVariables.MANUAL, 1);
+        return state.withManual(true);
       case SAFEMODE_LEAVE:
-      case SAFEMODE_FORCE_EXIT: // no startup safe mode to force out of: the same as leaving
-        variables.putLong(SafeMode.VARIABLE, 0);
-        return false;
+        transaction.variables().putLong(SafeModeVariables.MANUAL, 0);
+        if (state.futureBlocks() > 0) {
+          LOG.error("Refusing to leave safe mode without a force flag. Exiting safe mode will cause a deletion of {} "
+              + "byte(s). Please use -forceExit flag to exit safe mode forcefully if data loss is acceptable.",
+              state.futureBytes());
+          return state.withManual(false);
+        }
+        SafeModeVariables.leaveStartup(transaction, false);
+        return SafeModeState.OFF;
+      case SAFEMODE_FORCE_EXIT:
+        transaction.variables().putLong(SafeModeVariables.MANUAL, 0);
+        if (state.futureBlocks() > 0) {
+          LOG.warn("Leaving safe mode due to forceExit. This will cause a data loss of {} byte(s) in {} block(s).",
+              state.futureBytes(), state.futureBlocks());
+        }
+        SafeModeVariables.leaveStartup(transaction, true);
+        return SafeModeState.OFF;
       default:
         throw new UnsupportedOperationException("Safe mode action " + action + " is not supported");
     }

@@ -10,6 +10,7 @@ import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.quota.QuotaUpdater;
 import io.canopy.namenode.quota.StorageSpace;
+import io.canopy.namenode.replication.CorruptReplicas;
 import io.canopy.namenode.replication.ReplicationQueue;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
@@ -76,13 +77,17 @@ public final class SetReplicationOp implements Operation<Boolean> {
         - StorageSpace.ofFile(target, data.blocks()));
     context.updateInode(replicated);
     Map<Long, Set<String>> replicas = ReplicationQueue.storagesByBlock(data.replicas());
+    Map<Long, Set<String>> corrupt = ReplicationQueue.storagesByBlock(data.corruptReplicas());
     long now = services.now();
     for (Block block : data.blocks()) {
       if (block.state() != BlockState.COMPLETE) {
         continue;
       }
       int recorded = replicas.getOrDefault(block.blockId(), Set.of()).size();
-      if (recorded == replication) {
+      if (corrupt.containsKey(block.blockId())) {
+        // its corrupt replicas go once it has the new replication in good ones (at once, when lowered to that)
+        CorruptReplicas.queue(transaction, target.id(), block.blockId(), recorded, replication, now);
+      } else if (recorded == replication) {
         ReplicationQueue.dequeue(transaction, target.id(), block.blockId()); // queued for the old factor, if at all
       } else {
         ReplicationQueue.queue(transaction, target.id(), block.blockId(), recorded, replication, now);

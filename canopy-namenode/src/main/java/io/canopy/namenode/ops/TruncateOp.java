@@ -156,10 +156,9 @@ public final class TruncateOp implements Operation<Boolean> {
       transaction.blockLookup().delete(block.blockId());
       ReplicationQueue.dequeue(transaction, block.inodeId(), block.blockId());
     }
-    for (Replica replica : data.replicas()) {
+    for (Replica replica : data.allReplicas()) {
       if (ids.contains(replica.blockId())) {
-        InodeRemover.invalidate(transaction, registry, replica.storageId(), blockOf(removed, replica.blockId()),
-            scheduled);
+        InodeRemover.invalidate(transaction, registry, replica, blockOf(removed, replica.blockId()), scheduled);
         transaction.replicas().delete(replica.key());
       }
     }

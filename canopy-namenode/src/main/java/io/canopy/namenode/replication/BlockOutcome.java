@@ -6,8 +6,8 @@ import java.util.List;
  * What the leader did about one queued block.
  *
  * @param transfer the copy scheduled ({@link Kind#TRANSFER_SCHEDULED}), else null
- * @param datanodes the datanodes whose replica was removed ({@link Kind#EXCESS_REMOVED}), or those holding a
- *     recorded replica while none is live ({@link Kind#MISSING})
+ * @param datanodes the datanodes whose replica was removed ({@link Kind#EXCESS_REMOVED}, {@link Kind#CORRUPT_REMOVED}),
+ *     or those holding a recorded replica while none is live ({@link Kind#MISSING})
  */
 public record BlockOutcome(long inodeId, long blockId, Kind kind, PendingTransfers.Transfer transfer,
     List<String> datanodes) {
@@ -19,6 +19,13 @@ public record BlockOutcome(long inodeId, long blockId, Kind kind, PendingTransfe
     GONE,
     /** Excess live replicas removed and their deletion queued: off the queue. */
     EXCESS_REMOVED,
+    /** It has its replication in good replicas again: its corrupt replicas removed and their deletion queued. */
+    CORRUPT_REMOVED,
+    /**
+     * Replicas to delete, but a datanode holding one has not sent this leader a full report yet (a leader change):
+     * kept queued until it has.
+     */
+    POSTPONED,
     /** A copy to new datanodes was scheduled. */
     TRANSFER_SCHEDULED,
     /** A copy is in flight already. */

@@ -81,12 +81,12 @@ final class RemoveDeadReplicasOp implements Operation<RemoveDeadReplicasOp.Resul
     Map<Long, List<Replica>> remaining = new HashMap<>();
     Set<Long> affected = new TreeSet<>();
     int removed = 0;
-    for (Replica replica : data.replicas()) {
+    for (Replica replica : data.allReplicas()) {
       if (storageIds.contains(replica.storageId())) {
         transaction.replicas().delete(replica.key());
         affected.add(replica.blockId());
         removed++;
-      } else {
+      } else if (!replica.corrupt()) { // only good replicas count
         remaining.computeIfAbsent(replica.blockId(), b -> new ArrayList<>()).add(replica);
       }
     }

@@ -29,8 +29,9 @@ import java.util.Set;
  * live replicas are counted again, then a block with exactly its replication leaves the queue, one with too many
  * loses its excess replicas (record deleted and deletion queued for the datanode, in this transaction), and one with
  * too few gets a copy scheduled from a live holder to new datanodes (handed out with the source's next heartbeat
- * once this commits). Nothing here ever deletes a replica of a block that does not have more live replicas than its
- * replication.
+ * once this commits). Nothing here ever deletes a good replica of a block that does not have more live replicas than
+ * its replication, nor a corrupt one before the block has its replication in good ones; after a leader change,
+ * deletions wait until the datanodes holding the block have sent this leader a full report.
  */
 final class RepairBlocksOp implements Operation<List<BlockOutcome>> {
   private final long inodeId;
@@ -79,6 +80,8 @@ final class RepairBlocksOp implements Operation<List<BlockOutcome>> {
     data.blocks().forEach(b -> blocks.put(b.blockId(), b));
     Map<Long, List<Replica>> replicas = new HashMap<>();
     data.replicas().forEach(r -> replicas.computeIfAbsent(r.blockId(), b -> new ArrayList<>()).add(r));
+    Map<Long, List<Replica>> corrupt = new HashMap<>();
+    data.corruptReplicas().forEach(r -> corrupt.computeIfAbsent(r.blockId(), b -> new ArrayList<>()).add(r));
     Planner planner = new Planner(transaction, file);
     long now = services.now();
     for (QueuedBlock row : queued) {
@@ -90,6 +93,7 @@ final class RepairBlocksOp implements Operation<List<BlockOutcome>> {
         outcomes.add(BlockOutcome.of(inodeId, row.blockId(), BlockOutcome.Kind.GONE));
       } else {
         outcomes.add(planner.repair(row, block, ReplicaHolder.of(replicas.getOrDefault(block.blockId(), List.of()),
+            services.registry()), ReplicaHolder.of(corrupt.getOrDefault(block.blockId(), List.of()),
             services.registry())));
       }
     }
@@ -108,27 +112,78 @@ final class RepairBlocksOp implements Operation<List<BlockOutcome>> {
       this.file = file;
     }
 
-    BlockOutcome repair(QueuedBlock row, Block block, List<ReplicaHolder> holders) throws StoreException {
+    /**
+     * {@code holders} hold the block's good replicas, {@code corrupt} its corrupt ones: those count for nothing, are
+     * never a source, and go only once the good ones reach the replication.
+     */
+    BlockOutcome repair(QueuedBlock row, Block block, List<ReplicaHolder> holders, List<ReplicaHolder> corrupt)
+        throws StoreException {
       int replication = file.replication();
       List<ReplicaHolder> live = new ArrayList<>();
       holders.stream().filter(ReplicaHolder::live).forEach(live::add);
       if (live.size() > replication) {
         live = withoutDoomed(block, live);
       }
+      List<String> corruptRemoved = List.of();
+      if (live.size() >= replication && !corrupt.isEmpty()) {
+        if (!reportedToThisLeader(live, corrupt)) {
+          return BlockOutcome.of(inodeId, block.blockId(), BlockOutcome.Kind.POSTPONED);
+        }
+        corruptRemoved = removeCorrupt(block, corrupt);
+      }
       if (live.size() == replication) {
         transaction.replicationQueue().delete(row.key());
-        return BlockOutcome.of(inodeId, block.blockId(), BlockOutcome.Kind.DONE);
+        return corruptRemoved.isEmpty() ? BlockOutcome.of(inodeId, block.blockId(), BlockOutcome.Kind.DONE)
+            : new BlockOutcome(inodeId, block.blockId(), BlockOutcome.Kind.CORRUPT_REMOVED, null, corruptRemoved);
       }
       if (live.size() > replication) {
+        if (!reportedToThisLeader(live, List.of())) {
+          return BlockOutcome.of(inodeId, block.blockId(), BlockOutcome.Kind.POSTPONED);
+        }
         return removeExcess(row, block, live, replication);
       }
       keepQueued(row, ReplicationQueue.priority(live.size(), replication));
+      List<ReplicaHolder> all = new ArrayList<>(holders);
+      all.addAll(corrupt);
       if (live.isEmpty()) {
         List<String> holding = new ArrayList<>();
-        holders.forEach(h -> holding.add(h.uuid() == null ? h.replica().storageId() : h.uuid()));
+        all.forEach(h -> holding.add(h.uuid() == null ? h.replica().storageId() : h.uuid()));
         return new BlockOutcome(inodeId, block.blockId(), BlockOutcome.Kind.MISSING, null, holding);
       }
-      return copy(block, holders, live, replication);
+      return copy(block, all, live, replication);
+    }
+
+    /**
+     * Whether every live datanode holding a replica of the block (good or corrupt) has sent this leader a full report
+     * in its term: after a leader change, replica records may be out of date until then, and deleting on them could
+     * take the last good copy (HDFS postpones such blocks after a failover for the same reason).
+     */
+    private boolean reportedToThisLeader(List<ReplicaHolder> live, List<ReplicaHolder> corrupt) {
+      for (ReplicaHolder holder : live) {
+        if (!services.fullReports().hasReported(term, holder.uuid())) {
+          return false;
+        }
+      }
+      for (ReplicaHolder holder : corrupt) {
+        if (holder.live() && !services.fullReports().hasReported(term, holder.uuid())) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /** Removes the block's corrupt replicas (their records, and their datanodes delete them); answers the datanodes. */
+    private List<String> removeCorrupt(Block block, List<ReplicaHolder> corrupt) {
+      List<String> removed = new ArrayList<>();
+      for (ReplicaHolder holder : corrupt) {
+        transaction.replicas().delete(holder.replica().key());
+        if (holder.uuid() != null) { // a storage no datanode reports any more: nothing to delete there
+          transaction.invalidations().insert(new InvalidatedBlock(holder.uuid(), block.blockId(),
+              holder.replica().corruptGenerationStamp(), block.numBytes()));
+          removed.add(holder.uuid());
+        }
+      }
+      return removed;
     }
 
     /**

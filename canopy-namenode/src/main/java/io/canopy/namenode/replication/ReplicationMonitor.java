@@ -165,11 +165,13 @@ public final class ReplicationMonitor implements LeaderWork {
             outcome.inodeId(), transfer.sourceUuid(), transfer.targets());
         return 1;
       }
-      case EXCESS_REMOVED -> {
+      case EXCESS_REMOVED, CORRUPT_REMOVED -> {
         services.pending().forget(blockId);
         outcome.datanodes().forEach(uuid -> services.recentDeletions().add(blockId, uuid));
-        LOG.info("Block {} of file inode {} had excess replicas: removed (deletion queued) on datanodes {}",
-            blockId, outcome.inodeId(), outcome.datanodes());
+        LOG.info("Block {} of file inode {} had {} replicas: removed (deletion queued) on datanodes {}", blockId,
+            outcome.inodeId(), outcome.kind() == BlockOutcome.Kind.EXCESS_REMOVED ? "excess" : "corrupt",
+            outcome.datanodes());
+        missing.found(blockId);
       }
       case DONE, GONE -> {
         services.pending().forget(blockId);
@@ -186,7 +188,8 @@ public final class ReplicationMonitor implements LeaderWork {
 
   private void logRun(long term, int examined, Map<BlockOutcome.Kind, Integer> tally) {
     boolean acted = tally.containsKey(BlockOutcome.Kind.TRANSFER_SCHEDULED)
-        || tally.containsKey(BlockOutcome.Kind.EXCESS_REMOVED) || tally.containsKey(BlockOutcome.Kind.DONE);
+        || tally.containsKey(BlockOutcome.Kind.EXCESS_REMOVED) || tally.containsKey(BlockOutcome.Kind.CORRUPT_REMOVED)
+        || tally.containsKey(BlockOutcome.Kind.DONE);
     if (acted) {
       LOG.info("Replication run (term {}): {} queued blocks examined: {}; {} copies pending", term, examined, tally,
           services.pending().size());

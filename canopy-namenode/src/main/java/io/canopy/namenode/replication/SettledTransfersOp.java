@@ -39,6 +39,9 @@ final class SettledTransfersOp implements ClusterRead<Set<Long>> {
     }
     Map<Long, Set<String>> holders = new HashMap<>();
     for (Replica replica : context.cluster().replicas().ofFiles(inodeIds)) {
+      if (replica.corrupt()) {
+        continue; // a corrupt copy is no copy
+      }
       holders.computeIfAbsent(replica.blockId(), b -> new HashSet<>()).add(replica.storageId());
     }
     Set<Long> settled = new HashSet<>();

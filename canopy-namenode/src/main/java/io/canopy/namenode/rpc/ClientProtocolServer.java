@@ -571,8 +571,8 @@ public final class ClientProtocolServer {
   }
 
   /**
-   * Manual safe mode, cluster-wide ({@link io.canopy.namenode.fs.SafeMode}); answers whether it is on afterwards.
-   * There is no startup safe mode: every namenode serves as soon as it starts.
+   * The cluster-wide safe mode ({@link io.canopy.namenode.fs.SafeMode}, manual and startup); answers whether it is on
+   * afterwards.
    */
   public boolean setSafeMode(HdfsConstants.SafeModeAction action, boolean isChecked) throws IOException {
     io.canopy.namenode.fs.SafeMode safeMode = services.safeMode();
@@ -580,9 +580,9 @@ public final class ClientProtocolServer {
       return safeMode.isOn();
     }
     permissions().checkSuperuser(action.toString().toLowerCase(java.util.Locale.ROOT));
-    boolean on = runner.run(new SafeModeOp(action));
-    safeMode.changed(on);
-    return on;
+    io.canopy.namenode.safemode.SafeModeState state = runner.run(new SafeModeOp(action));
+    safeMode.changed(state);
+    return state.on();
   }
 
   public void msync() {

@@ -1,18 +1,23 @@
 package io.canopy.namenode.rpc;
 
 import io.canopy.metadata.LockMode;
+import io.canopy.metadata.entity.BlockKey;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.QueuedBlock;
+import io.canopy.metadata.entity.Replica;
+import io.canopy.metadata.entity.ReplicaKey;
 import io.canopy.metadata.entity.ReplicationPriority;
 import io.canopy.metadata.entity.StorageRecord;
 import io.canopy.namenode.blocks.BlockServices;
 import io.canopy.namenode.blocks.DatanodeRegistry;
+import io.canopy.namenode.datanode.ReplicaReportProcessor;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.ops.GetFileInfoOp;
 import io.canopy.namenode.ops.GetLocatedFileInfoOp;
 import io.canopy.namenode.ops.OpenFilesOp;
 import io.canopy.namenode.permission.PermissionChecker;
+import io.canopy.namenode.replication.CorruptReplicaPageOp;
 import io.canopy.namenode.replication.QueuePageOp;
 import io.canopy.namenode.tx.ClusterRead;
 import io.canopy.namenode.tx.TransactionContext;
@@ -35,6 +40,7 @@ import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicyState;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.HdfsLocatedFileStatus;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.OpenFileEntry;
 import org.apache.hadoop.hdfs.protocol.OpenFilesIterator.OpenFilesType;
 import org.apache.hadoop.hdfs.protocol.ReplicatedBlockStats;
@@ -63,14 +69,28 @@ public final class ClusterAdminCalls {
   /** Open files listOpenFiles reads to build one batch at most. */
   private static final int MAX_OPEN_FILES_SCANNED = 1_000_000;
 
+  /** Corrupt replica rows read per transaction while counting. */
+  private static final int CORRUPT_PAGE = 10_000;
+
   private final TransactionRunner runner;
   private final BlockServices blocks;
   private final NamespaceServices services;
+  private final ReplicaReportProcessor reports;
 
-  public ClusterAdminCalls(TransactionRunner runner, BlockServices blocks, NamespaceServices services) {
+  public ClusterAdminCalls(TransactionRunner runner, BlockServices blocks, NamespaceServices services,
+      ReplicaReportProcessor reports) {
     this.runner = runner;
     this.blocks = blocks;
     this.services = services;
+    this.reports = reports;
+  }
+
+  /**
+   * A client's read found replicas whose checksums fail: they are marked corrupt (and deleted once the block has good
+   * replicas enough), as HDFS does; any client may report, as in HDFS.
+   */
+  public void reportBadBlocks(LocatedBlock[] badBlocks) throws IOException {
+    reports.reportBad(badBlocks);
   }
 
   private PermissionChecker permissions() {
@@ -84,9 +104,9 @@ public final class ClusterAdminCalls {
   }
 
   /**
-   * Counts for {@code dfsadmin -report}: blocks in the replication queue by priority, missing blocks of files with
-   * replication 1, invalidations waiting for their datanodes. Canopy does not track corrupt replicas, so that count is
-   * always 0, and no block is ever "in the future" (there is no safe mode).
+   * Counts for {@code dfsadmin -report}: blocks in the replication queue by priority, blocks with corrupt replicas,
+   * missing blocks of files with replication 1, bytes in blocks from the future (safe mode), invalidations waiting for
+   * their datanodes.
    */
   public ReplicatedBlockStats getReplicatedBlockStats() throws IOException {
     long lowRedundancy = 0;
@@ -121,8 +141,22 @@ public final class ClusterAdminCalls {
     }
     Set<Long> replicationOne = missingFiles.isEmpty() ? Set.of() : runner.run(new ReplicationOneFiles(missingFiles));
     long missingReplicationOne = missingFileOfBlock.stream().filter(replicationOne::contains).count();
-    return new ReplicatedBlockStats(lowRedundancy, 0, missing, missingReplicationOne, 0, pendingDeletions(), null,
-        highest);
+    return new ReplicatedBlockStats(lowRedundancy, corruptBlocks(), missing, missingReplicationOne,
+        services.safeMode().state().futureBytes(), pendingDeletions(), null, highest);
+  }
+
+  /** Blocks with at least one corrupt replica. */
+  private long corruptBlocks() throws IOException {
+    Set<BlockKey> blocksSeen = new HashSet<>();
+    ReplicaKey after = null;
+    while (true) {
+      List<Replica> page = runner.run(new CorruptReplicaPageOp(after, CORRUPT_PAGE));
+      page.forEach(replica -> blocksSeen.add(new BlockKey(replica.inodeId(), replica.blockId())));
+      if (page.size() < CORRUPT_PAGE) {
+        return blocksSeen.size();
+      }
+      after = page.get(page.size() - 1).key();
+    }
   }
 
   private long pendingDeletions() throws IOException {

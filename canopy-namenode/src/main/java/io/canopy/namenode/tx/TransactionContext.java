@@ -43,8 +43,31 @@ import java.util.TreeSet;
  * operation re-runs ({@link StalePathException}).
  */
 public final class TransactionContext {
-  /** A file's block-level rows, read together. */
-  public record FileData(List<Block> blocks, List<Replica> replicas, List<UcReplica> ucReplicas) {
+  /**
+   * A file's block-level rows, read together. Its replica rows come split: {@code replicas} are the good ones, the only
+   * ones that count (live, copy sources, read locations), {@code corruptReplicas} those known to be corrupt; code that
+   * removes or moves a block's replicas takes {@link #allReplicas()}.
+   */
+  public record FileData(List<Block> blocks, List<Replica> replicas, List<Replica> corruptReplicas,
+      List<UcReplica> ucReplicas) {
+    static FileData of(List<Block> blocks, List<Replica> replicaRows, List<UcReplica> ucReplicas) {
+      List<Replica> good = new ArrayList<>(replicaRows.size());
+      List<Replica> corrupt = new ArrayList<>(0);
+      for (Replica replica : replicaRows) {
+        (replica.corrupt() ? corrupt : good).add(replica);
+      }
+      return new FileData(blocks, List.copyOf(good), List.copyOf(corrupt), ucReplicas);
+    }
+
+    /** Every replica row of the file, good and corrupt. */
+    public List<Replica> allReplicas() {
+      if (corruptReplicas.isEmpty()) {
+        return replicas;
+      }
+      List<Replica> all = new ArrayList<>(replicas);
+      all.addAll(corruptReplicas);
+      return all;
+    }
   }
 
   /** One row to lock: the lock order is the order of its path prefix. */
@@ -632,7 +655,7 @@ public final class TransactionContext {
     ReadBatch.Result<List<Block>> blocks = batch.blocksOfFile(inodeId);
     ReadBatch.Result<List<Replica>> replicas = batch.replicasOfFile(inodeId);
     ReadBatch.Result<List<UcReplica>> ucReplicas = batch.ucReplicasOfFile(inodeId);
-    fileData.put(inodeId, () -> new FileData(blocks.get(), replicas.get(), ucReplicas.get()));
+    fileData.put(inodeId, () -> FileData.of(blocks.get(), replicas.get(), ucReplicas.get()));
   }
 
   // ---- what operations use ----

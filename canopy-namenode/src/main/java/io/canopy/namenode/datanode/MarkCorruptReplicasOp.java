@@ -1,0 +1,148 @@
+package io.canopy.namenode.datanode;
+
+import io.canopy.metadata.LockMode;
+import io.canopy.metadata.dal.Transaction;
+import io.canopy.metadata.entity.Block;
+import io.canopy.metadata.entity.BlockState;
+import io.canopy.metadata.entity.CorruptReason;
+import io.canopy.metadata.entity.Inode;
+import io.canopy.metadata.entity.InvalidatedBlock;
+import io.canopy.metadata.entity.Replica;
+import io.canopy.namenode.blocks.DatanodeRegistry;
+import io.canopy.namenode.replication.CorruptReplicas;
+import io.canopy.namenode.replication.ReplicationQueue;
+import io.canopy.namenode.tx.LockRequest;
+import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.TransactionContext;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * reportBadBlocks (from a client whose read failed a checksum, or a datanode's block scanner): marks the named
+ * replicas of one file's blocks corrupt, under the file's exclusive lock. A corrupt replica is deleted at once only
+ * when that loses nothing ({@link CorruptReplicas#deleteAtOnce}); otherwise it stays recorded as corrupt and the block
+ * is queued, for the leader to copy it from a good replica and delete the corrupt ones afterwards. A replica that is
+ * not recorded (gone already, or a report of a block's older stamp) or already corrupt is left as it is. Answers how
+ * many replicas it marked.
+ */
+public final class MarkCorruptReplicasOp implements Operation<Integer> {
+  /** One replica a client or datanode reports bad: the block and stamp it read, the datanode and maybe the storage. */
+  public record BadReplica(long blockId, long generationStamp, String datanodeUuid, String storageId) {
+  }
+
+  private static final Logger LOG = LoggerFactory.getLogger(MarkCorruptReplicasOp.class);
+
+  private final long inodeId;
+  private final List<BadReplica> reports;
+  private final DatanodeRegistry registry;
+  private final int minReplication;
+  private final long nowMs;
+
+  public MarkCorruptReplicasOp(long inodeId, List<BadReplica> reports, DatanodeRegistry registry, int minReplication,
+      long nowMs) {
+    this.inodeId = inodeId;
+    this.reports = List.copyOf(reports);
+    this.registry = registry;
+    this.minReplication = minReplication;
+    this.nowMs = nowMs;
+  }
+
+  @Override
+  public String name() {
+    return "reportBadBlocks";
+  }
+
+  @Override
+  public boolean idempotent() {
+    return true;
+  }
+
+  @Override
+  public LockRequest locks() {
+    return LockRequest.inode(inodeId, LockMode.EXCLUSIVE).withFileData();
+  }
+
+  @Override
+  public Integer execute(TransactionContext context) throws IOException {
+    Inode file = context.inodeLockedById();
+    if (file == null) {
+      return 0; // deleted meanwhile: its replicas went with it
+    }
+    Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
+    TransactionContext.FileData data = context.readFileData(file, LockMode.EXCLUSIVE);
+    Map<Long, Block> blocks = new HashMap<>();
+    data.blocks().forEach(b -> blocks.put(b.blockId(), b));
+    Map<Long, List<Replica>> rows = new HashMap<>();
+    data.allReplicas().forEach(r -> rows.computeIfAbsent(r.blockId(), b -> new ArrayList<>()).add(r));
+    int marked = 0;
+    for (BadReplica report : reports) {
+      Block block = blocks.get(report.blockId());
+      if (block == null || block.state() != BlockState.COMPLETE && block.state() != BlockState.COMMITTED
+          || report.generationStamp() < block.generationStamp()) {
+        LOG.info("Bad replica of block {} (stamp {}) on datanode {} ignored: the block is not a closed block of file "
+            + "inode {} at that stamp", report.blockId(), report.generationStamp(), report.datanodeUuid(), inodeId);
+        continue;
+      }
+      List<Replica> ofBlock = rows.getOrDefault(block.blockId(), new ArrayList<>());
+      Replica replica = find(ofBlock, report);
+      if (replica == null || replica.corrupt()) {
+        continue;
+      }
+      mark(transaction, file, block, ofBlock, replica, report.datanodeUuid());
+      marked++;
+    }
+    return marked;
+  }
+
+  /** The recorded replica the report names: on its storage, else the one on a storage of its datanode. */
+  private Replica find(List<Replica> ofBlock, BadReplica report) throws IOException {
+    for (Replica replica : ofBlock) {
+      if (report.storageId() != null && !report.storageId().isEmpty()) {
+        if (replica.storageId().equals(report.storageId())) {
+          return replica;
+        }
+        continue;
+      }
+      DatanodeRegistry.Node node = registry.nodeOfStorage(replica.storageId());
+      if (node != null && node.record().uuid().equals(report.datanodeUuid())) {
+        return replica;
+      }
+    }
+    return null;
+  }
+
+  private void mark(Transaction transaction, Inode file, Block block, List<Replica> ofBlock, Replica replica,
+      String reportedUuid) throws IOException {
+    DatanodeRegistry.Node holder = registry.nodeOfStorage(replica.storageId());
+    String datanodeUuid = holder != null ? holder.record().uuid() : reportedUuid;
+    long good = ofBlock.stream().filter(r -> !r.corrupt() && r != replica).count();
+    long corrupt = ofBlock.stream().filter(Replica::corrupt).count() + 1;
+    ofBlock.remove(replica);
+    if (CorruptReplicas.deleteAtOnce((int) good, (int) corrupt, file.replication(), minReplication,
+        CorruptReason.CORRUPTION_REPORTED)) {
+      transaction.replicas().delete(replica.key());
+      transaction.invalidations().insert(new InvalidatedBlock(datanodeUuid, block.blockId(),
+          block.generationStamp(), block.numBytes()));
+      LOG.info("Corrupt replica of block {} on datanode {} deleted: the block has {} good replica(s) for a "
+          + "replication of {}", block.blockId(), datanodeUuid, good, file.replication());
+      if (corrupt > 1) {
+        CorruptReplicas.queue(transaction, inodeId, block.blockId(), (int) good, file.replication(), nowMs);
+      } else {
+        ReplicationQueue.queue(transaction, inodeId, block.blockId(), (int) good, file.replication(), nowMs);
+      }
+      return;
+    }
+    Replica marked = replica.markedCorrupt(CorruptReason.CORRUPTION_REPORTED, block.generationStamp());
+    transaction.replicas().update(marked);
+    ofBlock.add(marked);
+    CorruptReplicas.queue(transaction, inodeId, block.blockId(), (int) good, file.replication(), nowMs);
+    LOG.warn("Replica of block {} on datanode {} marked corrupt; {} good replica(s) left for a replication of {}: "
+        + "it stays until the block is copied from a good one", block.blockId(), datanodeUuid, good,
+        file.replication());
+  }
+}

@@ -1,0 +1,54 @@
+package io.canopy.namenode.safemode;
+
+import io.canopy.metadata.LockMode;
+import io.canopy.metadata.dal.Transaction;
+import io.canopy.namenode.tx.LockRequest;
+import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.TransactionContext;
+import java.io.IOException;
+
+/**
+ * Turns the startup safe mode on for a cluster that starts (the first namenode to run finds no other): until datanodes
+ * have reported enough of the {@code totalBlocks} complete blocks, namenodes change nothing and the leader neither
+ * copies nor deletes replicas (the datanode view in the database is as old as the last shutdown). As in HDFS, a
+ * namespace whose thresholds are met at once (no blocks, no datanode minimum) does not enter it. Answers the state.
+ */
+public final class EnterStartupSafeModeOp implements Operation<SafeModeState> {
+  private final SafeModeSettings settings;
+  private final long totalBlocks;
+
+  public EnterStartupSafeModeOp(SafeModeSettings settings, long totalBlocks) {
+    this.settings = settings;
+    this.totalBlocks = totalBlocks;
+  }
+
+  @Override
+  public String name() {
+    return "enterStartupSafeMode";
+  }
+
+  @Override
+  public LockRequest locks() {
+    return LockRequest.none();
+  }
+
+  @Override
+  public boolean idempotent() {
+    return true;
+  }
+
+  @Override
+  public SafeModeState execute(TransactionContext context) throws IOException {
+    Transaction transaction = context.cluster();
+    transaction.variables().getLong(SafeModeVariables.STARTUP, LockMode.EXCLUSIVE);
+    SafeModeState state = SafeModeVariables.read(transaction);
+    if (state.startup() || settings.thresholdsMet(0, totalBlocks, 0)) {
+      return state;
+    }
+    SafeModeVariables.enterStartup(transaction.variables());
+    transaction.variables().putLong(SafeModeVariables.TOTAL_BLOCKS, totalBlocks);
+    transaction.variables().putLong(SafeModeVariables.SAFE_BLOCKS, 0);
+    transaction.variables().putLong(SafeModeVariables.LIVE_DATANODES, 0);
+    return new SafeModeState(state.manual(), true, 0, 0, totalBlocks, 0, state.futureBlocks(), state.futureBytes());
+  }
+}

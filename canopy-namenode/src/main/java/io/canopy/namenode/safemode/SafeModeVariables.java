@@ -1,0 +1,80 @@
+package io.canopy.namenode.safemode;
+
+import io.canopy.metadata.StoreException;
+import io.canopy.metadata.dal.ReadBatch;
+import io.canopy.metadata.dal.Transaction;
+import io.canopy.metadata.dal.VariableTable;
+import java.util.OptionalLong;
+
+/**
+ * Where the cluster-wide safe mode lives: variables of the metadata store, so every namenode sees one state. The
+ * manual flag is set by operators; the startup flag and the counts by the leader ({@link StartupSafeModeMonitor}),
+ * by a namenode that starts a cluster ({@link EnterStartupSafeModeOp}) and by blocks from the future
+ * ({@link FutureBlocksOp}).
+ */
+public final class SafeModeVariables {
+  /** 1 while an operator's safe mode is on (HDFS's manual safe mode). */
+  public static final String MANUAL = "safemode.manual";
+  /** 1 while the startup safe mode is on. */
+  public static final String STARTUP = "safemode.startup";
+  /** When the startup thresholds were first met (wall-clock ms), 0 before. */
+  public static final String REACHED_AT_MS = "safemode.startup.reached-at-ms";
+  public static final String SAFE_BLOCKS = "safemode.startup.safe-blocks";
+  public static final String TOTAL_BLOCKS = "safemode.startup.total-blocks";
+  public static final String LIVE_DATANODES = "safemode.startup.live-datanodes";
+  /** Blocks from the future recorded ({@code future_blocks}) and their bytes: safe mode holds while not 0. */
+  public static final String FUTURE_BLOCKS = "safemode.future.blocks";
+  public static final String FUTURE_BYTES = "safemode.future.bytes";
+  /**
+   * The block id and generation stamp counters as they were when the first block from the future was seen (0: none
+   * seen): unknown blocks at or beyond either are from the future, though the counters have moved past them since.
+   */
+  public static final String FUTURE_BLOCK_ID_BASELINE = "safemode.future.block-id";
+  public static final String FUTURE_STAMP_BASELINE = "safemode.future.generation-stamp";
+
+  private SafeModeVariables() {
+  }
+
+  /** The whole state, read in one round trip. */
+  public static SafeModeState read(Transaction transaction) throws StoreException {
+    ReadBatch batch = transaction.batch();
+    ReadBatch.Result<OptionalLong> manual = batch.longVariable(MANUAL);
+    ReadBatch.Result<OptionalLong> startup = batch.longVariable(STARTUP);
+    ReadBatch.Result<OptionalLong> reached = batch.longVariable(REACHED_AT_MS);
+    ReadBatch.Result<OptionalLong> safe = batch.longVariable(SAFE_BLOCKS);
+    ReadBatch.Result<OptionalLong> total = batch.longVariable(TOTAL_BLOCKS);
+    ReadBatch.Result<OptionalLong> live = batch.longVariable(LIVE_DATANODES);
+    ReadBatch.Result<OptionalLong> futureBlocks = batch.longVariable(FUTURE_BLOCKS);
+    ReadBatch.Result<OptionalLong> futureBytes = batch.longVariable(FUTURE_BYTES);
+    batch.execute();
+    return new SafeModeState(value(manual) != 0, value(startup) != 0, value(reached), value(safe), value(total),
+        (int) value(live), value(futureBlocks), value(futureBytes));
+  }
+
+  private static long value(ReadBatch.Result<OptionalLong> result) {
+    return result.get().orElse(0);
+  }
+
+  /** Turns the startup safe mode on, counts not known yet. */
+  static void enterStartup(VariableTable variables) {
+    variables.putLong(STARTUP, 1);
+    variables.putLong(REACHED_AT_MS, 0);
+  }
+
+  /** Turns the startup safe mode off and clears its counts (the future blocks stay unless {@code forced}). */
+  public static void leaveStartup(Transaction transaction, boolean forced) {
+    VariableTable variables = transaction.variables();
+    variables.putLong(STARTUP, 0);
+    variables.putLong(REACHED_AT_MS, 0);
+    variables.putLong(SAFE_BLOCKS, 0);
+    variables.putLong(TOTAL_BLOCKS, 0);
+    variables.putLong(LIVE_DATANODES, 0);
+    if (forced) {
+      variables.putLong(FUTURE_BLOCKS, 0);
+      variables.putLong(FUTURE_BYTES, 0);
+      variables.putLong(FUTURE_BLOCK_ID_BASELINE, 0);
+      variables.putLong(FUTURE_STAMP_BASELINE, 0);
+      transaction.futureBlocks().deleteAll();
+    }
+  }
+}
