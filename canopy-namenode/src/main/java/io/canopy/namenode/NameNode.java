@@ -29,6 +29,7 @@ import io.canopy.namenode.rpc.ClientProtocolServer;
 import io.canopy.namenode.rpc.ClusterAdminCalls;
 import io.canopy.namenode.rpc.NamenodeProtocolServer;
 import io.canopy.namenode.rpc.RpcServerFactory;
+import io.canopy.namenode.rpc.RpcServers;
 import io.canopy.namenode.tx.InodeHintCache;
 import io.canopy.namenode.tx.MetricsFile;
 import io.canopy.namenode.tx.TransactionRunner;
@@ -42,8 +43,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
-import org.apache.hadoop.ipc.RPC;
-import org.apache.hadoop.net.NetUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,7 +61,7 @@ public final class NameNode implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(NameNode.class);
 
   private final MetadataStore store;
-  private final RPC.Server server;
+  private final RpcServers servers;
   private final TransactionRunner runner;
 
   private final ScheduledExecutorService housekeeping;
@@ -70,11 +69,11 @@ public final class NameNode implements AutoCloseable {
   private final ScheduledExecutorService electionThread;
   private final LeaderDuties duties;
 
-  private NameNode(MetadataStore store, RPC.Server server, TransactionRunner runner,
+  private NameNode(MetadataStore store, RpcServers servers, TransactionRunner runner,
       ScheduledExecutorService housekeeping, LeaderElection election, ScheduledExecutorService electionThread,
       LeaderDuties duties) {
     this.store = store;
-    this.server = server;
+    this.servers = servers;
     this.runner = runner;
     this.housekeeping = housekeeping;
     this.election = election;
@@ -82,7 +81,10 @@ public final class NameNode implements AutoCloseable {
     this.duties = duties;
   }
 
-  /** Opens the store named by {@code conf}, then serves on {@code canopy.namenode.rpc-address}. */
+  /**
+   * Opens the store named by {@code conf}, then serves clients on {@code canopy.namenode.rpc-address} and datanodes
+   * on {@code canopy.namenode.servicerpc-address}.
+   */
   public static NameNode start(Configuration conf) throws IOException {
     MetadataStore store = MetadataStoreProvider.open(
         conf.get(NameNodeConfig.METADATA_ENGINE, NameNodeConfig.METADATA_ENGINE_DEFAULT),
@@ -150,12 +152,9 @@ public final class NameNode implements AutoCloseable {
     leaderWork.add(new ReplicationMonitor(runner, replication));
     DatanodeProtocolServer datanodes = new DatanodeProtocolServer(services, runner, registry, datanodeRandom,
         election, commandSources);
-    InetSocketAddress address = NetUtils.createSocketAddr(
-        conf.get(NameNodeConfig.RPC_ADDRESS, NameNodeConfig.RPC_ADDRESS_DEFAULT));
-    RPC.Server server = RpcServerFactory.build(conf, address,
-        conf.getInt(NameNodeConfig.HANDLER_COUNT, NameNodeConfig.HANDLER_COUNT_DEFAULT),
-        new ClientProtocolServer(conf, services, blocks, runner), new ClusterAdminCalls(runner, blocks, services), datanodes, new NamenodeProtocolServer(datanodes),
-        election);
+    RpcServers servers = RpcServerFactory.build(conf, NameNodeConfig.rpcAddress(conf),
+        NameNodeConfig.serviceRpcAddress(conf), new ClientProtocolServer(conf, services, blocks, runner),
+        new ClusterAdminCalls(runner, blocks, services), datanodes, new NamenodeProtocolServer(datanodes), election);
     if (metricsFile != null && !metricsFile.isBlank()) {
       java.nio.file.Path file = java.nio.file.Path.of(metricsFile);
       housekeeping.scheduleWithFixedDelay(() -> {
@@ -166,7 +165,7 @@ public final class NameNode implements AutoCloseable {
         }
       }, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
     }
-    boundAddress.set(server.getListenerAddress());
+    boundAddress.set(servers.clientAddress());
     // Join the group before serving, so this namenode is listed (and may lead) from its first answer on.
     election.runRound();
     ScheduledExecutorService electionThread = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -176,12 +175,12 @@ public final class NameNode implements AutoCloseable {
     });
     scheduleElectionRound(electionThread, election);
     LeaderDuties duties = new LeaderDuties(election, leaderWork);
-    server.start();
-    LOG.info("Namenode serving namespace {} (cluster {}, block pool {}) on {} with metadata in {}, seed {}",
-        identity.namespaceId(), identity.clusterId(), identity.blockPoolId(), server.getListenerAddress(),
-        store.describe(), seed);
+    servers.start();
+    LOG.info("Namenode serving namespace {} (cluster {}, block pool {}) to clients on {} and to datanodes on {} "
+        + "with metadata in {}, seed {}", identity.namespaceId(), identity.clusterId(), identity.blockPoolId(),
+        servers.clientAddress(), servers.serviceAddress(), store.describe(), seed);
     LOG.info("Namenode {} joined the group; leader: {}", election.selfId(), election.leaderId());
-    return new NameNode(store, server, runner, housekeeping, election, electionThread, duties);
+    return new NameNode(store, servers, runner, housekeeping, election, electionThread, duties);
   }
 
   /** The leader's block housekeeping state: empty until this namenode leads, forgotten when a new term starts. */
@@ -236,8 +235,14 @@ public final class NameNode implements AutoCloseable {
     }
   }
 
+  /** Where clients call this namenode (ClientProtocol). */
   public InetSocketAddress address() {
-    return server.getListenerAddress();
+    return servers.clientAddress();
+  }
+
+  /** Where datanodes call this namenode (DatanodeProtocol): its service RPC server. */
+  public InetSocketAddress serviceAddress() {
+    return servers.serviceAddress();
   }
 
   /** {@code hdfs://host:port} of this namenode, for clients. */
@@ -254,7 +259,7 @@ public final class NameNode implements AutoCloseable {
   }
 
   public void join() throws InterruptedException {
-    server.join();
+    servers.join();
   }
 
   /**
@@ -264,7 +269,7 @@ public final class NameNode implements AutoCloseable {
   public void crash() {
     duties.close();
     electionThread.shutdownNow();
-    server.stop();
+    servers.stop();
     housekeeping.shutdownNow();
     store.close();
   }
@@ -274,7 +279,7 @@ public final class NameNode implements AutoCloseable {
     duties.close();
     electionThread.shutdownNow();
     election.leave();
-    server.stop();
+    servers.stop();
     housekeeping.shutdownNow();
     store.close();
   }

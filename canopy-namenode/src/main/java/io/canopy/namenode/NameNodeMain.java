@@ -3,6 +3,7 @@ package io.canopy.namenode;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.net.NetUtils;
 
 /**
  * Process entry point: {@code NameNodeMain CONF_DIR}. Loads {@code core-site.xml}, {@code hdfs-site.xml} and
@@ -38,7 +39,8 @@ public final class NameNodeMain {
       nameNode.close();
       stopped.countDown();
     }, "namenode-shutdown"));
-    System.out.println("ready " + nameNode.uri());
+    System.out.println("ready " + nameNode.uri() + " service " + NetUtils.getHostPortString(
+        nameNode.serviceAddress()));
     stopped.await();
   }
 }
