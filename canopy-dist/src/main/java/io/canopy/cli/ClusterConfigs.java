@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import io.canopy.client.CanopyFailoverProxyProvider;
 import io.canopy.client.Nameservice;
+import io.canopy.client.SecuritySettings;
 import io.canopy.datanode.DataNodeLauncher;
 import io.canopy.namenode.NameNodeConfig;
 import org.apache.hadoop.conf.Configuration;
@@ -84,6 +85,11 @@ public final class ClusterConfigs {
     }
     if (reason != null) {
       throw new CliException(2, "-D " + key + " cannot be overridden: canopy up sets it because " + reason);
+    }
+    if (value != null) {
+      SecuritySettings.problem(key, value).ifPresent(problem -> {
+        throw new CliException(2, "-D " + problem + ". " + SecuritySettings.explanation());
+      });
     }
   }
 

@@ -127,6 +127,21 @@ class ClusterConfigsTest {
   }
 
   @Test
+  void securitySettingsCanopyDoesNotHonourAreRefused() {
+    for (Map.Entry<String, String> setting : Map.of("hadoop.security.authentication", "kerberos",
+        "hadoop.rpc.protection", "privacy", "dfs.block.access.token.enable", "true").entrySet()) {
+      CliException error = assertThrows(CliException.class,
+          () -> ClusterConfigs.checkOverridable(setting.getKey(), setting.getValue()));
+      assertEquals(2, error.exitCode());
+      assertTrue(error.getMessage().contains(setting.getKey() + "=" + setting.getValue()), error.getMessage());
+      assertTrue(error.getMessage().contains("\"simple\""), error.getMessage());
+    }
+    ClusterConfigs.checkOverridable("hadoop.security.authentication", "simple");
+    ClusterConfigs.checkOverridable("hadoop.rpc.protection", "authentication");
+    ClusterConfigs.checkOverridable("dfs.block.access.token.enable", "false");
+  }
+
+  @Test
   void valuesAreEscaped() throws Exception {
     ClusterLayout layout = new ClusterLayout(dir);
     ClusterConfigs.writeAll(layout, cluster(Map.of("some.key", "a<b & \"c\"")));

@@ -1,5 +1,6 @@
 package io.canopy.namenode;
 
+import io.canopy.client.SecuritySettings;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.MetadataStoreProvider;
 import io.canopy.metadata.entity.NamespaceIdentity;
@@ -83,9 +84,10 @@ public final class NameNode implements AutoCloseable {
 
   /**
    * Opens the store named by {@code conf}, then serves clients on {@code canopy.namenode.rpc-address} and datanodes
-   * on {@code canopy.namenode.servicerpc-address}.
+   * on {@code canopy.namenode.servicerpc-address}. Refuses security settings Canopy does not honour.
    */
   public static NameNode start(Configuration conf) throws IOException {
+    SecuritySettings.checkSupported(conf, "the namenode");
     MetadataStore store = MetadataStoreProvider.open(
         conf.get(NameNodeConfig.METADATA_ENGINE, NameNodeConfig.METADATA_ENGINE_DEFAULT),
         NameNodeConfig.namenodeMetadataSettings(conf));
@@ -99,6 +101,7 @@ public final class NameNode implements AutoCloseable {
 
   /** Serves on an already opened store, which this namenode then owns and closes. */
   public static NameNode start(Configuration conf, MetadataStore store) throws IOException {
+    SecuritySettings.checkSupported(conf, "the namenode"); // again: callers may come here directly
     NamespaceIdentity identity = store.identity();
     if (identity == null) {
       throw new NotFormattedException(store.describe());

@@ -1,5 +1,6 @@
 package io.canopy.namenode;
 
+import io.canopy.client.SecuritySettings;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import org.apache.hadoop.conf.Configuration;
@@ -8,7 +9,7 @@ import org.apache.hadoop.net.NetUtils;
 /**
  * Process entry point: {@code NameNodeMain CONF_DIR}. Loads {@code core-site.xml}, {@code hdfs-site.xml} and
  * {@code canopy-site.xml} from CONF_DIR and serves until SIGTERM. Exits with status 2 when the namespace is not
- * formatted.
+ * formatted or the configuration asks for security Canopy does not support.
  */
 public final class NameNodeMain {
   private NameNodeMain() {
@@ -29,7 +30,7 @@ public final class NameNodeMain {
     NameNode nameNode;
     try {
       nameNode = NameNode.start(conf);
-    } catch (NameNode.NotFormattedException e) {
+    } catch (NameNode.NotFormattedException | SecuritySettings.UnsupportedSecurityException e) {
       System.err.println(e.getMessage());
       System.exit(2);
       return;
