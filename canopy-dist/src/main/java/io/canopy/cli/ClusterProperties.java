@@ -115,7 +115,7 @@ public final class ClusterProperties {
     return namenodes > 1;
   }
 
-  /** This cluster with one more namenode, namenode-(N+1) on {@code port} with its service RPC on {@code servicePort}. */
+  /** This cluster with one more namenode, namenode-(N+1): clients on {@code port}, datanodes on {@code servicePort}. */
   public ClusterProperties withAddedNamenode(int port, int servicePort) {
     Map<String, Integer> morePorts = new TreeMap<>(ports);
     Role added = Role.namenode(namenodes + 1);

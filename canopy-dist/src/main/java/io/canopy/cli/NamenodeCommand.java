@@ -23,8 +23,9 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "namenode", mixinStandardHelpOptions = true,
     description = {"Add one namenode to the running cluster.",
-        "Starts namenode-(N+1) on free ports of 127.0.0.1 (one for clients, one for datanodes) and waits until it answers RPCs (it joins the namenode "
-        + "group on start), records it in DIR/cluster.properties (so `status`, `down` and the next `up` know it), "
+        "Starts namenode-(N+1) on free ports of 127.0.0.1 (one for clients, one for datanodes) and waits until it "
+        + "answers RPCs (it joins the namenode group on start), records it in DIR/cluster.properties (so `status`, "
+        + "`down` and the next `up` know it), "
         + "rewrites the client configuration (DIR/etc, nameservice hdfs://canopy listing every namenode) and the "
         + "datanodes' configuration, then asks every running DataNode to re-read its namenode list "
         + "(ClientDatanodeProtocol.refreshNamenodes, as `hdfs dfsadmin -refreshNamenodes 127.0.0.1:IPC_PORT` does) "

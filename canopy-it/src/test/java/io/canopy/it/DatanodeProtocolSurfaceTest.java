@@ -286,7 +286,7 @@ class DatanodeProtocolSurfaceTest {
     }
   }
 
-  /** A registration as a rogue makes one: {@code storageInfo} names its namespace, {@code namespace} is the real one. */
+  /** A registration as a rogue makes one: {@code storageInfo} claims a namespace, {@code namespace} is the real one. */
   private static DatanodeRegistration registration(String uuid, StorageInfo storageInfo, NamespaceInfo namespace) {
     DatanodeID id = new DatanodeID("127.0.0.1", "127.0.0.1", uuid, 1, 2, 3, 4);
     DatanodeRegistration registration = new DatanodeRegistration(id, storageInfo, new ExportedBlockKeys(),
