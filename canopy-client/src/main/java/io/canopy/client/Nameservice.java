@@ -8,7 +8,8 @@ import org.apache.hadoop.conf.Configuration;
 /**
  * The HA-style nameservice that names a Canopy cluster's namenodes (DESIGN s.8, s.9): {@code hdfs://NAME} with
  * {@code dfs.ha.namenodes.NAME} listing one id per namenode and {@code dfs.namenode.rpc-address.NAME.ID} giving its
- * address. Stock DataNodes read it to talk to every namenode; clients read it to pick and fail over between them.
+ * address (and, for datanodes, {@code dfs.namenode.servicerpc-address.NAME.ID} its service address). Stock DataNodes
+ * read it to talk to every namenode; clients read it to pick and fail over between them.
  */
 public final class Nameservice {
   /** The nameservice name {@code canopy up} and the test clusters use. */
@@ -16,6 +17,9 @@ public final class Nameservice {
   /** Hadoop's failover proxy provider for unmodified clients: sticks to the first namenode that answers. */
   public static final String HADOOP_PROVIDER =
       "org.apache.hadoop.hdfs.server.namenode.ha.ConfiguredFailoverProxyProvider";
+
+  /** HDFS's per-namenode service RPC address key, before {@code NAME.ID}. */
+  public static final String SERVICE_RPC_ADDRESS_PREFIX = "dfs.namenode.servicerpc-address.";
 
   private Nameservice() {
   }
@@ -25,14 +29,32 @@ public final class Nameservice {
    * {@code providerClass} choosing among them, and makes it the default file system.
    */
   public static void configure(Configuration conf, String name, List<String> rpcAddresses, String providerClass) {
+    configure(conf, name, rpcAddresses, List.of(), providerClass);
+  }
+
+  /**
+   * As {@link #configure(Configuration, String, List, String)}, and each namenode's service RPC address (host:port,
+   * in the same order), where datanodes send DatanodeProtocol: HDFS's
+   * {@code dfs.namenode.servicerpc-address.NAME.ID}. Datanodes need them (a namenode refuses DatanodeProtocol on its
+   * client port); clients need none.
+   */
+  public static void configure(Configuration conf, String name, List<String> rpcAddresses,
+      List<String> serviceRpcAddresses, String providerClass) {
     if (rpcAddresses.isEmpty()) {
       throw new IllegalArgumentException("nameservice " + name + " needs at least one namenode address");
+    }
+    if (!serviceRpcAddresses.isEmpty() && serviceRpcAddresses.size() != rpcAddresses.size()) {
+      throw new IllegalArgumentException("nameservice " + name + ": " + rpcAddresses.size() + " namenode addresses "
+          + "but " + serviceRpcAddresses.size() + " service addresses; give one per namenode or none");
     }
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < rpcAddresses.size(); i++) {
       String id = "nn" + (i + 1);
       ids.add(id);
       conf.set("dfs.namenode.rpc-address." + name + "." + id, rpcAddresses.get(i));
+      if (!serviceRpcAddresses.isEmpty()) {
+        conf.set(SERVICE_RPC_ADDRESS_PREFIX + name + "." + id, serviceRpcAddresses.get(i));
+      }
     }
     conf.set("dfs.nameservices", name);
     conf.set("dfs.ha.namenodes." + name, String.join(",", ids));

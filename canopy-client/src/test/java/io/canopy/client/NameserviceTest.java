@@ -21,6 +21,18 @@ class NameserviceTest {
   }
 
   @Test
+  void datanodesGetEachNamenodesServiceAddress() {
+    Configuration conf = new Configuration(false);
+    Nameservice.configure(conf, "canopy", List.of("127.0.0.1:9001", "127.0.0.1:9002"),
+        List.of("127.0.0.1:9101", "127.0.0.1:9102"), Nameservice.HADOOP_PROVIDER);
+    assertEquals("127.0.0.1:9101", conf.get("dfs.namenode.servicerpc-address.canopy.nn1"));
+    assertEquals("127.0.0.1:9102", conf.get("dfs.namenode.servicerpc-address.canopy.nn2"));
+    assertEquals(List.of("127.0.0.1:9001", "127.0.0.1:9002"), Nameservice.rpcAddresses(conf, "canopy"));
+    assertThrows(IllegalArgumentException.class, () -> Nameservice.configure(new Configuration(false), "canopy",
+        List.of("127.0.0.1:9001", "127.0.0.1:9002"), List.of("127.0.0.1:9101"), Nameservice.HADOOP_PROVIDER));
+  }
+
+  @Test
   void aNameserviceWithoutNamenodesIsRefused() {
     assertThrows(IllegalArgumentException.class,
         () -> Nameservice.configure(new Configuration(false), "canopy", List.of(), Nameservice.HADOOP_PROVIDER));

@@ -1,5 +1,6 @@
 package io.canopy.datanode;
 
+import io.canopy.client.SecuritySettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -74,10 +75,15 @@ public final class DataNodeLauncher {
     }
   }
 
-  /** Starts a datanode in this JVM; it registers with the namenode in the background. */
+  /**
+   * Starts a datanode in this JVM; it registers with the namenode in the background. Refuses security settings
+   * Canopy does not honour ({@link SecuritySettings}).
+   */
   public static DataNode start(Configuration base, Path dataDirectory) throws IOException {
+    Configuration conf = configure(base, dataDirectory);
+    SecuritySettings.checkSupported(conf, "the datanode of " + dataDirectory);
     Files.createDirectories(dataDirectory);
-    DataNode dataNode = DataNode.createDataNode(new String[0], configure(base, dataDirectory));
+    DataNode dataNode = DataNode.createDataNode(new String[0], conf);
     if (dataNode == null) {
       throw new IOException("The datanode with data directory " + dataDirectory + " did not start; see its log");
     }

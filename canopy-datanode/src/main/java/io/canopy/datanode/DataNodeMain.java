@@ -1,5 +1,6 @@
 package io.canopy.datanode;
 
+import io.canopy.client.SecuritySettings;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
@@ -8,7 +9,8 @@ import org.apache.hadoop.hdfs.server.datanode.DataNode;
  * Process entry point: {@code DataNodeMain CONF_DIR DATA_DIR}. Loads {@code core-site.xml}, {@code hdfs-site.xml}
  * and {@code canopy-site.xml} from CONF_DIR and runs one datanode. Like the stock datanode main, SIGTERM simply
  * ends the JVM: the datanode's own shutdown hooks persist its replica caches. Exits with status 1 when the
- * datanode stops serving (for instance the namenode refused it), so a dead datanode never lingers as a process.
+ * datanode stops serving (for instance the namenode refused it), so a dead datanode never lingers as a process, and
+ * with status 2 when the configuration asks for security Canopy does not support.
  */
 public final class DataNodeMain {
   private static final long STARTUP_GRACE_MS = 60_000;
@@ -29,7 +31,14 @@ public final class DataNodeMain {
         conf.addResource(new org.apache.hadoop.fs.Path(path.toUri()));
       }
     }
-    DataNode dataNode = DataNodeLauncher.start(conf, Path.of(args[1]));
+    DataNode dataNode;
+    try {
+      dataNode = DataNodeLauncher.start(conf, Path.of(args[1]));
+    } catch (SecuritySettings.UnsupportedSecurityException e) {
+      System.err.println(e.getMessage());
+      System.exit(2);
+      return;
+    }
     long startedMs = System.currentTimeMillis();
     boolean wasUp = false;
     while (true) {

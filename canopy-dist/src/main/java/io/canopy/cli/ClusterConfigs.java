@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import io.canopy.client.CanopyFailoverProxyProvider;
 import io.canopy.client.Nameservice;
+import io.canopy.client.SecuritySettings;
 import io.canopy.datanode.DataNodeLauncher;
 import io.canopy.namenode.NameNodeConfig;
 import org.apache.hadoop.conf.Configuration;
@@ -37,6 +38,7 @@ public final class ClusterConfigs {
   private static final Map<String, String> RESERVED = Map.of(
       "fs.defaultFS", "it is namenode 1's address, or the nameservice of every namenode",
       "canopy.namenode.rpc-address", "each namenode gets its own port",
+      "canopy.namenode.servicerpc-address", "each namenode gets its own service port, where datanodes report",
       "dfs.datanode.data.dir", "each datanode stores blocks under DIR/dn/I",
       "dfs.datanode.address", "each datanode gets its own port",
       "dfs.datanode.ipc.address", "each datanode gets its own IPC port (canopy namenode sends refreshNamenodes there)",
@@ -46,6 +48,7 @@ public final class ClusterConfigs {
   private static final List<String> RESERVED_PREFIXES = List.of(
       "dfs.ha.namenodes." + Nameservice.DEFAULT_NAME,
       "dfs.namenode.rpc-address." + Nameservice.DEFAULT_NAME + ".",
+      Nameservice.SERVICE_RPC_ADDRESS_PREFIX + Nameservice.DEFAULT_NAME + ".",
       "dfs.client.failover.proxy.provider." + Nameservice.DEFAULT_NAME);
 
   /**
@@ -83,6 +86,11 @@ public final class ClusterConfigs {
     if (reason != null) {
       throw new CliException(2, "-D " + key + " cannot be overridden: canopy up sets it because " + reason);
     }
+    if (value != null) {
+      SecuritySettings.problem(key, value).ifPresent(problem -> {
+        throw new CliException(2, "-D " + problem + ". " + SecuritySettings.explanation());
+      });
+    }
   }
 
   /** The file a key belongs in: dfs.* in hdfs-site.xml, canopy.* in canopy-site.xml, the rest in core-site.xml. */
@@ -113,7 +121,7 @@ public final class ClusterConfigs {
     cluster.overrides().forEach((key, value) -> files.get(fileFor(key)).put(key, value));
     files.get(CORE_SITE).put("fs.defaultFS", cluster.defaultFs());
     if (datanode || cluster.clientsUseNameservice()) {
-      nameserviceKeys(cluster).forEach((key, value) -> files.get(fileFor(key)).put(key, value));
+      nameserviceKeys(cluster, datanode).forEach((key, value) -> files.get(fileFor(key)).put(key, value));
     }
     if (!cluster.externalDatabase()) {
       files.get(CANOPY_SITE).put(JDBC_URL_KEY, "jdbc:postgresql://127.0.0.1:" + cluster.port(Role.DATABASE)
@@ -121,6 +129,7 @@ public final class ClusterConfigs {
     }
     if (role != null && role.kind() == Role.Kind.NAMENODE) {
       files.get(CANOPY_SITE).put("canopy.namenode.rpc-address", "127.0.0.1:" + cluster.port(role));
+      files.get(CANOPY_SITE).put(NameNodeConfig.SERVICE_RPC_ADDRESS, "127.0.0.1:" + cluster.servicePort(role));
     }
     if (datanode) {
       files.get(HDFS_SITE).put("dfs.datanode.address", "127.0.0.1:" + cluster.port(role));
@@ -130,10 +139,14 @@ public final class ClusterConfigs {
     return files;
   }
 
-  /** The keys that make {@code hdfs://canopy} the nameservice of every namenode of {@code cluster}. */
-  static Map<String, String> nameserviceKeys(ClusterProperties cluster) {
+  /**
+   * The keys that make {@code hdfs://canopy} the nameservice of every namenode of {@code cluster}; for datanodes
+   * with the service addresses they report to (clients need none).
+   */
+  static Map<String, String> nameserviceKeys(ClusterProperties cluster, boolean withServiceAddresses) {
     Configuration conf = new Configuration(false);
-    Nameservice.configure(conf, Nameservice.DEFAULT_NAME, cluster.namenodeAddresses(), failoverProxyProvider());
+    Nameservice.configure(conf, Nameservice.DEFAULT_NAME, cluster.namenodeAddresses(),
+        withServiceAddresses ? cluster.namenodeServiceAddresses() : List.of(), failoverProxyProvider());
     Map<String, String> keys = new TreeMap<>();
     for (Map.Entry<String, String> entry : conf) {
       keys.put(entry.getKey(), entry.getValue());

@@ -19,8 +19,8 @@ import java.util.stream.Collectors;
 
 /**
  * What {@code canopy up} chose for a cluster, kept in {@code DIR/cluster.properties} so the next {@code up} restarts
- * the same cluster: process counts, one port per role (plus each datanode's IPC port, under {@code ROLE.ipc}), and
- * the {@code -D} overrides.
+ * the same cluster: process counts, one port per role (plus each datanode's IPC port, under {@code ROLE.ipc}, and each
+ * namenode's service port, where datanodes report, under {@code ROLE.service}), and the {@code -D} overrides.
  */
 public final class ClusterProperties {
   private static final String NAMENODES = "namenodes";
@@ -28,6 +28,7 @@ public final class ClusterProperties {
   private static final String PORT_PREFIX = "port.";
   private static final String OVERRIDE_PREFIX = "override.";
   private static final String IPC_SUFFIX = ".ipc";
+  private static final String SERVICE_SUFFIX = ".service";
 
   private final int namenodes;
   private final int datanodes;
@@ -76,6 +77,30 @@ public final class ClusterProperties {
     return port == null ? OptionalInt.empty() : OptionalInt.of(port);
   }
 
+  /** The key of a namenode's service RPC port in {@link #ports()}. */
+  public static String servicePortKey(Role namenode) {
+    return namenode.name() + SERVICE_SUFFIX;
+  }
+
+  /** The service RPC port of a namenode: where datanodes send DatanodeProtocol. */
+  public int servicePort(Role namenode) {
+    Integer port = ports.get(servicePortKey(namenode));
+    if (port == null) {
+      throw new CliException("cluster.properties has no service port for " + namenode + " (the cluster was planned "
+          + "by an older canopy); run `canopy down` then `canopy up` to plan one");
+    }
+    return port;
+  }
+
+  /** host:port of every namenode's service RPC server, namenode 1 first, where datanodes report. */
+  public List<String> namenodeServiceAddresses() {
+    List<String> addresses = new ArrayList<>();
+    for (int i = 1; i <= namenodes; i++) {
+      addresses.add("127.0.0.1:" + servicePort(Role.namenode(i)));
+    }
+    return addresses;
+  }
+
   /** host:port of every namenode's RPC server, namenode 1 first: the members of the nameservice. */
   public List<String> namenodeAddresses() {
     List<String> addresses = new ArrayList<>();
@@ -90,10 +115,12 @@ public final class ClusterProperties {
     return namenodes > 1;
   }
 
-  /** This cluster with one more namenode, namenode-(N+1) on {@code port}. */
-  public ClusterProperties withAddedNamenode(int port) {
+  /** This cluster with one more namenode, namenode-(N+1): clients on {@code port}, datanodes on {@code servicePort}. */
+  public ClusterProperties withAddedNamenode(int port, int servicePort) {
     Map<String, Integer> morePorts = new TreeMap<>(ports);
-    morePorts.put(Role.namenode(namenodes + 1).name(), port);
+    Role added = Role.namenode(namenodes + 1);
+    morePorts.put(added.name(), port);
+    morePorts.put(servicePortKey(added), servicePort);
     return new ClusterProperties(namenodes + 1, datanodes, morePorts, overrides);
   }
 

@@ -152,7 +152,8 @@ final class ClusterStarter {
     for (Started namenode : namenodes) {
       int port = cluster.port(namenode.role());
       waitFor(namenode, "its RPC server on 127.0.0.1:" + port + " to answer", () -> probe.checkAnswers(port));
-      progress(namenode.role() + " ready on 127.0.0.1:" + port);
+      progress(namenode.role() + " ready on 127.0.0.1:" + port + " (datanodes report to its service port "
+          + cluster.servicePort(namenode.role()) + ")");
     }
   }
 

@@ -23,8 +23,9 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "namenode", mixinStandardHelpOptions = true,
     description = {"Add one namenode to the running cluster.",
-        "Starts namenode-(N+1) on a free port of 127.0.0.1 and waits until it answers RPCs (it joins the namenode "
-        + "group on start), records it in DIR/cluster.properties (so `status`, `down` and the next `up` know it), "
+        "Starts namenode-(N+1) on free ports of 127.0.0.1 (one for clients, one for datanodes) and waits until it "
+        + "answers RPCs (it joins the namenode group on start), records it in DIR/cluster.properties (so `status`, "
+        + "`down` and the next `up` know it), "
         + "rewrites the client configuration (DIR/etc, nameservice hdfs://canopy listing every namenode) and the "
         + "datanodes' configuration, then asks every running DataNode to re-read its namenode list "
         + "(ClientDatanodeProtocol.refreshNamenodes, as `hdfs dfsadmin -refreshNamenodes 127.0.0.1:IPC_PORT` does) "
@@ -87,9 +88,11 @@ public final class NamenodeCommand implements Callable<Integer> {
             + " namenodes, the most canopy runs");
       }
       Set<Integer> taken = new HashSet<>(cluster.ports().values());
-      ClusterProperties grown = cluster.withAddedNamenode(Ports.reuseOrPick(null, taken));
+      ClusterProperties grown = cluster.withAddedNamenode(Ports.reuseOrPick(null, taken),
+          Ports.reuseOrPick(null, taken));
       daemons.removePid(role);
-      out.println("Adding " + role + " on 127.0.0.1:" + grown.port(role) + " to the cluster in " + layout.root());
+      out.println("Adding " + role + " on 127.0.0.1:" + grown.port(role) + " (datanodes: service port "
+          + grown.servicePort(role) + ") to the cluster in " + layout.root());
       out.flush();
       grown.store(layout.propertiesFile());
       ClusterConfigs.writeAll(layout, grown);
@@ -136,10 +139,12 @@ public final class NamenodeCommand implements Callable<Integer> {
       return 0;
     }
     for (Role role : stopped) {
-      if (!Ports.isFree(cluster.port(role))) {
-        throw new CliException("Cannot restart " + role + " of " + layout.root() + ": its port 127.0.0.1:"
-            + cluster.port(role) + " is taken by another process (datanodes and clients know it at that port); "
-            + "`canopy down --dir " + layout.root() + "` then `canopy up --dir " + layout.root() + "` moves it");
+      for (int port : new int[] {cluster.port(role), cluster.servicePort(role)}) {
+        if (!Ports.isFree(port)) {
+          throw new CliException("Cannot restart " + role + " of " + layout.root() + ": its port 127.0.0.1:" + port
+              + " is taken by another process (datanodes and clients know it at that port); `canopy down --dir "
+              + layout.root() + "` then `canopy up --dir " + layout.root() + "` moves it");
+        }
       }
       daemons.removePid(role);
     }

@@ -16,7 +16,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "status", mixinStandardHelpOptions = true,
     description = {"Show which processes of the cluster run, with pids and ports.",
         "One line per process of the cluster in DIR (every namenode and datanode): role, running or stopped, pid "
-        + "and port (namenodes: their RPC port; datanodes: their data-transfer port, then their IPC port). Only "
+        + "and port (namenodes: their RPC port for clients, then the service port their datanodes report to; "
+        + "datanodes: their data-transfer port, then their IPC port). Only "
         + "checks that the processes live; `canopy up` checks that they serve, and `canopy admin namenodes` shows "
         + "the namenodes' ids, heartbeats and leader."},
     exitCodeListHeading = "%nExit status:%n",
@@ -61,10 +62,8 @@ public final class StatusCommand implements Callable<Integer> {
       Optional<ProcessHandle> process = daemons.running(role);
       running += process.isPresent() ? 1 : 0;
       String port = cluster.ports().containsKey(role.name()) ? Integer.toString(cluster.port(role)) : "-";
-      String ipc = role.kind() == Role.Kind.DATANODE && cluster.ports().containsKey(role.name())
-          ? cluster.ipcPort(role).stream().mapToObj(ipcPort -> " ipc " + ipcPort).findFirst().orElse("") : "";
       out.println(String.format("%-12s %-8s pid %-8s port %s%s", role, process.isPresent() ? "running" : "stopped",
-          process.map(handle -> Long.toString(handle.pid())).orElse("-"), port, ipc));
+          process.map(handle -> Long.toString(handle.pid())).orElse("-"), port, secondPort(cluster, role)));
     }
     if (daemons.running(Role.DATABASE).isEmpty()) {
       OptionalLong orphan = Postmaster.orphan(layout.databaseDir()).map(h -> OptionalLong.of(h.pid()))
@@ -76,6 +75,18 @@ public final class StatusCommand implements Callable<Integer> {
     }
     out.flush();
     return exitCode(running, roles.size());
+  }
+
+  /** A process's second port, as " ipc PORT" (datanodes) or " service PORT" (namenodes); empty when none. */
+  private static String secondPort(ClusterProperties cluster, Role role) {
+    if (!cluster.ports().containsKey(role.name())) {
+      return "";
+    }
+    if (role.kind() == Role.Kind.DATANODE) {
+      return cluster.ipcPort(role).stream().mapToObj(ipcPort -> " ipc " + ipcPort).findFirst().orElse("");
+    }
+    Integer service = cluster.ports().get(ClusterProperties.servicePortKey(role));
+    return role.kind() == Role.Kind.NAMENODE && service != null ? " service " + service : "";
   }
 
   /** 0 when all {@code total} processes run, 3 when none does, 1 otherwise. */

@@ -31,6 +31,8 @@ import picocli.CommandLine.Spec;
         + "fs.defaultFS=hdfs://canopy with several: the nameservice listing every namenode, defined in the client "
         + "configuration DIR/etc, through which clients fail over when a namenode dies. DataNodes always talk to "
         + "every namenode.",
+        "Each namenode has two ports: its RPC port for clients and a service port where the DataNodes report "
+        + "(DatanodeProtocol is refused on the client port); `canopy status` lists both.",
         "Counts, ports and -D settings are kept in DIR/cluster.properties and reused by the next `up`, so a plain "
         + "`canopy up` restarts the same cluster with the same data.",
         "If the cluster is already running (and no different counts or settings are asked for) it says so, "
@@ -195,6 +197,10 @@ public final class UpCommand implements Callable<Integer> {
       planPort(role.name(), role.toString(), previousPorts, ports, taken, out);
       if (role.kind() == Role.Kind.DATANODE) {
         planPort(ClusterProperties.ipcPortKey(role), "the IPC server of " + role, previousPorts, ports, taken, out);
+      }
+      if (role.kind() == Role.Kind.NAMENODE) {
+        planPort(ClusterProperties.servicePortKey(role), "the service RPC server of " + role, previousPorts, ports,
+            taken, out);
       }
     }
     return new ClusterProperties(namenodeCount, datanodeCount, ports, settings);

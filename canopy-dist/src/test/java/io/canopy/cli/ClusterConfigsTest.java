@@ -21,7 +21,8 @@ class ClusterConfigsTest {
 
   private static ClusterProperties cluster(Map<String, String> overrides) {
     return new ClusterProperties(2, 3, Map.of("db", 5000, "namenode-1", 5001, "namenode-2", 5002,
-        "datanode-1", 5011, "datanode-2", 5012, "datanode-3", 5013), overrides);
+        "namenode-1.service", 5101, "namenode-2.service", 5102, "datanode-1", 5011, "datanode-2", 5012,
+        "datanode-3", 5013), overrides);
   }
 
   @Test
@@ -66,18 +67,24 @@ class ClusterConfigsTest {
     ClusterConfigs.writeAll(layout, cluster);
     assertEquals("127.0.0.1:5002",
         ClusterConfigs.load(layout.confDir(Role.namenode(2))).get("canopy.namenode.rpc-address"));
-    assertEquals("127.0.0.1:5012",
-        ClusterConfigs.load(layout.confDir(Role.datanode(2))).get("dfs.datanode.address"));
+    assertEquals("127.0.0.1:5102",
+        ClusterConfigs.load(layout.confDir(Role.namenode(2))).get("canopy.namenode.servicerpc-address"));
+    Configuration datanode = ClusterConfigs.load(layout.confDir(Role.datanode(2)));
+    assertEquals("127.0.0.1:5012", datanode.get("dfs.datanode.address"));
+    // Datanodes report to each namenode's service port; the client port refuses them.
+    assertEquals("127.0.0.1:5101", datanode.get("dfs.namenode.servicerpc-address.canopy.nn1"));
+    assertEquals("127.0.0.1:5102", datanode.get("dfs.namenode.servicerpc-address.canopy.nn2"));
     Configuration client = ClusterConfigs.load(layout.etc());
     assertNull(client.get("canopy.namenode.rpc-address"));
+    assertNull(client.get("dfs.namenode.servicerpc-address.canopy.nn1"), "clients need no service address");
     assertEquals("3", client.get("dfs.replication"));
   }
 
   @Test
   void oneNamenodeClientsGoStraightToItDatanodesAlwaysUseTheNameservice() throws Exception {
     ClusterLayout layout = new ClusterLayout(dir);
-    ClusterProperties one = new ClusterProperties(1, 1, Map.of("db", 5000, "namenode-1", 5001, "datanode-1", 5011,
-        "datanode-1.ipc", 5021), Map.of("dfs.heartbeat.interval", "1"));
+    ClusterProperties one = new ClusterProperties(1, 1, Map.of("db", 5000, "namenode-1", 5001,
+        "namenode-1.service", 5101, "datanode-1", 5011, "datanode-1.ipc", 5021), Map.of("dfs.heartbeat.interval", "1"));
     ClusterConfigs.writeAll(layout, one);
     Configuration client = ClusterConfigs.load(layout.etc());
     assertEquals("hdfs://127.0.0.1:5001", client.get("fs.defaultFS"));
@@ -93,8 +100,9 @@ class ClusterConfigsTest {
     assertEquals("127.0.0.1:0", datanode.get("dfs.datanode.http.address"));
     assertEquals("1", datanode.get("dfs.heartbeat.interval"), "an override wins over the datanode defaults");
 
-    ClusterProperties two = one.withAddedNamenode(5002);
+    ClusterProperties two = one.withAddedNamenode(5002, 5102);
     assertEquals(2, two.namenodes());
+    assertEquals(5102, two.servicePort(Role.namenode(2)));
     ClusterConfigs.writeAll(layout, two);
     client = ClusterConfigs.load(layout.etc());
     assertEquals("hdfs://canopy", client.get("fs.defaultFS"));
@@ -103,16 +111,34 @@ class ClusterConfigsTest {
         Nameservice.rpcAddresses(ClusterConfigs.load(layout.confDir(Role.datanode(1))), "canopy"));
     assertEquals("127.0.0.1:5002",
         ClusterConfigs.load(layout.confDir(Role.namenode(2))).get("canopy.namenode.rpc-address"));
+    assertEquals("127.0.0.1:5102", ClusterConfigs.load(layout.confDir(Role.datanode(1)))
+        .get("dfs.namenode.servicerpc-address.canopy.nn2"), "datanodes learn the new namenode's service port");
   }
 
   @Test
   void replicationFollowsSmallDatanodeCountsButOverridesWin() {
-    ClusterProperties one = new ClusterProperties(1, 1, Map.of("db", 1, "namenode-1", 2, "datanode-1", 3), Map.of());
+    ClusterProperties one = new ClusterProperties(1, 1, Map.of("db", 1, "namenode-1", 2, "namenode-1.service", 4,
+        "datanode-1", 3), Map.of());
     assertEquals("1", ClusterConfigs.filesFor(null, one).get(ClusterConfigs.HDFS_SITE).get("dfs.replication"));
-    ClusterProperties overridden = new ClusterProperties(1, 1, Map.of("db", 1, "namenode-1", 2, "datanode-1", 3),
-        Map.of("dfs.replication", "2"));
+    ClusterProperties overridden = new ClusterProperties(1, 1, Map.of("db", 1, "namenode-1", 2,
+        "namenode-1.service", 4, "datanode-1", 3), Map.of("dfs.replication", "2"));
     assertEquals("2",
         ClusterConfigs.filesFor(null, overridden).get(ClusterConfigs.HDFS_SITE).get("dfs.replication"));
+  }
+
+  @Test
+  void securitySettingsCanopyDoesNotHonourAreRefused() {
+    for (Map.Entry<String, String> setting : Map.of("hadoop.security.authentication", "kerberos",
+        "hadoop.rpc.protection", "privacy", "dfs.block.access.token.enable", "true").entrySet()) {
+      CliException error = assertThrows(CliException.class,
+          () -> ClusterConfigs.checkOverridable(setting.getKey(), setting.getValue()));
+      assertEquals(2, error.exitCode());
+      assertTrue(error.getMessage().contains(setting.getKey() + "=" + setting.getValue()), error.getMessage());
+      assertTrue(error.getMessage().contains("\"simple\""), error.getMessage());
+    }
+    ClusterConfigs.checkOverridable("hadoop.security.authentication", "simple");
+    ClusterConfigs.checkOverridable("hadoop.rpc.protection", "authentication");
+    ClusterConfigs.checkOverridable("dfs.block.access.token.enable", "false");
   }
 
   @Test
@@ -126,7 +152,8 @@ class ClusterConfigsTest {
   void reservedAndMalformedKeysAreRefused() {
     for (String key : List.of("fs.defaultFS", "canopy.namenode.rpc-address", "dfs.datanode.data.dir",
         "dfs.datanode.address", "dfs.datanode.ipc.address", "dfs.nameservices", "dfs.ha.namenodes.canopy",
-        "dfs.namenode.rpc-address.canopy.nn1", "dfs.client.failover.proxy.provider.canopy")) {
+        "dfs.namenode.rpc-address.canopy.nn1", "dfs.client.failover.proxy.provider.canopy",
+        "canopy.namenode.servicerpc-address", "dfs.namenode.servicerpc-address.canopy.nn1")) {
       CliException error = assertThrows(CliException.class, () -> ClusterConfigs.checkOverridable(key));
       assertEquals(2, error.exitCode());
       assertTrue(error.getMessage().contains(key), error.getMessage());
@@ -144,7 +171,8 @@ class ClusterConfigsTest {
   @Test
   void anExternalDatabaseReplacesTheEmbeddedOne() throws Exception {
     String external = "jdbc:postgresql://127.0.0.1:6543/canopy";
-    ClusterProperties cluster = new ClusterProperties(1, 1, Map.of("namenode-1", 5001, "datanode-1", 5011),
+    ClusterProperties cluster = new ClusterProperties(1, 1, Map.of("namenode-1", 5001, "namenode-1.service", 5101,
+        "datanode-1", 5011),
         Map.of("canopy.metadata.jdbc.url", external, "canopy.metadata.jdbc.user", "canopy"));
     assertTrue(cluster.externalDatabase());
     for (Role role : cluster.roles()) {

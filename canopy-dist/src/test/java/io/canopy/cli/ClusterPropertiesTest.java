@@ -18,7 +18,8 @@ class ClusterPropertiesTest {
   @Test
   void roundTrips() throws Exception {
     ClusterProperties written = new ClusterProperties(2, 1,
-        Map.of("db", 40001, "namenode-1", 40002, "namenode-2", 40003, "datanode-1", 40004),
+        Map.of("db", 40001, "namenode-1", 40002, "namenode-2", 40003, "namenode-1.service", 40102,
+            "namenode-2.service", 40103, "datanode-1", 40004),
         Map.of("dfs.blocksize", "1048576", "odd.value", "a=b c:d\\e"));
     Path file = dir.resolve("cluster.properties");
     written.store(file);
@@ -29,6 +30,10 @@ class ClusterPropertiesTest {
     assertEquals(written.overrides(), read.overrides());
     assertEquals("hdfs://canopy", read.defaultFs(), "two namenodes: the nameservice");
     assertEquals(List.of("127.0.0.1:40002", "127.0.0.1:40003"), read.namenodeAddresses());
+    assertEquals(List.of("127.0.0.1:40102", "127.0.0.1:40103"), read.namenodeServiceAddresses());
+    CliException unplanned = assertThrows(CliException.class,
+        () -> new ClusterProperties(1, 0, Map.of("namenode-1", 1), Map.of()).servicePort(Role.namenode(1)));
+    assertTrue(unplanned.getMessage().contains("canopy up"), unplanned.getMessage());
     assertEquals("hdfs://127.0.0.1:40002", new ClusterProperties(1, 0, Map.of("db", 1, "namenode-1", 40002),
         Map.of()).defaultFs(), "one namenode: its address");
     assertEquals(List.of(Role.DATABASE, Role.namenode(1), Role.namenode(2), Role.datanode(1)),

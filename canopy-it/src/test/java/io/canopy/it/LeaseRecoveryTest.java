@@ -565,7 +565,7 @@ class LeaseRecoveryTest {
   }
 
   private static DatanodeProtocolClientSideTranslatorPB datanodeProtocol(int namenode) throws IOException {
-    return new DatanodeProtocolClientSideTranslatorPB(cluster.nameNode(namenode).address(),
+    return new DatanodeProtocolClientSideTranslatorPB(cluster.nameNode(namenode).serviceAddress(),
         new Configuration(cluster.conf()));
   }
 

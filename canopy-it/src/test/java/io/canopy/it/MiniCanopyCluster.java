@@ -10,6 +10,7 @@ import io.canopy.namenode.NameNode;
 import io.canopy.namenode.NameNodeConfig;
 import io.canopy.namenode.NamespaceFormatter;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,6 +51,7 @@ public final class MiniCanopyCluster implements AutoCloseable {
     conf.setInt("dfs.client.block.write.locateFollowingBlock.retries", 10);
     conf.set(NameNodeConfig.RPC_ADDRESS, "127.0.0.1:0");
     conf.setInt(NameNodeConfig.HANDLER_COUNT, 8);
+    conf.setInt(NameNodeConfig.SERVICE_HANDLER_COUNT, 4);
     conf.setInt("canopy.metadata.pool.size", 16);
     conf.setLong(NameNodeConfig.RANDOM_SEED, 42);
     // A killed namenode refuses connections: datanodes and clients give up on it quickly (the defaults retry ten
@@ -137,30 +139,25 @@ public final class MiniCanopyCluster implements AutoCloseable {
 
   /** Datanodes talk to every namenode of the cluster (those started so far), as an HA nameservice. */
   private void startDataNode(int index) throws IOException {
-    Configuration dataNodeConf = new Configuration(conf);
-    List<String> addresses = new ArrayList<>();
-    for (int i = 0; i < nameNodes.size(); i++) {
-      if (!stopped.contains(i)) {
-        addresses.add(NetUtils.getHostPortString(nameNodes.get(i).address()));
-      }
-    }
-    Nameservice.configure(dataNodeConf, Nameservice.DEFAULT_NAME, addresses, Nameservice.HADOOP_PROVIDER);
-    dataNodes.add(DataNodeLauncher.start(dataNodeConf, directory.resolve("dn" + index)));
+    dataNodes.add(DataNodeLauncher.start(dataNodeConfiguration(), directory.resolve("dn" + index)));
   }
 
   /**
    * The configuration datanodes of this cluster start with: the cluster's, plus every namenode not stopped as an HA
-   * nameservice (as {@link #startDataNode} builds it).
+   * nameservice, with the service addresses datanodes report to.
    */
   public Configuration dataNodeConfiguration() {
     Configuration dataNodeConf = new Configuration(conf);
     List<String> addresses = new ArrayList<>();
+    List<String> serviceAddresses = new ArrayList<>();
     for (int i = 0; i < nameNodes.size(); i++) {
       if (!stopped.contains(i)) {
         addresses.add(NetUtils.getHostPortString(nameNodes.get(i).address()));
+        serviceAddresses.add(NetUtils.getHostPortString(nameNodes.get(i).serviceAddress()));
       }
     }
-    Nameservice.configure(dataNodeConf, Nameservice.DEFAULT_NAME, addresses, Nameservice.HADOOP_PROVIDER);
+    Nameservice.configure(dataNodeConf, Nameservice.DEFAULT_NAME, addresses, serviceAddresses,
+        Nameservice.HADOOP_PROVIDER);
     return dataNodeConf;
   }
 
@@ -193,6 +190,23 @@ public final class MiniCanopyCluster implements AutoCloseable {
     if (stopped.add(index)) {
       nameNodes.get(index).crash();
     }
+  }
+
+  /**
+   * Stops namenode {@code index} (as a crash would) and starts a new one on the same addresses, so datanodes and
+   * clients that know it reconnect to it; it takes the old one's index.
+   */
+  public NameNode restartNameNode(int index) throws IOException {
+    InetSocketAddress address = nameNodes.get(index).address();
+    InetSocketAddress serviceAddress = nameNodes.get(index).serviceAddress();
+    crashNameNode(index);
+    Configuration restartConf = new Configuration(conf);
+    restartConf.set(NameNodeConfig.RPC_ADDRESS, NetUtils.getHostPortString(address));
+    restartConf.set(NameNodeConfig.SERVICE_RPC_ADDRESS, NetUtils.getHostPortString(serviceAddress));
+    NameNode restarted = NameNode.start(restartConf);
+    nameNodes.set(index, restarted);
+    stopped.remove(index);
+    return restarted;
   }
 
   public boolean isStopped(int index) {

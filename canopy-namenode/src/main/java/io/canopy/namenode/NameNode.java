@@ -1,5 +1,6 @@
 package io.canopy.namenode;
 
+import io.canopy.client.SecuritySettings;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.MetadataStoreProvider;
 import io.canopy.metadata.entity.NamespaceIdentity;
@@ -35,6 +36,7 @@ import io.canopy.namenode.safemode.StartupSafeModeMonitor;
 import io.canopy.namenode.rpc.ClusterAdminCalls;
 import io.canopy.namenode.rpc.NamenodeProtocolServer;
 import io.canopy.namenode.rpc.RpcServerFactory;
+import io.canopy.namenode.rpc.RpcServers;
 import io.canopy.namenode.tx.InodeHintCache;
 import io.canopy.namenode.tx.MetricsFile;
 import io.canopy.namenode.tx.TransactionRunner;
@@ -48,8 +50,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
-import org.apache.hadoop.ipc.RPC;
-import org.apache.hadoop.net.NetUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,7 +68,7 @@ public final class NameNode implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(NameNode.class);
 
   private final MetadataStore store;
-  private final RPC.Server server;
+  private final RpcServers servers;
   private final TransactionRunner runner;
 
   private final ScheduledExecutorService housekeeping;
@@ -78,11 +78,11 @@ public final class NameNode implements AutoCloseable {
   private final ReplicaReportProcessor replicaReports;
   private final NamespaceServices services;
 
-  private NameNode(MetadataStore store, RPC.Server server, TransactionRunner runner,
+  private NameNode(MetadataStore store, RpcServers servers, TransactionRunner runner,
       ScheduledExecutorService housekeeping, LeaderElection election, ScheduledExecutorService electionThread,
       LeaderDuties duties, ReplicaReportProcessor replicaReports, NamespaceServices services) {
     this.store = store;
-    this.server = server;
+    this.servers = servers;
     this.runner = runner;
     this.housekeeping = housekeeping;
     this.election = election;
@@ -92,8 +92,12 @@ public final class NameNode implements AutoCloseable {
     this.services = services;
   }
 
-  /** Opens the store named by {@code conf}, then serves on {@code canopy.namenode.rpc-address}. */
+  /**
+   * Opens the store named by {@code conf}, then serves clients on {@code canopy.namenode.rpc-address} and datanodes
+   * on {@code canopy.namenode.servicerpc-address}. Refuses security settings Canopy does not honour.
+   */
   public static NameNode start(Configuration conf) throws IOException {
+    SecuritySettings.checkSupported(conf, "the namenode");
     MetadataStore store = MetadataStoreProvider.open(
         conf.get(NameNodeConfig.METADATA_ENGINE, NameNodeConfig.METADATA_ENGINE_DEFAULT),
         NameNodeConfig.namenodeMetadataSettings(conf));
@@ -107,6 +111,7 @@ public final class NameNode implements AutoCloseable {
 
   /** Serves on an already opened store, which this namenode then owns and closes. */
   public static NameNode start(Configuration conf, MetadataStore store) throws IOException {
+    SecuritySettings.checkSupported(conf, "the namenode"); // again: callers may come here directly
     NamespaceIdentity identity = store.identity();
     if (identity == null) {
       throw new NotFormattedException(store.describe());
@@ -171,12 +176,10 @@ public final class NameNode implements AutoCloseable {
         services::now, unknownReplicas, registry);
     DatanodeProtocolServer datanodes = new DatanodeProtocolServer(services, runner, registry, replicaReports,
         fullReports, datanodeRandom, election, commandSources);
-    InetSocketAddress address = NetUtils.createSocketAddr(
-        conf.get(NameNodeConfig.RPC_ADDRESS, NameNodeConfig.RPC_ADDRESS_DEFAULT));
-    RPC.Server server = RpcServerFactory.build(conf, address,
-        conf.getInt(NameNodeConfig.HANDLER_COUNT, NameNodeConfig.HANDLER_COUNT_DEFAULT),
-        new ClientProtocolServer(conf, services, blocks, runner), new ClusterAdminCalls(runner, blocks, services, replicaReports), datanodes, new NamenodeProtocolServer(datanodes),
-        election);
+    RpcServers servers = RpcServerFactory.build(conf, NameNodeConfig.rpcAddress(conf),
+        NameNodeConfig.serviceRpcAddress(conf), new ClientProtocolServer(conf, services, blocks, runner),
+        new ClusterAdminCalls(runner, blocks, services, replicaReports), datanodes,
+        new NamenodeProtocolServer(datanodes), election);
     if (metricsFile != null && !metricsFile.isBlank()) {
       java.nio.file.Path file = java.nio.file.Path.of(metricsFile);
       housekeeping.scheduleWithFixedDelay(() -> {
@@ -187,7 +190,7 @@ public final class NameNode implements AutoCloseable {
         }
       }, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
     }
-    boundAddress.set(server.getListenerAddress());
+    boundAddress.set(servers.clientAddress());
     // Join the group before serving, so this namenode is listed (and may lead) from its first answer on.
     election.runRound();
     if (election.joinedAlone()) {
@@ -200,12 +203,12 @@ public final class NameNode implements AutoCloseable {
     });
     scheduleElectionRound(electionThread, election);
     LeaderDuties duties = new LeaderDuties(election, services.safeMode(), leaderWork);
-    server.start();
-    LOG.info("Namenode serving namespace {} (cluster {}, block pool {}) on {} with metadata in {}, seed {}",
-        identity.namespaceId(), identity.clusterId(), identity.blockPoolId(), server.getListenerAddress(),
-        store.describe(), seed);
+    servers.start();
+    LOG.info("Namenode serving namespace {} (cluster {}, block pool {}) to clients on {} and to datanodes on {} "
+        + "with metadata in {}, seed {}", identity.namespaceId(), identity.clusterId(), identity.blockPoolId(),
+        servers.clientAddress(), servers.serviceAddress(), store.describe(), seed);
     LOG.info("Namenode {} joined the group; leader: {}", election.selfId(), election.leaderId());
-    return new NameNode(store, server, runner, housekeeping, election, electionThread, duties, replicaReports,
+    return new NameNode(store, servers, runner, housekeeping, election, electionThread, duties, replicaReports,
         services);
   }
 
@@ -276,8 +279,14 @@ public final class NameNode implements AutoCloseable {
     }
   }
 
+  /** Where clients call this namenode (ClientProtocol). */
   public InetSocketAddress address() {
-    return server.getListenerAddress();
+    return servers.clientAddress();
+  }
+
+  /** Where datanodes call this namenode (DatanodeProtocol): its service RPC server. */
+  public InetSocketAddress serviceAddress() {
+    return servers.serviceAddress();
   }
 
   /** {@code hdfs://host:port} of this namenode, for clients. */
@@ -304,7 +313,7 @@ public final class NameNode implements AutoCloseable {
   }
 
   public void join() throws InterruptedException {
-    server.join();
+    servers.join();
   }
 
   /**
@@ -314,7 +323,7 @@ public final class NameNode implements AutoCloseable {
   public void crash() {
     duties.close();
     electionThread.shutdownNow();
-    server.stop();
+    servers.stop();
     housekeeping.shutdownNow();
     store.close();
   }
@@ -324,7 +333,7 @@ public final class NameNode implements AutoCloseable {
     duties.close();
     electionThread.shutdownNow();
     election.leave();
-    server.stop();
+    servers.stop();
     housekeeping.shutdownNow();
     store.close();
   }

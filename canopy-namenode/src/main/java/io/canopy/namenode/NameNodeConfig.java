@@ -3,30 +3,41 @@ package io.canopy.namenode;
 import io.canopy.namenode.membership.ElectionSettings;
 import io.canopy.namenode.replication.ReplicationSettings;
 import io.canopy.namenode.tx.TransactionRunner;
+import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.net.NetUtils;
 
 /**
  * Every {@code canopy.namenode.*} and {@code canopy.metadata.*} key the namenode reads, with its default. HDFS keys
  * ({@code dfs.*}) keep their HDFS names and defaults and are read where they are used.
  */
 public final class NameNodeConfig {
-  /** host:port the namenode's RPC server (client, datanode and namenode protocols) listens on. */
+  /** host:port of the namenode's client RPC server: ClientProtocol, the namenode list, NamenodeProtocol. */
   public static final String RPC_ADDRESS = "canopy.namenode.rpc-address";
   public static final String RPC_ADDRESS_DEFAULT = "127.0.0.1:8020";
+  /**
+   * host:port of the service RPC server, where datanodes speak DatanodeProtocol (refused on the client port), and
+   * NamenodeProtocol; HDFS's {@code dfs.namenode.servicerpc-address}. Unset: a free port on the RPC address's host,
+   * logged at start; datanodes must be told it ({@code dfs.namenode.servicerpc-address[.NAMESERVICE.NN]}).
+   */
+  public static final String SERVICE_RPC_ADDRESS = "canopy.namenode.servicerpc-address";
   /** RPC handler threads; each runs one operation (and holds one database connection) at a time. */
   public static final String HANDLER_COUNT = "canopy.namenode.handler.count";
   public static final int HANDLER_COUNT_DEFAULT = 32;
+  /** Handler threads of the service RPC server (datanode reports); HDFS's dfs.namenode.service.handler.count. */
+  public static final String SERVICE_HANDLER_COUNT = "canopy.namenode.service.handler.count";
+  public static final int SERVICE_HANDLER_COUNT_DEFAULT = 10;
   /** Metadata engine, found with ServiceLoader. */
   public static final String METADATA_ENGINE = "canopy.metadata.engine";
   public static final String METADATA_ENGINE_DEFAULT = "postgres";
   /** Prefix of the keys handed to the metadata engine (JDBC URL, pool size, ...). */
   public static final String METADATA_PREFIX = "canopy.metadata.";
   /**
-   * Connections the namenode may hold to the metadata database. Default: the handler count plus
-   * {@link #POOL_RESERVE}, so an operation holding a connection can always get the second one id allocation or a
-   * datanode-view reload needs.
+   * Connections the namenode may hold to the metadata database. Default: the handler counts (client and service)
+   * plus {@link #POOL_RESERVE}, so an operation holding a connection can always get the second one id allocation or
+   * a datanode-view reload needs.
    */
   public static final String METADATA_POOL_SIZE = "canopy.metadata.pool.size";
   public static final int POOL_RESERVE = 16;
@@ -143,9 +154,23 @@ public final class NameNodeConfig {
   /** The metadata settings a namenode opens its store with: the configured ones, and a pool sized to its handlers. */
   public static Map<String, String> namenodeMetadataSettings(Configuration conf) {
     Map<String, String> settings = metadataSettings(conf);
-    settings.putIfAbsent(METADATA_POOL_SIZE,
-        String.valueOf(conf.getInt(HANDLER_COUNT, HANDLER_COUNT_DEFAULT) + POOL_RESERVE));
+    settings.putIfAbsent(METADATA_POOL_SIZE, String.valueOf(conf.getInt(HANDLER_COUNT, HANDLER_COUNT_DEFAULT)
+        + conf.getInt(SERVICE_HANDLER_COUNT, SERVICE_HANDLER_COUNT_DEFAULT) + POOL_RESERVE));
     return settings;
+  }
+
+  /** Where the client RPC server listens. */
+  public static InetSocketAddress rpcAddress(Configuration conf) {
+    return NetUtils.createSocketAddr(conf.getTrimmed(RPC_ADDRESS, RPC_ADDRESS_DEFAULT), 0, RPC_ADDRESS);
+  }
+
+  /** Where the service RPC server listens: {@link #SERVICE_RPC_ADDRESS}, else a free port on the RPC host. */
+  public static InetSocketAddress serviceRpcAddress(Configuration conf) {
+    String configured = conf.getTrimmed(SERVICE_RPC_ADDRESS, "");
+    if (!configured.isEmpty()) {
+      return NetUtils.createSocketAddr(configured, 0, SERVICE_RPC_ADDRESS);
+    }
+    return NetUtils.createSocketAddr(rpcAddress(conf).getHostString(), 0);
   }
 
   /** The {@code canopy.metadata.*} keys of {@code conf}, for the metadata engine. */

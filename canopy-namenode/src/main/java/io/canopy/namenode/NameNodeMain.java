@@ -1,13 +1,15 @@
 package io.canopy.namenode;
 
+import io.canopy.client.SecuritySettings;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.net.NetUtils;
 
 /**
  * Process entry point: {@code NameNodeMain CONF_DIR}. Loads {@code core-site.xml}, {@code hdfs-site.xml} and
  * {@code canopy-site.xml} from CONF_DIR and serves until SIGTERM. Exits with status 2 when the namespace is not
- * formatted.
+ * formatted or the configuration asks for security Canopy does not support.
  */
 public final class NameNodeMain {
   private NameNodeMain() {
@@ -28,7 +30,7 @@ public final class NameNodeMain {
     NameNode nameNode;
     try {
       nameNode = NameNode.start(conf);
-    } catch (NameNode.NotFormattedException e) {
+    } catch (NameNode.NotFormattedException | SecuritySettings.UnsupportedSecurityException e) {
       System.err.println(e.getMessage());
       System.exit(2);
       return;
@@ -38,7 +40,8 @@ public final class NameNodeMain {
       nameNode.close();
       stopped.countDown();
     }, "namenode-shutdown"));
-    System.out.println("ready " + nameNode.uri());
+    System.out.println("ready " + nameNode.uri() + " service " + NetUtils.getHostPortString(
+        nameNode.serviceAddress()));
     stopped.await();
   }
 }

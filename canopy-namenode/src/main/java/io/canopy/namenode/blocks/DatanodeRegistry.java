@@ -159,6 +159,16 @@ public final class DatanodeRegistry {
     return node;
   }
 
+  /** The cached node, or null; never reads the database (a caller that must be sure reads the row itself). */
+  public Node cachedNode(String uuid) {
+    return view.byUuid.get(uuid);
+  }
+
+  /** The datanode the cache records as holding a storage, or null; never reads the database. */
+  public String cachedHolderOfStorage(String storageId) {
+    return view.uuidByStorage.get(storageId);
+  }
+
   public static StorageType storageType(StorageRecord storage) {
     return StorageType.parseStorageType(storage.storageType());
   }

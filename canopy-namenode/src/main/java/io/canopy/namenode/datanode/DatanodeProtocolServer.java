@@ -63,6 +63,7 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
   private final Random random;
   private final LeaderElection election;
   private final List<DatanodeCommandSource> commandSources;
+  private final RegistrationCheck registrations;
 
   public DatanodeProtocolServer(NamespaceServices services, TransactionRunner runner, DatanodeRegistry registry,
       ReplicaReportProcessor reports, FullReportTracker fullReports, Random random, LeaderElection election,
@@ -75,6 +76,7 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
     this.reports = reports;
     this.fullReports = fullReports;
     this.random = random;
+    this.registrations = new RegistrationCheck(services.identity(), registry, runner);
   }
 
   @Override
@@ -86,6 +88,7 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
 
   @Override
   public DatanodeRegistration registerDatanode(DatanodeRegistration registration) throws IOException {
+    registrations.checkRegistering(registration);
     String remoteIp = Server.getRemoteAddress();
     if (remoteIp != null) {
       registration.setIpAddr(remoteIp); // what clients must connect to, as HDFS does
@@ -107,6 +110,7 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
       long cacheCapacity, long cacheUsed, int xmitsInProgress, int xceiverCount, int failedVolumes,
       VolumeFailureSummary volumeFailureSummary, boolean requestFullBlockReportLease, SlowPeerReports slowPeers,
       SlowDiskReports slowDisks) throws IOException {
+    registrations.checkHeartbeat(registration, storageReports);
     // Datanodes obey the namenode that says ACTIVE with the highest "transaction id": the leader term. Commands
     // need a valid lease, and the term still current in the database (the heartbeat transaction is fenced).
     long claimed = election.claimedTerm();
@@ -159,6 +163,7 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
   @Override
   public DatanodeCommand blockReport(DatanodeRegistration registration, String poolId,
       StorageBlockReport[] storageReports, BlockReportContext context) throws IOException {
+    registrations.checkFullReport(registration, RegistrationCheck.storagesOf(storageReports));
     checkPool(poolId);
     long claimed = election.claimedTerm();
     List<String> storages = new ArrayList<>();
@@ -173,13 +178,17 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
   }
 
   @Override
-  public DatanodeCommand cacheReport(DatanodeRegistration registration, String poolId, List<Long> blockIds) {
+  public DatanodeCommand cacheReport(DatanodeRegistration registration, String poolId, List<Long> blockIds)
+      throws IOException {
+    registrations.checkReport("cacheReport", registration, List.of());
     return null; // centralized caching is not supported: nothing to tell
   }
 
   @Override
   public void blockReceivedAndDeleted(DatanodeRegistration registration, String poolId,
       StorageReceivedDeletedBlocks[] receivedAndDeleted) throws IOException {
+    registrations.checkReport("blockReceivedAndDeleted", registration,
+        RegistrationCheck.storagesOf(receivedAndDeleted));
     checkPool(poolId);
     for (StorageReceivedDeletedBlocks storage : receivedAndDeleted) {
       List<ReportedReplica> changes = new ArrayList<>();
@@ -199,7 +208,8 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
   }
 
   @Override
-  public void errorReport(DatanodeRegistration registration, int errorCode, String message) {
+  public void errorReport(DatanodeRegistration registration, int errorCode, String message) throws IOException {
+    registrations.checkReport("errorReport", registration, List.of());
     LOG.warn("Datanode {} reports error {}: {}", registration.getDatanodeUuid(), errorCode, message);
   }
 

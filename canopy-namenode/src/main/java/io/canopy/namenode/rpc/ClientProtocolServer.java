@@ -121,7 +121,7 @@ public final class ClientProtocolServer {
   private final TransactionRunner runner;
   private final FsServerDefaults serverDefaults;
   private final long completeWaitMs;
-  /** At most half the handlers wait in complete(): the datanode reports they wait for need handlers too. */
+  /** At most half the client handlers wait in complete(): other clients' calls still find one. */
   private final Semaphore completeWaiters;
   private final boolean symlinksEnabled;
   private final XAttrLimits xattrLimits;

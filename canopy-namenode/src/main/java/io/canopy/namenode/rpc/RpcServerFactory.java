@@ -1,5 +1,7 @@
 package io.canopy.namenode.rpc;
 
+import io.canopy.namenode.NameNodeConfig;
+import io.canopy.namenode.datanode.StaleRegistrationException;
 import io.canopy.namenode.membership.MembershipView;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -17,6 +19,7 @@ import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.FSLimitException;
 import org.apache.hadoop.hdfs.protocol.RecoveryInProgressException;
 import org.apache.hadoop.hdfs.protocol.SnapshotException;
+import org.apache.hadoop.hdfs.protocol.UnregisteredNodeException;
 import org.apache.hadoop.hdfs.protocol.UnresolvedPathException;
 import org.apache.hadoop.hdfs.protocol.XAttrNotFoundException;
 import org.apache.hadoop.hdfs.protocol.proto.ClientNamenodeProtocolProtos.ClientNamenodeProtocol;
@@ -34,26 +37,64 @@ import org.apache.hadoop.hdfs.server.protocol.DatanodeProtocol;
 import org.apache.hadoop.hdfs.server.protocol.NamenodeProtocol;
 import org.apache.hadoop.ipc.ProtobufRpcEngine2;
 import org.apache.hadoop.ipc.RPC;
+import org.apache.hadoop.ipc.RpcNoSuchProtocolException;
 import org.apache.hadoop.ipc.proto.GenericRefreshProtocolProtos.GenericRefreshProtocolService;
 import org.apache.hadoop.ipc.protocolPB.GenericRefreshProtocolPB;
 import org.apache.hadoop.ipc.protocolPB.GenericRefreshProtocolServerSideTranslatorPB;
 
 /**
- * One Hadoop RPC server carrying ClientProtocol, DatanodeProtocol, NamenodeProtocol and GenericRefreshProtocol (the
- * live namenode list, {@link NamenodeListServer}), each through Hadoop's own server-side protobuf translator
- * (byte-exact wire compatibility).
+ * The namenode's two Hadoop RPC servers (HDFS's client and service RPC servers), each protocol through Hadoop's own
+ * server-side protobuf translator (byte-exact wire compatibility). The client port carries ClientProtocol, the live
+ * namenode list on GenericRefreshProtocol ({@link NamenodeListServer}) and NamenodeProtocol; the service port carries
+ * DatanodeProtocol and NamenodeProtocol. DatanodeProtocol is not served to clients: on the client port every call of
+ * it is refused, naming the service port ({@link ClientPortDatanodeRefusal}).
  */
 public final class RpcServerFactory {
   private RpcServerFactory() {
   }
 
-  public static RPC.Server build(Configuration conf, InetSocketAddress address, int handlers,
-      ClientProtocolServer client, ClusterAdminCalls admin, DatanodeProtocol datanode, NamenodeProtocolServer namenode,
-      MembershipView membership) throws IOException {
+  /** The servers, not started yet; the service port is bound first, so the client port's refusal can name it. */
+  public static RpcServers build(Configuration conf, InetSocketAddress clientAddress,
+      InetSocketAddress serviceAddress, ClientProtocolServer client, ClusterAdminCalls admin,
+      DatanodeProtocol datanode, NamenodeProtocolServer namenode, MembershipView membership) throws IOException {
     RPC.setProtocolEngine(conf, ClientNamenodeProtocolPB.class, ProtobufRpcEngine2.class);
     RPC.setProtocolEngine(conf, DatanodeProtocolPB.class, ProtobufRpcEngine2.class);
     RPC.setProtocolEngine(conf, NamenodeProtocolPB.class, ProtobufRpcEngine2.class);
     RPC.setProtocolEngine(conf, GenericRefreshProtocolPB.class, ProtobufRpcEngine2.class);
+    RPC.Server service = buildService(conf, serviceAddress, datanode, namenode);
+    try {
+      InetSocketAddress serviceBound = service.getListenerAddress();
+      RPC.Server clients = buildClient(conf, clientAddress, client, admin,
+          ClientPortDatanodeRefusal.create(serviceBound.getHostString() + ":" + serviceBound.getPort()), namenode,
+          membership);
+      return new RpcServers(clients, service);
+    } catch (IOException | RuntimeException e) {
+      service.stop();
+      throw e;
+    }
+  }
+
+  private static RPC.Server buildService(Configuration conf, InetSocketAddress address, DatanodeProtocol datanode,
+      NamenodeProtocolServer namenode) throws IOException {
+    RPC.Server server = new RPC.Builder(conf)
+        .setProtocol(DatanodeProtocolPB.class)
+        .setInstance(DatanodeProtocolService.newReflectiveBlockingService(
+            new DatanodeProtocolServerSideTranslatorPB(datanode, maxDataLength(conf))))
+        .setBindAddress(address.getHostString())
+        .setPort(address.getPort())
+        .setNumHandlers(conf.getInt(NameNodeConfig.SERVICE_HANDLER_COUNT,
+            NameNodeConfig.SERVICE_HANDLER_COUNT_DEFAULT))
+        .setVerbose(false)
+        .build();
+    addNamenodeProtocol(server, namenode);
+    // Refused registrations are the caller's problem, told in one line (the datanode logs the answer).
+    server.addTerseExceptions(UnregisteredNodeException.class, StaleRegistrationException.class);
+    return server;
+  }
+
+  private static RPC.Server buildClient(Configuration conf, InetSocketAddress address, ClientProtocolServer client,
+      ClusterAdminCalls admin, DatanodeProtocol refusal, NamenodeProtocolServer namenode, MembershipView membership)
+      throws IOException {
     ClientProtocol clientProtocol = UnsupportedCallProxy.create(ClientProtocol.class, client, admin);
     RPC.Server server = new RPC.Builder(conf)
         .setProtocol(ClientNamenodeProtocolPB.class)
@@ -61,16 +102,14 @@ public final class RpcServerFactory {
             new ClientNamenodeProtocolServerSideTranslatorPB(clientProtocol)))
         .setBindAddress(address.getHostString())
         .setPort(address.getPort())
-        .setNumHandlers(handlers)
+        .setNumHandlers(conf.getInt(NameNodeConfig.HANDLER_COUNT, NameNodeConfig.HANDLER_COUNT_DEFAULT))
         .setVerbose(false)
         .build();
-    int maxDataLength = conf.getInt("ipc.maximum.data.length", 128 * 1024 * 1024);
     server.addProtocol(RPC.RpcKind.RPC_PROTOCOL_BUFFER, DatanodeProtocolPB.class,
         DatanodeProtocolService.newReflectiveBlockingService(
-            new DatanodeProtocolServerSideTranslatorPB(datanode, maxDataLength)));
-    server.addProtocol(RPC.RpcKind.RPC_PROTOCOL_BUFFER, NamenodeProtocolPB.class,
-        NamenodeProtocolService.newReflectiveBlockingService(new NamenodeProtocolServerSideTranslatorPB(
-            UnsupportedCallProxy.create(NamenodeProtocol.class, namenode))));
+            new DatanodeProtocolServerSideTranslatorPB(refusal, maxDataLength(conf))));
+    // NNThroughputBenchmark asks versionRequest on the address it benchmarks, the client port (as HDFS serves it).
+    addNamenodeProtocol(server, namenode);
     server.addProtocol(RPC.RpcKind.RPC_PROTOCOL_BUFFER, GenericRefreshProtocolPB.class,
         GenericRefreshProtocolService.newReflectiveBlockingService(
             new GenericRefreshProtocolServerSideTranslatorPB(new NamenodeListServer(membership))));
@@ -84,6 +123,18 @@ public final class RpcServerFactory {
     server.addTerseExceptions(HadoopIllegalArgumentException.class, RecoveryInProgressException.class);
     // a user running into a quota is not a server problem (HDFS lists them too)
     server.addTerseExceptions(NSQuotaExceededException.class, DSQuotaExceededException.class);
+    // a datanode (or anyone) sending DatanodeProtocol to the client port
+    server.addTerseExceptions(RpcNoSuchProtocolException.class);
     return server;
+  }
+
+  private static void addNamenodeProtocol(RPC.Server server, NamenodeProtocolServer namenode) {
+    server.addProtocol(RPC.RpcKind.RPC_PROTOCOL_BUFFER, NamenodeProtocolPB.class,
+        NamenodeProtocolService.newReflectiveBlockingService(new NamenodeProtocolServerSideTranslatorPB(
+            UnsupportedCallProxy.create(NamenodeProtocol.class, namenode))));
+  }
+
+  private static int maxDataLength(Configuration conf) {
+    return conf.getInt("ipc.maximum.data.length", 128 * 1024 * 1024);
   }
 }
