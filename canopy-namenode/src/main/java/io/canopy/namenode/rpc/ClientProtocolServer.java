@@ -206,7 +206,7 @@ public final class ClientProtocolServer {
 
   /** HDFS does not follow a link as the last component here, and answers that it is not a file. */
   public long getPreferredBlockSize(String src) throws IOException {
-    HdfsFileStatus status = getFileLinkInfo(src);
+    HdfsFileStatus status = runner.run(GetFileInfoOp.forPreferredBlockSize(FsPath.parse(src), permissions()));
     if (status == null) {
       throw new FileNotFoundException("File does not exist: " + src);
     }
@@ -519,7 +519,7 @@ public final class ClientProtocolServer {
   }
 
   public QuotaUsage getQuotaUsage(String path) throws IOException {
-    return runner.run(new GetQuotaUsageOp(FsPath.parse(path)));
+    return runner.run(new GetQuotaUsageOp(FsPath.parse(path), permissions()));
   }
 
   public LocatedBlock updateBlockForPipeline(ExtendedBlock block, String clientName) throws IOException {
@@ -688,8 +688,9 @@ public final class ClientProtocolServer {
     throw SnapshotsUnsupported.refuse("getSnapshotDiffReportListing", snapshotRoot);
   }
 
-  public Path getEnclosingRoot(String src) {
-    FsPath.parse(src);
-    return new Path("/"); // no encryption zones or mount points: everything is under the root
+  /** No encryption zones or mount points: everything is under the root, for a caller who may read the path. */
+  public Path getEnclosingRoot(String src) throws IOException {
+    runner.run(CheckAccessOp.readFor("getEnclosingRoot", FsPath.parse(src), false, permissions()));
+    return new Path("/");
   }
 }
