@@ -22,10 +22,12 @@ import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.RollingUpgradeAction;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.hdfs.server.namenode.LeaseExpiredException;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.security.AccessControlException;
 import org.junit.jupiter.api.AfterAll;
@@ -336,6 +338,33 @@ class PermissionsNewCallsTest {
     assertDenied(traverse, () -> bob.rename(f, path("/rename-to/f"), Options.Rename.NONE));
     assertDenied(denied("bob", "WRITE", "/rename-from", "alice:staff:drwxr-xr-x"),
         () -> bob.rename(f, path("/f")));
+  }
+
+  @Test
+  void aWriterNamingItsFileByPathIsRefusedTheTraversalBeforeTheLease() throws IOException {
+    org.apache.hadoop.fs.Path writing = dir("/writing", "alice", "staff", 0700);
+    file(alice, "/writing/f", "");
+    ClientProtocol namenode = bob.getClient().getNamenode();
+    String client = bob.getClient().getClientName();
+    long byPath = HdfsConstants.GRANDFATHER_INODE_ID; // as old clients call: no file id
+    // the lease errors ("No lease on /writing/f (inode N)", "File does not exist") would tell what /writing holds
+    String traverse = denied("bob", "EXECUTE", "/writing", "alice:staff:drwx------");
+    assertDenied(traverse, () -> unwrapped(() -> namenode.addBlock("/writing/f", client, null, null, byPath, null,
+        null)));
+    assertDenied(traverse, () -> unwrapped(() -> namenode.complete("/writing/missing", client, null, byPath)));
+    assertDenied(traverse, () -> unwrapped(() -> {
+      namenode.fsync("/writing/f", byPath, client, 0);
+      return null;
+    }));
+
+    superuser.setPermission(writing, new FsPermission((short) 0711));
+    RemoteException notOpen = assertThrows(RemoteException.class,
+        () -> namenode.addBlock("/writing/f", client, null, null, byPath, null, null));
+    assertEquals(LeaseExpiredException.class.getName(), notOpen.getClassName(), "then the lease decides");
+    RemoteException directory = assertThrows(RemoteException.class,
+        () -> namenode.complete("/writing", client, null, byPath));
+    assertEquals(LeaseExpiredException.class.getName(), directory.getClassName(), "HDFS's class for a directory");
+    assertTrue(directory.getMessage().startsWith("INode is not a regular file: /writing"), directory.getMessage());
   }
 
   @Test

@@ -14,6 +14,8 @@ import org.apache.hadoop.fs.permission.AclEntry;
 import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.LastBlockWithStatus;
 import org.apache.hadoop.io.EnumSetWritable;
@@ -137,6 +139,29 @@ final class OraclePathCalls {
             new String[] {call.root() + "/" + OracleTree.siblingFile(call.entry().name())})),
         onPaths("recoverLease", "recover-lease", call -> call.namenode().recoverLease(call.path(),
             call.clientName())));
+  }
+
+  /**
+   * The writer's calls naming the file by path only (file id 0, as old clients do; HDFS then resolves the path with
+   * its traverse check, by id it checks the lease only), on a tree of their own: the superuser's client holds the
+   * open files, so the others are refused by the lease. The block is one no namenode knows: only who may ask matters
+   * here; getAdditionalDatanode is asked as a client holding nothing (the holder's own call on an unknown block fails
+   * inside HDFS with a NullPointerException). updateBlockForPipeline and updatePipeline name no path (a block and a
+   * client, checked against the lease), so they are not made.
+   */
+  static List<OracleCall> writers() {
+    ExtendedBlock unknown = new ExtendedBlock("BP-oracle", 1L << 40, 0, 1);
+    long byPath = HdfsConstants.GRANDFATHER_INODE_ID;
+    return List.of(
+        onPaths("fsync", "writer", call -> call.namenode().fsync(call.path(), byPath, call.clientName(), 0)),
+        onPaths("getAdditionalDatanode", "writer", call -> call.namenode().getAdditionalDatanode(call.path(), byPath,
+            unknown, new DatanodeInfo[0], new String[0], new DatanodeInfo[0], 1, call.clientName() + "-holds-nothing")),
+        onPaths("addBlock", "writer", call -> call.namenode().addBlock(call.path(), call.clientName(), null, null,
+            byPath, null, null)),
+        onPaths("abandonBlock", "writer", call -> call.namenode().abandonBlock(unknown, byPath, call.path(),
+            call.clientName())),
+        onPaths("complete", "writer", call -> call.namenode().complete(call.path(), call.clientName(), null,
+            byPath)));
   }
 
   /** Appends nothing: opens the file for append and closes it at once, as {@code appendToFile} of nothing does. */

@@ -41,17 +41,20 @@ final class OracleTree {
     }
   }
 
-  enum Kind { DIRECTORY, FILE }
+  /** {@code OPEN_FILE}: an empty file left open for write by the superuser's client (its lease renewed per call). */
+  enum Kind { DIRECTORY, FILE, OPEN_FILE }
 
   private static final List<Entry> ENTRIES = List.of(
       dir("open", OWNER, 0755, true),
       file("open/f", OWNER, 0644, true),
       file("open/g", "bob", "bob", 0600),
+      new Entry("open/w", Kind.OPEN_FILE, OWNER, GROUP, 0644, List.of(), false, false),
       missing("open/f/below"),
       missing("open/missing"),
       missing("open/missing/deeper"),
       dir("private", OWNER, 0700, true),
       file("private/f", OWNER, 0644, true),
+      new Entry("private/w", Kind.OPEN_FILE, OWNER, GROUP, 0644, List.of(), false, false),
       missing("private/f/below"),
       missing("private/missing"),
       dir("traverse", OWNER, 0711, false),
@@ -109,12 +112,10 @@ final class OracleTree {
   }
 
   /**
-   * Builds the tree under {@code root} as the superuser through {@code namenode} (its client {@code clientName}),
-   * {@code superuser} standing in for the sticky directory's owner; {@code openFile}, when given, is left open for
-   * write by that client (for recoverLease).
+   * Builds the tree under {@code root} as the superuser through {@code namenode} (its client {@code clientName}, which
+   * holds the open files), {@code superuser} standing in for the sticky directory's owner.
    */
-  static void build(ClientProtocol namenode, String clientName, String superuser, String root, String openFile)
-      throws IOException {
+  static void build(ClientProtocol namenode, String clientName, String superuser, String root) throws IOException {
     mkdir(namenode, root, 0755);
     for (Entry entry : ENTRIES) {
       if (!entry.exists()) {
@@ -124,7 +125,7 @@ final class OracleTree {
       if (entry.kind() == Kind.DIRECTORY) {
         mkdir(namenode, path, entry.mode());
       } else {
-        createEmpty(namenode, clientName, path, entry.mode(), true);
+        createEmpty(namenode, clientName, path, entry.mode(), entry.kind() == Kind.FILE);
       }
       String owner = entry.owner() == null ? superuser : entry.owner();
       namenode.setOwner(path, owner, entry.group());
@@ -137,11 +138,6 @@ final class OracleTree {
       if (entry.xattr()) {
         namenode.setXAttr(path, xattr(XATTR), EnumSet.of(XAttrSetFlag.CREATE));
       }
-    }
-    if (openFile != null) {
-      String path = root + "/" + openFile;
-      createEmpty(namenode, clientName, path, 0644, false);
-      namenode.setOwner(path, OWNER, GROUP);
     }
   }
 
