@@ -3,6 +3,7 @@ package io.canopy.it;
 import static io.canopy.it.UserClients.assertDenied;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,9 +18,16 @@ import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.Options;
+import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.ClientProtocol;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants.RollingUpgradeAction;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.hdfs.server.namenode.LeaseExpiredException;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.security.AccessControlException;
 import org.junit.jupiter.api.AfterAll;
@@ -32,7 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
  * HDFS's permission rules on the calls added next to the permission work (append, truncate, concat, symlinks,
  * isFileClosed, extended attributes, storage policies), through the stock client acting as non-superusers: for each
  * call one refusal with HDFS's message and one success for a user the rule allows, and, where HDFS orders a path
- * error before the permission check, that order.
+ * error before the permission check, that order. Then one focused case for each gap the permission oracle
+ * ({@code oracle/PermissionOracleTest}) found against Apache HDFS.
  */
 @Timeout(180)
 class PermissionsNewCallsTest {
@@ -252,6 +261,144 @@ class PermissionsNewCallsTest {
     assertDenied(denied("bob", "READ", "/policy/f", "alice:staff:-rw-------"), () -> bob.getStoragePolicy(f));
     alice.unsetStoragePolicy(f);
     assertEquals("HOT", alice.getStoragePolicy(f).getName(), "back to the default");
+  }
+
+  // ---- gaps the permission oracle (oracle/PermissionOracleTest) found, one focused case each ----
+
+  @Test
+  void getQuotaUsageNeedsReadAndExecuteOnTheWholeSubtreeAsHdfs() throws IOException {
+    org.apache.hadoop.fs.Path usage = dir("/usage", "alice", "staff", 0755);
+    dir("/usage/private", "alice", "staff", 0700);
+    file(alice, "/usage/private/secret", "12345");
+    superuser.setQuota(usage, 100, HdfsConstants.QUOTA_DONT_SET);
+    String subtree = denied("bob", "READ_EXECUTE", "/usage/private", "alice:staff:drwx------");
+    // a directory with a quota answers from its stored row, but only to a caller who may list all below it
+    assertDenied(subtree, () -> bob.getQuotaUsage(usage));
+    assertDenied(subtree, () -> bob.getQuotaUsage(path("/usage/private")));
+    // sizes and existence below a directory the caller cannot traverse stay hidden
+    String traverse = denied("bob", "EXECUTE", "/usage/private", "alice:staff:drwx------");
+    assertDenied(traverse, () -> bob.getQuotaUsage(path("/usage/private/secret")));
+    assertDenied(traverse, () -> bob.getQuotaUsage(path("/usage/private/missing")));
+    // and in a sticky directory, as for a recursive delete, the caller must own it or every child
+    org.apache.hadoop.fs.Path sticky = dir("/usage/sticky", "admin", "supergroup", 01777);
+    file(alice, "/usage/sticky/a", "");
+    assertDenied("Permission denied by sticky bit: user=bob, path=\"/usage/sticky/a\":alice:supergroup:-rw-r--r--, "
+        + "parent=\"/usage/sticky\":admin:supergroup:drwxrwxrwt", () -> bob.getQuotaUsage(sticky));
+
+    assertEquals(5, alice.getQuotaUsage(usage).getFileAndDirectoryCount());
+    assertEquals(100, alice.getQuotaUsage(usage).getQuota());
+    assertEquals(2, alice.getQuotaUsage(sticky).getFileAndDirectoryCount());
+    assertEquals(1, bob.getQuotaUsage(path("/usage/sticky/a")).getFileAndDirectoryCount());
+  }
+
+  @Test
+  void erasureCodingPolicyAndEnclosingRootNeedReadOnThePath() throws IOException {
+    dir("/readable", "alice", "staff", 0711);
+    org.apache.hadoop.fs.Path f = file(alice, "/readable/f", "");
+    alice.setPermission(f, new FsPermission((short) 0600));
+    String read = denied("bob", "READ", "/readable/f", "alice:staff:-rw-------");
+    assertDenied(read, () -> bob.getErasureCodingPolicy(f));
+    assertDenied(read, () -> bob.getEnclosingRoot(f));
+    dir("/readable/private", "alice", "staff", 0700);
+    assertDenied(denied("bob", "EXECUTE", "/readable/private", "alice:staff:drwx------"),
+        () -> bob.getEnclosingRoot(path("/readable/private/missing")));
+
+    assertNull(alice.getErasureCodingPolicy(f), "replicated");
+    assertEquals("/", alice.getEnclosingRoot(f).toUri().getPath());
+    assertEquals("/", bob.getEnclosingRoot(path("/readable/missing")).toUri().getPath(), "no file needed");
+    assertThrows(FileNotFoundException.class, () -> bob.getErasureCodingPolicy(path("/readable/missing")));
+  }
+
+  @Test
+  void aDirectoryTheCallerCannotTraverseIsRefusedBeforeAFileBelowItIsNamed() throws IOException {
+    org.apache.hadoop.fs.Path hidden = dir("/hidden", "alice", "staff", 0700);
+    file(alice, "/hidden/f", "");
+    org.apache.hadoop.fs.Path below = path("/hidden/f/below");
+    String traverse = denied("bob", "EXECUTE", "/hidden", "alice:staff:drwx------");
+    // "/hidden/f (is not a directory)" would tell bob that a file f exists in a directory he may not look into
+    assertDenied(traverse, () -> bob.getFileStatus(below));
+    assertDenied(traverse, () -> bob.mkdirs(below));
+    assertDenied(traverse, () -> bob.create(below));
+    assertDenied(traverse, () -> bob.delete(below, false));
+    assertDenied(traverse, () -> bob.setPermission(below, new FsPermission((short) 0777)));
+
+    superuser.setPermission(hidden, new FsPermission((short) 0711));
+    assertDenied("/hidden/f (is not a directory)", () -> bob.getFileStatus(below));
+    assertThrows(ParentNotDirectoryException.class, () -> bob.mkdirs(below));
+  }
+
+  @Test
+  void renameChecksTheTraversalOfBothPathsBeforeAnyWriteAccess() throws IOException {
+    dir("/rename-from", "alice", "staff", 0755);
+    org.apache.hadoop.fs.Path f = file(alice, "/rename-from/f", "");
+    dir("/rename-to", "alice", "staff", 0700);
+    // bob may not write /rename-from either, but HDFS resolves both paths first
+    String traverse = denied("bob", "EXECUTE", "/rename-to", "alice:staff:drwx------");
+    assertDenied(traverse, () -> bob.rename(f, path("/rename-to/f")));
+    assertDenied(traverse, () -> bob.rename(f, path("/rename-to/f"), Options.Rename.NONE));
+    assertDenied(denied("bob", "WRITE", "/rename-from", "alice:staff:drwxr-xr-x"),
+        () -> bob.rename(f, path("/f")));
+  }
+
+  @Test
+  void aWriterNamingItsFileByPathIsRefusedTheTraversalBeforeTheLease() throws IOException {
+    org.apache.hadoop.fs.Path writing = dir("/writing", "alice", "staff", 0700);
+    file(alice, "/writing/f", "");
+    ClientProtocol namenode = bob.getClient().getNamenode();
+    String client = bob.getClient().getClientName();
+    long byPath = HdfsConstants.GRANDFATHER_INODE_ID; // as old clients call: no file id
+    // the lease errors ("No lease on /writing/f (inode N)", "File does not exist") would tell what /writing holds
+    String traverse = denied("bob", "EXECUTE", "/writing", "alice:staff:drwx------");
+    assertDenied(traverse, () -> unwrapped(() -> namenode.addBlock("/writing/f", client, null, null, byPath, null,
+        null)));
+    assertDenied(traverse, () -> unwrapped(() -> namenode.complete("/writing/missing", client, null, byPath)));
+    assertDenied(traverse, () -> unwrapped(() -> {
+      namenode.fsync("/writing/f", byPath, client, 0);
+      return null;
+    }));
+
+    superuser.setPermission(writing, new FsPermission((short) 0711));
+    RemoteException notOpen = assertThrows(RemoteException.class,
+        () -> namenode.addBlock("/writing/f", client, null, null, byPath, null, null));
+    assertEquals(LeaseExpiredException.class.getName(), notOpen.getClassName(), "then the lease decides");
+    RemoteException directory = assertThrows(RemoteException.class,
+        () -> namenode.complete("/writing", client, null, byPath));
+    assertEquals(LeaseExpiredException.class.getName(), directory.getClassName(), "HDFS's class for a directory");
+    assertTrue(directory.getMessage().startsWith("INode is not a regular file: /writing"), directory.getMessage());
+  }
+
+  @Test
+  void superuserRefusalsNameHdfsOperations() {
+    String required = "Access denied for user bob. Superuser privilege is required for operation ";
+    assertDenied(required + "getDatanodeStorageReport",
+        () -> unwrapped(() -> bob.getClient().getNamenode().getDatanodeStorageReport(DatanodeReportType.LIVE)));
+    assertDenied(required + "queryRollingUpgrade",
+        () -> unwrapped(() -> bob.getClient().getNamenode().rollingUpgrade(RollingUpgradeAction.QUERY)));
+    assertDenied(required + "datanodeReport", () -> unwrapped(() -> bob.getDataNodeStats()));
+  }
+
+  @Test
+  void underAFileTheSuperuserGetsHdfsAnswersToo() throws IOException {
+    dir("/under", "alice", "staff", 0755);
+    file(alice, "/under/f", "");
+    // HDFS's getFileInfo family answers the superuser "no such file"; other calls refuse the path
+    assertNull(superuser.getClient().getLocatedFileInfo("/under/f/below", false));
+    assertNull(superuser.getClient().getFileInfo("/under/f/below"));
+    assertDenied("/under/f (is not a directory)",
+        () -> unwrapped(() -> superuser.getClient().getBlockSize("/under/f/below")));
+  }
+
+  private interface Call {
+    Object run() throws IOException;
+  }
+
+  /** Runs a raw namenode call, turning its RemoteException into the exception the server threw. */
+  private static Object unwrapped(Call call) throws IOException {
+    try {
+      return call.run();
+    } catch (RemoteException e) {
+      throw e.unwrapRemoteException();
+    }
   }
 
   private static byte[] bytes(String text) {

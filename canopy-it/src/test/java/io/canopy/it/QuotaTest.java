@@ -259,6 +259,21 @@ class QuotaTest {
   }
 
   @Test
+  void aStoragePolicyOnAQuotaDirectoryKeepsItsQuota() throws Exception {
+    fs.mkdirs(path("/policy-quota"));
+    fs.setQuota(path("/policy-quota"), 2, HdfsConstants.QUOTA_DONT_SET);
+    fs.setStoragePolicy(path("/policy-quota"), "COLD"); // found by the permission oracle: it dropped the quota
+    assertTrue(fs.mkdirs(path("/policy-quota/a")));
+    NSQuotaExceededException refused = assertThrows(NSQuotaExceededException.class,
+        () -> fs.mkdirs(path("/policy-quota/b")));
+    assertEquals(nsMessage("/policy-quota", 2, 3), message(refused));
+    fs.setQuota(path("/policy-quota"), 3, HdfsConstants.QUOTA_DONT_SET);
+    assertEquals(3, usage("/policy-quota", 2, 0).getQuota());
+    fs.unsetStoragePolicy(path("/policy-quota"));
+    assertEquals(3, usage("/policy-quota", 2, 0).getQuota());
+  }
+
+  @Test
   void namespaceQuotaStopsCreatesAndMkdirsWithHdfsMessages() throws Exception {
     fs.mkdirs(path("/ns"));
     fs.setQuota(path("/ns"), 3, HdfsConstants.QUOTA_DONT_SET);

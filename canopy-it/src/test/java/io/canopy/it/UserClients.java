@@ -19,25 +19,33 @@ import org.junit.jupiter.api.function.Executable;
  * Clients acting as test users: {@link UserGroupInformation#createUserForTesting} registers the user's groups with
  * Hadoop's group mapping of this JVM, which the namenode (in the same JVM) resolves them through, as HDFS's
  * MiniDFSCluster tests do. Each client is a new {@link FileSystem} instance opened as the user; {@link #close}
- * closes them all.
+ * closes them all. The same users can act on Apache HDFS in this JVM too ({@link #UserClients(String,
+ * Configuration)}), whose namenode resolves their groups through the same mapping.
  */
-final class UserClients implements AutoCloseable {
-  private final MiniCanopyCluster cluster;
+public final class UserClients implements AutoCloseable {
+  private final String uri;
+  private final Configuration conf;
   private final List<FileSystem> opened = new ArrayList<>();
 
   UserClients(MiniCanopyCluster cluster) {
-    this.cluster = cluster;
+    this(cluster.uri(), cluster.conf());
   }
 
-  /** A client of namenode 0 as {@code user}, member of {@code groups}. */
-  DistributedFileSystem as(String user, String... groups) throws IOException {
-    return as(UserGroupInformation.createUserForTesting(user, groups), new Configuration(cluster.conf()));
+  /** Clients of the file system at {@code uri} ({@code hdfs://host:port}) with {@code conf}. */
+  public UserClients(String uri, Configuration conf) {
+    this.uri = uri;
+    this.conf = conf;
+  }
+
+  /** A client of namenode 0 (or of {@code uri}) as {@code user}, member of {@code groups}. */
+  public DistributedFileSystem as(String user, String... groups) throws IOException {
+    return as(UserGroupInformation.createUserForTesting(user, groups), new Configuration(conf));
   }
 
   DistributedFileSystem as(UserGroupInformation ugi, Configuration conf) throws IOException {
     try {
       DistributedFileSystem fs = ugi.doAs((PrivilegedExceptionAction<DistributedFileSystem>) () ->
-          (DistributedFileSystem) FileSystem.newInstance(URI.create(cluster.uri()), conf));
+          (DistributedFileSystem) FileSystem.newInstance(URI.create(uri), conf));
       opened.add(fs);
       return fs;
     } catch (InterruptedException e) {

@@ -114,7 +114,7 @@ public record Inode(
   public Inode withStoragePolicy(byte newStoragePolicy) {
     return new Inode(id, partitionId, parentId, name, directory, permission, owner, group, modificationTime,
         accessTime, size, replication, preferredBlockSize, newStoragePolicy, underConstruction, clientName,
-        clientMachine, symlinkTarget, childrenCount, spreadsChildren);
+        clientMachine, symlinkTarget, childrenCount, spreadsChildren, hasQuota);
   }
 
   public Inode withReplication(short newReplication) {

@@ -9,6 +9,7 @@ import io.canopy.metadata.entity.InvalidatedBlock;
 import io.canopy.metadata.entity.UcReplica;
 import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.quota.QuotaUpdater;
 import io.canopy.namenode.quota.StorageSpace;
 import io.canopy.namenode.tx.LockRequest;
@@ -25,13 +26,16 @@ public final class AbandonBlockOp implements Operation<Void> {
   private final long fileId;
   private final String holder;
   private final ExtendedBlock block;
+  private final PermissionChecker permissions;
 
-  public AbandonBlockOp(DatanodeRegistry registry, FsPath path, long fileId, String holder, ExtendedBlock block) {
+  public AbandonBlockOp(DatanodeRegistry registry, FsPath path, long fileId, String holder, ExtendedBlock block,
+      PermissionChecker permissions) {
     this.registry = registry;
     this.path = path;
     this.fileId = fileId;
     this.holder = holder;
     this.block = block;
+    this.permissions = permissions;
   }
 
   @Override
@@ -51,7 +55,7 @@ public final class AbandonBlockOp implements Operation<Void> {
 
   @Override
   public Void execute(TransactionContext context) throws IOException {
-    Inode file = OpenFile.find(context, path, fileId, holder);
+    Inode file = OpenFile.find(context, path, fileId, holder, permissions);
     Leases.check(file, holder, path.toString());
     Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
     List<Block> blocks = transaction.blocks().ofFile(file.id());

@@ -40,7 +40,7 @@ final class AclUpdate {
   static Inode ownedTarget(TransactionContext context, PermissionChecker permissions, FsPath path)
       throws IOException {
     ResolvedPath resolved = context.path(path);
-    PathChecks.checkTraverse(resolved);
+    PathChecks.checkTraverse(context, resolved, permissions);
     permissions.checkTraverse(context, resolved);
     Inode target = resolved.target();
     if (target == null) {

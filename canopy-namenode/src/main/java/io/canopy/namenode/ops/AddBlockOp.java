@@ -11,6 +11,7 @@ import io.canopy.metadata.entity.UcReplicaState;
 import io.canopy.namenode.blocks.BlockPlacement;
 import io.canopy.namenode.blocks.BlockServices;
 import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.quota.QuotaUpdater;
 import io.canopy.namenode.quota.StorageSpace;
@@ -41,11 +42,14 @@ public final class AddBlockOp implements Operation<LocatedBlock> {
   private final NamespaceServices services;
   private final BlockServices blocks;
   private final Request request;
+  private final PermissionChecker permissions;
 
-  public AddBlockOp(NamespaceServices services, BlockServices blocks, Request request) {
+  public AddBlockOp(NamespaceServices services, BlockServices blocks, Request request,
+      PermissionChecker permissions) {
     this.services = services;
     this.blocks = blocks;
     this.request = request;
+    this.permissions = permissions;
   }
 
   @Override
@@ -66,7 +70,7 @@ public final class AddBlockOp implements Operation<LocatedBlock> {
   @Override
   public LocatedBlock execute(TransactionContext context) throws IOException {
     String path = request.path.toString();
-    Inode file = OpenFile.find(context, request.path, request.fileId, request.holder);
+    Inode file = OpenFile.find(context, request.path, request.fileId, request.holder, permissions);
     Leases.check(file, request.holder, path);
     Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
     TransactionContext.FileData data = context.readFileData(file, LockMode.EXCLUSIVE);

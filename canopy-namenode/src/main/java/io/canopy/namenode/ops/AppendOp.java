@@ -85,7 +85,7 @@ public final class AppendOp implements AtMostOnce<LastBlockWithStatus> {
   public LastBlockWithStatus execute(TransactionContext context) throws IOException {
     FsPath path = request.path;
     ResolvedPath resolved = context.path(path);
-    PathChecks.checkTraverse(resolved);
+    PathChecks.checkTraverse(context, resolved, permissions);
     Inode file = resolved.target();
     if (file != null && file.directory()) {
       throw new FileAlreadyExistsException("Cannot append to directory " + path + "; already exists as a directory.");

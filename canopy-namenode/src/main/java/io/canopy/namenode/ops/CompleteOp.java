@@ -7,6 +7,7 @@ import io.canopy.metadata.entity.BlockState;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.UcReplica;
 import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.quota.QuotaUpdater;
 import io.canopy.namenode.quota.StorageSpace;
@@ -34,13 +35,16 @@ public final class CompleteOp implements Operation<Boolean> {
   private final long fileId;
   private final String holder;
   private final ExtendedBlock last;
+  private final PermissionChecker permissions;
 
-  public CompleteOp(NamespaceServices services, FsPath path, long fileId, String holder, ExtendedBlock last) {
+  public CompleteOp(NamespaceServices services, FsPath path, long fileId, String holder, ExtendedBlock last,
+      PermissionChecker permissions) {
     this.services = services;
     this.path = path;
     this.fileId = fileId;
     this.holder = holder;
     this.last = last;
+    this.permissions = permissions;
   }
 
   @Override
@@ -60,7 +64,7 @@ public final class CompleteOp implements Operation<Boolean> {
 
   @Override
   public Boolean execute(TransactionContext context) throws IOException {
-    Inode file = OpenFile.find(context, path, fileId, holder);
+    Inode file = OpenFile.find(context, path, fileId, holder, permissions);
     Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
     TransactionContext.FileData data = context.readFileData(file, LockMode.EXCLUSIVE);
     List<Block> blocks = new ArrayList<>(data.blocks());

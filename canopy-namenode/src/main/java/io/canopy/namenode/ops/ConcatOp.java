@@ -77,7 +77,7 @@ public final class ConcatOp implements VoidAtMostOnce {
   @Override
   public Void execute(TransactionContext context) throws IOException {
     ResolvedPath resolvedTarget = context.path(target);
-    PathChecks.checkTraverse(resolvedTarget);
+    PathChecks.checkTraverse(context, resolvedTarget, permissions);
     // HDFS's order: write on the target before the target's checks, then each source's access before its own
     permissions.checkPathAccess(context, resolvedTarget, FsAction.WRITE);
     Inode file = PathChecks.requireFile(resolvedTarget);
@@ -129,7 +129,7 @@ public final class ConcatOp implements VoidAtMostOnce {
     Set<Long> distinct = new HashSet<>();
     for (FsPath source : sources) {
       ResolvedPath resolvedSource = context.path(source);
-      PathChecks.checkTraverse(resolvedSource);
+      PathChecks.checkTraverse(context, resolvedSource, permissions);
       // read the source, and write on its directory (and its sticky bit) as it is deleted
       permissions.checkPathAccess(context, resolvedSource, FsAction.READ);
       permissions.checkParentAccess(context, resolvedSource, FsAction.WRITE);

@@ -90,7 +90,7 @@ public final class CreateOp implements AtMostOnce<HdfsFileStatus> {
   public HdfsFileStatus execute(TransactionContext context) throws IOException {
     FsPath path = request.path;
     ResolvedPath resolved = context.path(path);
-    PathChecks.checkTraverseForCreate(resolved);
+    PathChecks.checkTraverseForCreate(context, resolved, permissions);
     if (path.isRoot()) {
       throw new FileAlreadyExistsException(path + " already exists as a directory");
     }

@@ -93,7 +93,8 @@ public final class CreateSymlinkOp implements VoidAtMostOnce {
   public Void execute(TransactionContext context) throws IOException {
     FsPath path = request.link;
     ResolvedPath resolved = context.path(path);
-    PathChecks.checkTraverseToLink(resolved); // links before the link's name are resolved by the client
+    // links before the link's name are resolved by the client
+    PathChecks.checkTraverseToLink(context, resolved, permissions);
     permissions.checkTraverse(context, resolved);
     Inode parent = resolved.parent();
     if (!request.createParent && parent == null && path.depth() > 1) {

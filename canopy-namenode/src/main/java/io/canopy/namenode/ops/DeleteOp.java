@@ -56,7 +56,8 @@ public final class DeleteOp implements BooleanAtMostOnce {
   @Override
   public Boolean execute(TransactionContext context) throws IOException {
     ResolvedPath resolved = context.path(path);
-    PathChecks.checkTraverseToLink(resolved); // a link is deleted itself, not its target
+    // a link is deleted itself, not its target
+    PathChecks.checkTraverseToLink(context, resolved, permissions);
     permissions.checkParentAccess(context, resolved, FsAction.WRITE);
     Inode target = resolved.target();
     if (target == null) {

@@ -6,6 +6,7 @@ import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockState;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.TransactionContext;
@@ -19,12 +20,14 @@ public final class FsyncOp implements Operation<Void> {
   private final long fileId;
   private final String holder;
   private final long lastBlockLength;
+  private final PermissionChecker permissions;
 
-  public FsyncOp(FsPath path, long fileId, String holder, long lastBlockLength) {
+  public FsyncOp(FsPath path, long fileId, String holder, long lastBlockLength, PermissionChecker permissions) {
     this.path = path;
     this.fileId = fileId;
     this.holder = holder;
     this.lastBlockLength = lastBlockLength;
+    this.permissions = permissions;
   }
 
   @Override
@@ -44,7 +47,7 @@ public final class FsyncOp implements Operation<Void> {
 
   @Override
   public Void execute(TransactionContext context) throws IOException {
-    Inode file = OpenFile.find(context, path, fileId, holder);
+    Inode file = OpenFile.find(context, path, fileId, holder, permissions);
     Leases.check(file, holder, path.toString());
     Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
     List<Block> blocks = new ArrayList<>(context.readFileData(file, LockMode.EXCLUSIVE).blocks());

@@ -48,7 +48,7 @@ public final class GetAclStatusOp implements Operation<AclStatus> {
   public AclStatus execute(TransactionContext context) throws IOException {
     AclUpdate.requireEnabled(permissions);
     ResolvedPath resolved = context.path(path);
-    PathChecks.checkTraverse(resolved);
+    PathChecks.checkTraverse(context, resolved, permissions);
     permissions.checkTraverse(context, resolved);
     Inode target = resolved.target();
     if (target == null) {

@@ -6,6 +6,7 @@ import io.canopy.namenode.blocks.BlockPlacement;
 import io.canopy.namenode.blocks.BlockServices;
 import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.TransactionContext;
@@ -29,11 +30,14 @@ public final class GetAdditionalDatanodeOp implements Operation<LocatedBlock> {
   private final BlockServices blocks;
   private final int minReplication;
   private final Request request;
+  private final PermissionChecker permissions;
 
-  public GetAdditionalDatanodeOp(BlockServices blocks, int minReplication, Request request) {
+  public GetAdditionalDatanodeOp(BlockServices blocks, int minReplication, Request request,
+      PermissionChecker permissions) {
     this.blocks = blocks;
     this.minReplication = minReplication;
     this.request = request;
+    this.permissions = permissions;
   }
 
   @Override
@@ -53,7 +57,7 @@ public final class GetAdditionalDatanodeOp implements Operation<LocatedBlock> {
 
   @Override
   public LocatedBlock execute(TransactionContext context) throws IOException {
-    Inode file = OpenFile.find(context, request.path, request.fileId, request.holder);
+    Inode file = OpenFile.find(context, request.path, request.fileId, request.holder, permissions);
     Leases.check(file, request.holder, request.path.toString());
     Set<String> excluded = new HashSet<>();
     for (DatanodeInfo[] nodes : new DatanodeInfo[][] {request.existing, request.excluded}) {

@@ -56,7 +56,7 @@ public final class GetContentSummaryOp implements Operation<ContentSummary> {
   @Override
   public ContentSummary execute(TransactionContext context) throws IOException {
     ResolvedPath resolved = context.path(path);
-    PathChecks.checkTraverseToLink(resolved);
+    PathChecks.checkTraverseToLink(context, resolved, permissions);
     permissions.checkTraverse(context, resolved);
     Inode root = PathChecks.requireTargetOrLink(resolved); // HDFS counts a link itself, as one file
     if (root.directory()) {

@@ -22,6 +22,8 @@ public final class GetFileInfoOp implements Operation<HdfsFileStatus> {
   private final FsPath path;
   private final boolean resolveLink;
   private final PermissionChecker permissions;
+  /** getFileInfo's answer to the superuser for a path under a file; other calls refuse it (HDFS). */
+  private final boolean nullUnderAFile;
 
   public GetFileInfoOp(FsPath path, PermissionChecker permissions) {
     this(path, true, permissions);
@@ -29,9 +31,22 @@ public final class GetFileInfoOp implements Operation<HdfsFileStatus> {
 
   /** With {@code resolveLink} false: getFileLinkInfo. */
   public GetFileInfoOp(FsPath path, boolean resolveLink, PermissionChecker permissions) {
+    this(path, resolveLink, permissions, true);
+  }
+
+  private GetFileInfoOp(FsPath path, boolean resolveLink, PermissionChecker permissions, boolean nullUnderAFile) {
     this.path = path;
     this.resolveLink = resolveLink;
     this.permissions = permissions;
+    this.nullUnderAFile = nullUnderAFile;
+  }
+
+  /**
+   * The status getPreferredBlockSize reads: a link's own (HDFS does not follow it there), and a path under a file
+   * refused for every caller, the superuser included, as HDFS's resolution refuses it for any call but getFileInfo.
+   */
+  public static GetFileInfoOp forPreferredBlockSize(FsPath path, PermissionChecker permissions) {
+    return new GetFileInfoOp(path, false, permissions, false);
   }
 
   @Override
@@ -46,6 +61,9 @@ public final class GetFileInfoOp implements Operation<HdfsFileStatus> {
 
   @Override
   public String name() {
+    if (!nullUnderAFile) {
+      return "getPreferredBlockSize";
+    }
     return resolveLink ? "getFileInfo" : "getFileLinkInfo";
   }
 
@@ -57,16 +75,13 @@ public final class GetFileInfoOp implements Operation<HdfsFileStatus> {
   @Override
   public HdfsFileStatus execute(TransactionContext context) throws IOException {
     ResolvedPath resolved = context.path(path);
-    if (PathChecks.traversesFile(resolved) && (permissions.isSuperuser() || !permissions.settings().enabled())) {
-      // HDFS answers the superuser "no such file" (null) for a path under a file, and the FileSystem contract
-      // (exists(), getFileStatus's FileNotFoundException) expects it; other users get the AccessControlException of
-      // PathChecks.checkTraverse.
+    if (nullUnderAFile && PathChecks.absentUnderAFile(resolved, permissions)) {
       return null;
     }
     if (resolveLink) {
-      PathChecks.checkTraverse(resolved);
+      PathChecks.checkTraverse(context, resolved, permissions);
     } else {
-      PathChecks.checkTraverseToLink(resolved);
+      PathChecks.checkTraverseToLink(context, resolved, permissions);
     }
     permissions.checkTraverse(context, resolved);
     if (!resolved.exists()) {

@@ -72,7 +72,7 @@ public final class GetListingOp implements Operation<DirectoryListing> {
   @Override
   public DirectoryListing execute(TransactionContext context) throws IOException {
     ResolvedPath resolved = context.path(path);
-    PathChecks.checkTraverse(resolved);
+    PathChecks.checkTraverse(context, resolved, permissions);
     permissions.checkTraverse(context, resolved);
     Inode target = resolved.target();
     if (target == null) {

@@ -55,7 +55,10 @@ public final class GetLocatedFileInfoOp implements Operation<HdfsFileStatus> {
   @Override
   public HdfsFileStatus execute(TransactionContext context) throws IOException {
     ResolvedPath resolved = context.path(path);
-    PathChecks.checkTraverse(resolved);
+    if (PathChecks.absentUnderAFile(resolved, permissions)) {
+      return null; // HDFS's getFileInfo with locations: the same answer as getFileInfo
+    }
+    PathChecks.checkTraverse(context, resolved, permissions);
     permissions.checkTraverse(context, resolved); // HDFS: execute on the ancestors, as getFileInfo
     Inode target = resolved.target();
     if (target == null) {

@@ -4,6 +4,7 @@ import io.canopy.metadata.LockMode;
 import io.canopy.metadata.entity.DirectoryQuota;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.quota.SubtreeUsage;
 import io.canopy.namenode.quota.Usage;
 import io.canopy.namenode.tx.LockRequest;
@@ -13,19 +14,25 @@ import io.canopy.namenode.tx.ResolvedPath;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.util.List;
 import java.util.Optional;
 import org.apache.hadoop.fs.QuotaUsage;
+import org.apache.hadoop.fs.permission.FsAction;
 
 /**
  * getQuotaUsage (HDFS's FSDirStatAndListingOp.getQuotaUsage): for a directory with a quota, its stored limits and
  * usage (one row); for anything else, the usage counted like a content summary, with no limits (the root reports
- * HDFS's permanent namespace quota Long.MAX_VALUE).
+ * HDFS's permanent namespace quota Long.MAX_VALUE). As in HDFS the caller needs execute on the ancestors and read and
+ * execute on every directory of the subtree, with the sticky-bit rule of a recursive delete (HDFS's subAccess), also
+ * for a directory with a quota: the usage tells sizes and counts of everything below.
  */
 public final class GetQuotaUsageOp implements Operation<QuotaUsage> {
   private final FsPath path;
+  private final PermissionChecker permissions;
 
-  public GetQuotaUsageOp(FsPath path) {
+  public GetQuotaUsageOp(FsPath path, PermissionChecker permissions) {
     this.path = path;
+    this.permissions = permissions;
   }
 
   @Override
@@ -51,8 +58,15 @@ public final class GetQuotaUsageOp implements Operation<QuotaUsage> {
   @Override
   public QuotaUsage execute(TransactionContext context) throws IOException {
     ResolvedPath resolved = context.path(path);
-    PathChecks.checkTraverse(resolved);
+    PathChecks.checkTraverse(context, resolved, permissions);
+    permissions.checkTraverse(context, resolved);
     Inode target = resolved.target();
+    List<Inode> subtree = null;
+    if (target != null && (!target.hasQuota() || permissions.checksAccess())) {
+      // read to be counted, or, under a quota (whose row is the answer), only to check the caller's access to it
+      subtree = context.subtree(target, LockMode.READ_COMMITTED);
+      permissions.checkSubtreeAccess(context, path, subtree, FsAction.READ_EXECUTE, false);
+    }
     if (target == null) {
       throw new FileNotFoundException("File/Directory does not exist: " + path);
     }
@@ -65,8 +79,8 @@ public final class GetQuotaUsageOp implements Operation<QuotaUsage> {
       }
       // cleared since the path was read: count, as for any directory without a quota
     }
-    Usage usage = SubtreeUsage.of(context, context.subtree(target, LockMode.READ_COMMITTED),
-        LockMode.READ_COMMITTED);
+    Usage usage = SubtreeUsage.of(context, subtree != null ? subtree
+        : context.subtree(target, LockMode.READ_COMMITTED), LockMode.READ_COMMITTED);
     return new QuotaUsage.Builder().fileAndDirectoryCount(usage.namespace())
         .quota(path.isRoot() ? Long.MAX_VALUE : -1).spaceConsumed(usage.storageSpace()).spaceQuota(-1).build();
   }

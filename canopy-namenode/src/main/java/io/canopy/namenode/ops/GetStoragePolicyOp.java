@@ -54,7 +54,7 @@ public final class GetStoragePolicyOp implements Operation<BlockStoragePolicy> {
   @Override
   public BlockStoragePolicy execute(TransactionContext context) throws IOException {
     ResolvedPath resolved = context.path(path);
-    PathChecks.checkTraverseToLink(resolved);
+    PathChecks.checkTraverseToLink(context, resolved, permissions);
     permissions.checkPathAccess(context, resolved, FsAction.READ);
     Inode target = resolved.target();
     if (target == null) {

@@ -77,7 +77,7 @@ public final class GetXAttrsOp implements Operation<List<XAttr>> {
   @Override
   public List<XAttr> execute(TransactionContext context) throws IOException {
     ResolvedPath resolved = context.path(path);
-    PathChecks.checkTraverse(resolved);
+    PathChecks.checkTraverse(context, resolved, permissions);
     permissions.checkPathAccess(context, resolved, FsAction.READ);
     Inode target = resolved.target();
     if (target == null) {

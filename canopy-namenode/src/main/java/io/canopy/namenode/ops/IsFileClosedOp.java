@@ -46,7 +46,7 @@ public final class IsFileClosedOp implements Operation<Boolean> {
   @Override
   public Boolean execute(TransactionContext context) throws IOException {
     ResolvedPath resolved = context.path(path);
-    PathChecks.checkTraverse(resolved);
+    PathChecks.checkTraverse(context, resolved, permissions);
     permissions.checkTraverse(context, resolved);
     return !PathChecks.requireFile(resolved).underConstruction();
   }

@@ -7,7 +7,6 @@ import io.canopy.metadata.entity.Lease;
 import io.canopy.metadata.entity.LeasePath;
 import io.canopy.namenode.fs.LeaseLimits;
 import io.canopy.namenode.tx.TransactionContext;
-import java.io.FileNotFoundException;
 import java.util.Set;
 import org.apache.hadoop.hdfs.server.namenode.LeaseExpiredException;
 
@@ -67,9 +66,10 @@ final class Leases {
   }
 
   /** HDFS's check that {@code holder} is writing {@code file}. */
-  static void check(Inode file, String holder, String path) throws LeaseExpiredException, FileNotFoundException {
+  static void check(Inode file, String holder, String path) throws LeaseExpiredException {
     if (file.directory()) {
-      throw new FileNotFoundException("Path is not a file: " + path);
+      throw new LeaseExpiredException("INode is not a regular file: " + path + " (inode " + file.id() + ") Holder "
+          + holder + " does not have any open files.");
     }
     if (!file.underConstruction()) {
       throw new LeaseExpiredException("No lease on " + path + " (inode " + file.id() + "): File is not open for "

@@ -54,7 +54,7 @@ public final class MkdirsOp implements Operation<Boolean> {
   @Override
   public Boolean execute(TransactionContext context) throws IOException {
     ResolvedPath resolved = context.path(path);
-    PathChecks.checkTraverseForCreate(resolved);
+    PathChecks.checkTraverseForCreate(context, resolved, permissions);
     permissions.checkTraverse(context, resolved);
     Inode target = resolved.target();
     if (target != null) {

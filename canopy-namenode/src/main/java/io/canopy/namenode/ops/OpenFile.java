@@ -4,8 +4,10 @@ import io.canopy.metadata.LockMode;
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.PathLock;
+import io.canopy.namenode.tx.ResolvedPath;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -13,7 +15,10 @@ import java.util.List;
 
 /**
  * Finds the file a writer works on. Writers name it by inode id (HDFS's fileId) as well as by path; the id wins,
- * so renaming an open file does not break its writer, and it costs one unique-key read instead of a path.
+ * so renaming an open file does not break its writer, and it costs one unique-key read instead of a path. A writer
+ * that names it by path only (an old client, fileId 0) has the path resolved as any other call's, traverse check
+ * included (HDFS's resolvePath for write): else anyone could learn from the lease errors which files exist below a
+ * directory they may not traverse. By id, HDFS checks nothing but the lease, and neither does Canopy.
  */
 final class OpenFile {
   private OpenFile() {
@@ -33,10 +38,13 @@ final class OpenFile {
     return LockRequest.of(fileData ? lock.withFileData() : lock);
   }
 
-  static Inode find(TransactionContext context, FsPath path, long fileId, String holder) throws IOException {
+  static Inode find(TransactionContext context, FsPath path, long fileId, String holder,
+      PermissionChecker permissions) throws IOException {
     Inode file = fileId > 0 ? context.inodeLockedById() : context.path(path).target();
     if (fileId <= 0) {
-      PathChecks.checkTraverse(context.path(path));
+      ResolvedPath resolved = context.path(path);
+      PathChecks.checkTraverse(context, resolved, permissions);
+      permissions.checkTraverse(context, resolved);
     }
     if (file == null) {
       throw new FileNotFoundException("File does not exist: " + path + " (inode " + fileId + ") Holder " + holder

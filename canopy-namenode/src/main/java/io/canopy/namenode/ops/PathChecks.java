@@ -2,7 +2,9 @@ package io.canopy.namenode.ops;
 
 import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.tx.ResolvedPath;
+import io.canopy.namenode.tx.TransactionContext;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.List;
@@ -28,6 +30,50 @@ import org.apache.hadoop.security.AccessControlException;
 final class PathChecks {
   private PathChecks() {
   }
+
+  // ---- in HDFS's order for a caller ----
+  //
+  // HDFS walks a path from the root and checks at each ancestor that it is a directory, then that the caller may
+  // traverse it: a directory the caller may not traverse is refused before a file below it is named (naming it would
+  // tell that the file exists). The permission checker stops at the first ancestor that is not a directory, so it
+  // runs first, only when the path has one (the common path costs nothing).
+
+  /** {@link #checkTraverse(ResolvedPath)} after the caller's traverse check up to a file among the ancestors. */
+  static void checkTraverse(TransactionContext context, ResolvedPath path, PermissionChecker permissions)
+      throws IOException {
+    traverseUpToAFile(context, path, permissions);
+    checkTraverse(path);
+  }
+
+  /** {@link #checkTraverseToLink(ResolvedPath)} in HDFS's order for a caller. */
+  static void checkTraverseToLink(TransactionContext context, ResolvedPath path, PermissionChecker permissions)
+      throws IOException {
+    traverseUpToAFile(context, path, permissions);
+    checkTraverseToLink(path);
+  }
+
+  /** {@link #checkTraverseForCreate(ResolvedPath)} in HDFS's order for a caller. */
+  static void checkTraverseForCreate(TransactionContext context, ResolvedPath path, PermissionChecker permissions)
+      throws IOException {
+    traverseUpToAFile(context, path, permissions);
+    checkTraverseForCreate(path);
+  }
+
+  /** {@link #checkTraverseForCreateToLink(ResolvedPath)} in HDFS's order for a caller. */
+  static void checkTraverseForCreateToLink(TransactionContext context, ResolvedPath path,
+      PermissionChecker permissions) throws IOException {
+    traverseUpToAFile(context, path, permissions);
+    checkTraverseForCreateToLink(path);
+  }
+
+  private static void traverseUpToAFile(TransactionContext context, ResolvedPath path, PermissionChecker permissions)
+      throws IOException {
+    if (deepestAncestorNotDirectory(path) != null) {
+      permissions.checkTraverse(context, path);
+    }
+  }
+
+  // ---- the path alone ----
 
   /** Every ancestor must be a directory (AccessControlException), a link as the last component is resolved. */
   static void checkTraverse(ResolvedPath path) throws AccessControlException, UnresolvedPathException {
@@ -58,8 +104,17 @@ final class PathChecks {
     }
   }
 
+  /**
+   * HDFS's getFileInfo family (getFileInfo, getFileLinkInfo, getLocatedFileInfo) answers the superuser, and everyone
+   * with checking off, "no such file" (null) for a path under a file, which the FileSystem contract (exists(),
+   * getFileStatus's FileNotFoundException) expects; other callers get the AccessControlException of checkTraverse.
+   */
+  static boolean absentUnderAFile(ResolvedPath path, PermissionChecker permissions) {
+    return traversesFile(path) && !permissions.checksAccess();
+  }
+
   /** True when a component before the last is a file (the path can then not exist); links are not files here. */
-  static boolean traversesFile(ResolvedPath path) {
+  private static boolean traversesFile(ResolvedPath path) {
     Inode deepest = deepestAncestorNotDirectory(path);
     return deepest != null && !deepest.isSymlink();
   }

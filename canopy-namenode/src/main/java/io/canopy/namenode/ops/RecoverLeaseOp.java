@@ -89,7 +89,7 @@ public final class RecoverLeaseOp implements Operation<ReleaseOutcome> {
   @Override
   public ReleaseOutcome execute(TransactionContext context) throws IOException {
     ResolvedPath resolved = context.path(path);
-    PathChecks.checkTraverse(resolved);
+    PathChecks.checkTraverse(context, resolved, permissions);
     permissions.checkTraverse(context, resolved);
     Inode file = resolved.target();
     if (file == null) {

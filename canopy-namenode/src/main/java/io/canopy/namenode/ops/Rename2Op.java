@@ -56,8 +56,12 @@ public final class Rename2Op implements VoidAtMostOnce {
   public Void execute(TransactionContext context) throws IOException {
     ResolvedPath src = context.path(source);
     ResolvedPath dst = context.path(destination);
-    PathChecks.checkTraverseToLink(src); // links are moved or replaced themselves, never followed
-    PathChecks.checkTraverseForCreateToLink(dst);
+    // links are moved or replaced themselves, never followed; HDFS resolves (and traverses) both paths before it
+    // checks write access on either
+    PathChecks.checkTraverseToLink(context, src, permissions);
+    permissions.checkTraverse(context, src);
+    PathChecks.checkTraverseForCreateToLink(context, dst, permissions);
+    permissions.checkTraverse(context, dst);
     permissions.checkParentAccess(context, src, FsAction.WRITE);
     permissions.checkAncestorAccess(context, dst, FsAction.WRITE);
     Inode sourceInode = src.target();

@@ -53,13 +53,18 @@ public final class RenameOp implements BooleanAtMostOnce {
   @Override
   public Boolean execute(TransactionContext context) throws IOException {
     ResolvedPath src = context.path(source);
-    PathChecks.checkTraverseToLink(src); // links are moved themselves, and a link destination is not followed
+    // links are moved themselves, and a link destination is not followed
+    PathChecks.checkTraverseToLink(context, src, permissions);
+    permissions.checkTraverse(context, src);
     Inode sourceInode = src.target();
     if (source.isRoot()) {
       return false; // only the source was locked
     }
     ResolvedPath dst = context.path(destination);
-    PathChecks.checkTraverseForCreateToLink(dst); // links are moved or replaced themselves, never followed
+    // links are moved or replaced themselves, never followed; HDFS resolves (and traverses) both paths before it
+    // checks write access on either
+    PathChecks.checkTraverseForCreateToLink(context, dst, permissions);
+    permissions.checkTraverse(context, dst);
     FsPath effective = destination;
     if (dst.target() != null && dst.target().directory()) {
       effective = destination.child(source.name());

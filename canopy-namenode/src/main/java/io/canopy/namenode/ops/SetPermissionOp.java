@@ -45,7 +45,7 @@ public final class SetPermissionOp implements Operation<Void> {
   @Override
   public Void execute(TransactionContext context) throws IOException {
     ResolvedPath resolved = context.path(path);
-    PathChecks.checkTraverse(resolved);
+    PathChecks.checkTraverse(context, resolved, permissions);
     permissions.checkTraverse(context, resolved);
     Inode target = PathChecks.requireTarget(resolved);
     permissions.checkOwner(context, resolved);

@@ -60,7 +60,7 @@ public final class SetReplicationOp implements Operation<Boolean> {
   public Boolean execute(TransactionContext context) throws IOException {
     services.limits().checkReplication(path, replication);
     ResolvedPath resolved = context.path(path);
-    PathChecks.checkTraverse(resolved);
+    PathChecks.checkTraverse(context, resolved, permissions);
     permissions.checkPathAccess(context, resolved, FsAction.WRITE);
     Inode target = resolved.target();
     if (target == null || target.directory()) {

@@ -44,7 +44,7 @@ public final class SetTimesOp implements Operation<Void> {
   @Override
   public Void execute(TransactionContext context) throws IOException {
     ResolvedPath resolved = context.path(path);
-    PathChecks.checkTraverse(resolved);
+    PathChecks.checkTraverse(context, resolved, permissions);
     permissions.checkPathAccess(context, resolved, FsAction.WRITE);
     Inode target = resolved.target();
     if (target == null) {

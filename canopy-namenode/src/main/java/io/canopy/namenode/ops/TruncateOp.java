@@ -84,7 +84,7 @@ public final class TruncateOp implements Operation<Boolean> {
       throw new HadoopIllegalArgumentException("Cannot truncate to a negative file size: " + newLength + ".");
     }
     ResolvedPath resolved = context.path(path);
-    PathChecks.checkTraverse(resolved);
+    PathChecks.checkTraverse(context, resolved, permissions);
     // HDFS's order: write on the file (execute on its ancestors) before the file checks
     permissions.checkPathAccess(context, resolved, FsAction.WRITE);
     Inode file = PathChecks.requireFile(resolved);

@@ -52,7 +52,7 @@ final class XAttrRules {
   static Inode changedTarget(TransactionContext context, FsPath path, XAttr xattr, PermissionChecker permissions)
       throws IOException {
     ResolvedPath resolved = context.path(path);
-    PathChecks.checkTraverse(resolved);
+    PathChecks.checkTraverse(context, resolved, permissions);
     permissions.checkTraverse(context, resolved);
     checkChangeAccess(context, resolved, xattr, permissions);
     Inode target = resolved.target();

@@ -69,6 +69,14 @@ public final class PermissionChecker {
     return settings;
   }
 
+  /**
+   * Whether access checks apply to this caller (checking is on and the caller is not the superuser): an operation
+   * that reads a subtree only to check it (getQuotaUsage of a directory with a quota) skips the read otherwise.
+   */
+  public boolean checksAccess() {
+    return checking();
+  }
+
   /** Whether access checks apply to this caller: checking is on and the caller is not the superuser. */
   private boolean checking() {
     return settings.enabled() && !superuser;

@@ -206,7 +206,7 @@ public final class ClientProtocolServer {
 
   /** HDFS does not follow a link as the last component here, and answers that it is not a file. */
   public long getPreferredBlockSize(String src) throws IOException {
-    HdfsFileStatus status = getFileLinkInfo(src);
+    HdfsFileStatus status = runner.run(GetFileInfoOp.forPreferredBlockSize(FsPath.parse(src), permissions()));
     if (status == null) {
       throw new FileNotFoundException("File does not exist: " + src);
     }
@@ -345,7 +345,7 @@ public final class ClientProtocolServer {
       long fileId, String[] favoredNodes, EnumSet<AddBlockFlag> addBlockFlags) throws IOException {
     services.safeMode().check("Cannot add block to " + src);
     return runner.run(new AddBlockOp(services, blocks, new AddBlockOp.Request(FsPath.parse(src), fileId,
-        clientName, previous, excludeNodes, CallerInfo.address())));
+        clientName, previous, excludeNodes, CallerInfo.address()), permissions()));
   }
 
   public LocatedBlock getAdditionalDatanode(String src, long fileId, ExtendedBlock blk, DatanodeInfo[] existings,
@@ -353,7 +353,7 @@ public final class ClientProtocolServer {
       throws IOException {
     return runner.run(new GetAdditionalDatanodeOp(blocks, services.limits().minReplication(),
         new GetAdditionalDatanodeOp.Request(FsPath.parse(src), fileId, clientName, blk, existings,
-            existingStorageIDs, excludes, numAdditionalNodes, CallerInfo.address())));
+            existingStorageIDs, excludes, numAdditionalNodes, CallerInfo.address()), permissions()));
   }
 
   /**
@@ -363,7 +363,7 @@ public final class ClientProtocolServer {
    */
   public boolean complete(String src, String clientName, ExtendedBlock last, long fileId) throws IOException {
     services.safeMode().check("Cannot complete file " + src);
-    CompleteOp complete = new CompleteOp(services, FsPath.parse(src), fileId, clientName, last);
+    CompleteOp complete = new CompleteOp(services, FsPath.parse(src), fileId, clientName, last, permissions());
     if (!completeWaiters.tryAcquire()) {
       return runner.run(complete); // enough handlers already wait: answer now, the client retries
     }
@@ -403,12 +403,12 @@ public final class ClientProtocolServer {
 
   public void abandonBlock(ExtendedBlock b, long fileId, String src, String holder) throws IOException {
     services.safeMode().check("Cannot abandon block " + b + " for file" + src);
-    runner.run(new AbandonBlockOp(registry(), FsPath.parse(src), fileId, holder, b));
+    runner.run(new AbandonBlockOp(registry(), FsPath.parse(src), fileId, holder, b, permissions()));
   }
 
   public void fsync(String src, long inodeId, String client, long lastBlockLength) throws IOException {
     services.safeMode().check("Cannot fsync file " + src);
-    runner.run(new FsyncOp(FsPath.parse(src), inodeId, client, lastBlockLength));
+    runner.run(new FsyncOp(FsPath.parse(src), inodeId, client, lastBlockLength, permissions()));
   }
 
   public LocatedBlocks getBlockLocations(String src, long offset, long length) throws IOException {
@@ -519,7 +519,7 @@ public final class ClientProtocolServer {
   }
 
   public QuotaUsage getQuotaUsage(String path) throws IOException {
-    return runner.run(new GetQuotaUsageOp(FsPath.parse(path)));
+    return runner.run(new GetQuotaUsageOp(FsPath.parse(path), permissions()));
   }
 
   public LocatedBlock updateBlockForPipeline(ExtendedBlock block, String clientName) throws IOException {
@@ -688,8 +688,9 @@ public final class ClientProtocolServer {
     throw SnapshotsUnsupported.refuse("getSnapshotDiffReportListing", snapshotRoot);
   }
 
-  public Path getEnclosingRoot(String src) {
-    FsPath.parse(src);
-    return new Path("/"); // no encryption zones or mount points: everything is under the root
+  /** No encryption zones or mount points: everything is under the root, for a caller who may read the path. */
+  public Path getEnclosingRoot(String src) throws IOException {
+    runner.run(CheckAccessOp.readFor("getEnclosingRoot", FsPath.parse(src), false, permissions()));
+    return new Path("/");
   }
 }

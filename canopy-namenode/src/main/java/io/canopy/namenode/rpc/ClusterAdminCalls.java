@@ -13,16 +13,16 @@ import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.datanode.ReplicaReportProcessor;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
-import io.canopy.namenode.ops.GetFileInfoOp;
+import io.canopy.namenode.ops.CheckAccessOp;
 import io.canopy.namenode.ops.GetLocatedFileInfoOp;
 import io.canopy.namenode.ops.OpenFilesOp;
+
 import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.replication.CorruptReplicaPageOp;
 import io.canopy.namenode.replication.QueuePageOp;
 import io.canopy.namenode.tx.ClusterRead;
 import io.canopy.namenode.tx.TransactionContext;
 import io.canopy.namenode.tx.TransactionRunner;
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -38,7 +38,6 @@ import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
 import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicyInfo;
 import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicyState;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
-import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.HdfsLocatedFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.OpenFileEntry;
@@ -214,7 +213,7 @@ public final class ClusterAdminCalls {
 
   /** Each datanode with its storages' capacity and use, as {@code dfsadmin -report} and the balancer read them. */
   public DatanodeStorageReport[] getDatanodeStorageReport(HdfsConstants.DatanodeReportType type) throws IOException {
-    permissions().checkSuperuser("datanodeReport"); // HDFS's operation name for both datanode reports
+    permissions().checkSuperuser("getDatanodeStorageReport"); // HDFS's operation name
     List<DatanodeStorageReport> reports = new ArrayList<>();
     DatanodeRegistry registry = blocks.registry();
     for (DatanodeRegistry.Node node : registry.all()) {
@@ -257,18 +256,22 @@ public final class ClusterAdminCalls {
     return Map.of();
   }
 
-  /** Null, HDFS's answer for a replicated path; FileNotFoundException when the path does not exist. */
+  /**
+   * Null, HDFS's answer for a replicated path, to a caller who may read it; FileNotFoundException ("Path not found")
+   * when the path does not exist.
+   */
   public ErasureCodingPolicy getErasureCodingPolicy(String src) throws IOException {
-    HdfsFileStatus status = runner.run(new GetFileInfoOp(FsPath.parse(src), permissions()));
-    if (status == null) {
-      throw new FileNotFoundException("Path not found: " + src);
-    }
+    runner.run(CheckAccessOp.readFor("getErasureCodingPolicy", FsPath.parse(src), true, permissions()));
     return null;
   }
 
   /** No rolling upgrade is ever in progress: HDFS's answer to QUERY then is null. */
   public RollingUpgradeInfo rollingUpgrade(HdfsConstants.RollingUpgradeAction action) throws IOException {
-    permissions().checkSuperuser("rollingUpgrade");
+    permissions().checkSuperuser(switch (action) { // HDFS's operation names
+      case QUERY -> "queryRollingUpgrade";
+      case PREPARE -> "startRollingUpgrade";
+      case FINALIZE -> "finalizeRollingUpgrade";
+    });
     if (action == HdfsConstants.RollingUpgradeAction.QUERY) {
       return null;
     }
