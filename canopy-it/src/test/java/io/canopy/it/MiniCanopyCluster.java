@@ -63,6 +63,20 @@ public final class MiniCanopyCluster implements AutoCloseable {
 
   public static MiniCanopyCluster start(Path directory, Configuration conf, int nameNodeCount, int dataNodeCount)
       throws IOException {
+    return start(directory, conf, nameNodeCount, dataNodeCount, true);
+  }
+
+  /**
+   * As {@link #start(Path, Configuration, int, int)}, but returns without waiting for the startup safe mode to end:
+   * for tests of the safe mode itself.
+   */
+  public static MiniCanopyCluster startInSafeMode(Path directory, Configuration conf, int nameNodeCount,
+      int dataNodeCount) throws IOException {
+    return start(directory, conf, nameNodeCount, dataNodeCount, false);
+  }
+
+  private static MiniCanopyCluster start(Path directory, Configuration conf, int nameNodeCount, int dataNodeCount,
+      boolean awaitSafeModeOff) throws IOException {
     // Several datanodes in one JVM register the same metrics sources; mini-cluster mode lets them.
     DefaultMetricsSystem.setMiniClusterMode(true);
     MiniCanopyCluster cluster = new MiniCanopyCluster(directory, conf);
@@ -76,7 +90,9 @@ public final class MiniCanopyCluster implements AutoCloseable {
         cluster.startDataNode(i);
       }
       cluster.waitForDataNodes(dataNodeCount, Duration.ofSeconds(60));
-      cluster.waitForSafeModeOff(Duration.ofSeconds(60));
+      if (awaitSafeModeOff) {
+        cluster.waitForSafeModeOff(Duration.ofSeconds(60));
+      }
       return cluster;
     } catch (IOException | RuntimeException e) {
       cluster.close();
@@ -85,7 +101,7 @@ public final class MiniCanopyCluster implements AutoCloseable {
   }
 
   private void startDatabase() throws IOException {
-    database = EmbeddedPostgresServer.start(directory.resolve("db"), 0);
+    database = EmbeddedPostgresServer.start(databaseDirectory(directory), 0);
     conf.set(PostgresSettings.JDBC_URL, database.jdbcUrl());
   }
 
@@ -106,6 +122,11 @@ public final class MiniCanopyCluster implements AutoCloseable {
    * Starts one more namenode. One that starts the cluster again (every other one stopped) turns the startup safe mode
    * on: with datanodes running, this waits until they have reported and it is off again.
    */
+  /** The data directory of the cluster's embedded PostgreSQL (a test may copy it while the cluster is stopped). */
+  public static Path databaseDirectory(Path directory) {
+    return directory.resolve("db");
+  }
+
   public NameNode startNameNode() throws IOException {
     NameNode nameNode = NameNode.start(new Configuration(conf));
     nameNodes.add(nameNode);

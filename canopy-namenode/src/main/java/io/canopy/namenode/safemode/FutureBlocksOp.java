@@ -99,10 +99,18 @@ public final class FutureBlocksOp implements Operation<List<ReportedReplica>> {
     long addedBytes = newBytes;
     long firstBlockId = baselineBlockId;
     long firstStamp = baselineStamp;
+    if (added == 0) {
+      return ordinary(future);
+    }
     context.afterCommit(() -> LOG.error("Datanode {} holds {} new block(s) ({} bytes) from the future: ids from {} "
         + "or generation stamps from {} on were never handed out by this database, which must have been restored "
         + "from an older copy. They are kept, and safe mode stays on until an operator runs "
         + "\"hdfs dfsadmin -safemode forceExit\".", datanodeUuid, added, addedBytes, firstBlockId, firstStamp));
+    return ordinary(future);
+  }
+
+  /** The reported replicas that are not from the future. */
+  private List<ReportedReplica> ordinary(Map<Long, ReportedReplica> future) {
     List<ReportedReplica> ordinary = new ArrayList<>();
     for (ReportedReplica replica : unknown) {
       if (!future.containsKey(replica.blockId())) {
