@@ -7,6 +7,7 @@ import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.SafeModeAction;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
@@ -16,6 +17,9 @@ import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
  * call fails fast (no connection retries) because the caller polls.
  */
 final class ClusterProbe {
+  /** What precedes the tip in HDFS's SafeModeException. */
+  private static final String SAFE_MODE_PREFIX = "Name node is in safe mode.";
+
   private final Configuration conf;
 
   ClusterProbe(Configuration base) {
@@ -55,6 +59,27 @@ final class ClusterProbe {
         }
       }
       return ports;
+    }
+  }
+
+  /**
+   * Null when namenode {@code port} is out of safe mode; else why it is in (HDFS's safe mode tip, as a refused change
+   * states it: "The reported blocks ...", "It was turned on manually ..."). The change tried is a setTimes of the root
+   * that changes nothing, refused in safe mode before anything else is looked at.
+   */
+  String safeModeTip(int port) throws IOException {
+    try (FileSystem fs = FileSystem.newInstance(uri(port), conf)) {
+      if (!(fs instanceof DistributedFileSystem dfs) || !dfs.setSafeMode(SafeModeAction.GET)) {
+        return null;
+      }
+      try {
+        dfs.setTimes(new Path("/"), -1, -1);
+        return "safe mode is on";
+      } catch (IOException refused) {
+        String message = String.valueOf(refused.getMessage());
+        int tip = message.indexOf(SAFE_MODE_PREFIX);
+        return tip < 0 ? message : message.substring(tip + SAFE_MODE_PREFIX.length()).trim();
+      }
     }
   }
 

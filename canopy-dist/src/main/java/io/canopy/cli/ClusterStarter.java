@@ -65,7 +65,47 @@ final class ClusterStarter {
       ensureFormatted();
       startNamenodes();
       startDatanodes();
+      awaitSafeModeOff();
     });
+  }
+
+  /**
+   * A cluster started on an existing namespace is in its startup safe mode until the datanodes have reported their
+   * blocks (HDFS's rule); this waits for the leader to end it, printing why it lasts. Safe mode that only an operator
+   * ends (turned on manually, or held by blocks from the future after a database restore) is reported, not waited
+   * for: the cluster is up, read-only, and the message says what to do.
+   */
+  private void awaitSafeModeOff() throws IOException {
+    int port = cluster.port(Role.namenode(1));
+    ClusterProbe probe = new ClusterProbe(ClusterConfigs.load(layout.etc()));
+    String[] lastTip = {probe.safeModeTip(port)};
+    if (lastTip[0] == null) {
+      return;
+    }
+    progress("namenode-1 is in safe mode: " + lastTip[0].replace('\n', ' '));
+    String[] operatorOnly = {null};
+    waitForAll(started, List::of, "namenode-1 to leave safe mode", () -> {
+      String tip = probe.safeModeTip(port);
+      if (tip == null) {
+        return;
+      }
+      if (tip.contains("turned on manually") || tip.contains("generation stamps in future")) {
+        operatorOnly[0] = tip;
+        return;
+      }
+      if (!tip.equals(lastTip[0])) {
+        lastTip[0] = tip;
+        progress("safe mode: " + tip.replace('\n', ' '));
+      }
+      throw new IOException("still in safe mode: " + tip.replace('\n', ' '));
+    });
+    if (operatorOnly[0] != null) {
+      err.println("WARNING: the cluster is up but stays in safe mode (read-only) until an operator ends it: "
+          + operatorOnly[0].replace('\n', ' '));
+      err.flush();
+    } else {
+      progress("namenode-1 left safe mode: the datanodes reported their blocks");
+    }
   }
 
   /**
