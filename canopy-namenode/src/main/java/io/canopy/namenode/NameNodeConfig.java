@@ -77,6 +77,9 @@ public final class NameNodeConfig {
   /** How often a namenode re-reads the cluster-wide safe mode (so it learns of one entered through another). */
   public static final String SAFEMODE_REFRESH_MS = "canopy.namenode.safemode.refresh-ms";
   public static final long SAFEMODE_REFRESH_MS_DEFAULT = 1000;
+  /** How often the leader counts the reported blocks while the startup safe mode lasts (HDFS's fixed 1 s). */
+  public static final String SAFEMODE_RECHECK_MS = "canopy.namenode.safemode.recheck-ms";
+  public static final long SAFEMODE_RECHECK_MS_DEFAULT = 1000;
   /**
    * How long the leader waits for the full block report it asked a datanode for (by answering a heartbeat with
    * "register again") before it asks again.

@@ -1,5 +1,6 @@
 package io.canopy.namenode.safemode;
 
+import io.canopy.namenode.NameNodeConfig;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -21,7 +22,6 @@ public record SafeModeSettings(double thresholdPct, int minDatanodes, long exten
   public static final String MIN_DATANODES = "dfs.namenode.safemode.min.datanodes";
   public static final String EXTENSION = "dfs.namenode.safemode.extension";
   public static final String SAFE_REPLICATION = "dfs.namenode.safemode.replication.min";
-  public static final String RECHECK_MS = "canopy.namenode.safemode.recheck-ms";
 
   public SafeModeSettings {
     if (minDatanodes < 0 || extensionMs < 0 || safeReplication < 1 || recheckMs < 1) {
@@ -34,7 +34,8 @@ public record SafeModeSettings(double thresholdPct, int minDatanodes, long exten
     int minReplication = conf.getInt("dfs.namenode.replication.min", 1);
     return new SafeModeSettings(conf.getFloat(THRESHOLD_PCT, 0.999f), conf.getInt(MIN_DATANODES, 0),
         conf.getTimeDuration(EXTENSION, 30_000, java.util.concurrent.TimeUnit.MILLISECONDS),
-        conf.getInt(SAFE_REPLICATION, minReplication), conf.getLong(RECHECK_MS, 1000));
+        conf.getInt(SAFE_REPLICATION, minReplication),
+        conf.getLong(NameNodeConfig.SAFEMODE_RECHECK_MS, NameNodeConfig.SAFEMODE_RECHECK_MS_DEFAULT));
   }
 
   /** HDFS's blockThreshold: the reported blocks needed out of {@code totalBlocks}. */
