@@ -5,6 +5,7 @@ import io.canopy.datanode.DataNodeLauncher;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.MetadataStoreProvider;
 import io.canopy.metadata.postgres.EmbeddedPostgresServer;
+import io.canopy.metadata.postgres.Postmaster;
 import io.canopy.metadata.postgres.PostgresSettings;
 import io.canopy.namenode.NameNode;
 import io.canopy.namenode.NameNodeConfig;
@@ -84,6 +85,12 @@ public final class MiniCanopyCluster implements AutoCloseable {
   private void startDatabase() throws IOException {
     database = EmbeddedPostgresServer.start(directory.resolve("db"), 0);
     conf.set(PostgresSettings.JDBC_URL, database.jdbcUrl());
+  }
+
+  /** The embedded PostgreSQL server's postmaster (its backends are its child processes), for fault tests. */
+  public ProcessHandle databaseServer() {
+    return Postmaster.running(directory.resolve("db")).orElseThrow(() -> new IllegalStateException(
+        "no PostgreSQL server runs on " + directory.resolve("db")));
   }
 
   /** Opens a separate store on the cluster's database (for direct inspection in tests). */

@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Random;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.ipc.RetriableException;
 import io.canopy.metadata.MetadataStoreProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -100,6 +101,17 @@ class TransactionFrameworkTest {
     assertTrue(error.getMessage().contains("after 4 attempts"), error.getMessage());
     assertTrue(error.getMessage().contains("canopy.namenode.transaction.max-attempts"), error.getMessage());
     store.failNext(0);
+  }
+
+  @Test
+  void aDatabaseThatDoesNotAnswerIsNotAskedAgainButAnswersRetriable() throws IOException {
+    backoffs.clear();
+    store.leaveUnansweredNext(1);
+    RetriableException error = assertThrows(RetriableException.class, () -> runner.run(mkdirs("/unanswered")));
+    assertTrue(backoffs.isEmpty(), "another attempt would wait out the timeout again: " + backoffs);
+    assertTrue(error.getMessage().contains("mkdirs") && error.getMessage().contains(store.describe()),
+        error.getMessage());
+    assertTrue(runner.run(mkdirs("/unanswered")), "the client's retry works once the database answers");
   }
 
   @Test

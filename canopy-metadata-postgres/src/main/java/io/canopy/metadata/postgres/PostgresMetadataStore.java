@@ -19,9 +19,11 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.postgresql.core.BaseConnection;
 import org.postgresql.core.Parser;
+import org.postgresql.ds.PGSimpleDataSource;
 
 /** The PostgreSQL metadata store: a HikariCP pool, Flyway migrations, one connection per transaction. */
 final class PostgresMetadataStore implements MetadataStore {
@@ -52,14 +54,27 @@ final class PostgresMetadataStore implements MetadataStore {
     config.setAutoCommit(snapshotReads);
     config.setTransactionIsolation(snapshotReads ? "TRANSACTION_REPEATABLE_READ" : "TRANSACTION_READ_COMMITTED");
     config.setPoolName(name);
-    // Session settings travel as startup options: a SET run as init SQL sits in the connection's first transaction
-    // and is undone if that transaction rolls back.
-    config.addDataSourceProperty("options", "-c lock_timeout=" + settings.lockTimeoutMs()
-        + " -c synchronous_commit=" + settings.synchronousCommit()
-        + (snapshotReads ? " -c default_transaction_read_only=on" : ""));
+    config.setConnectionTimeout(settings.connectionTimeoutMs());
+    config.setValidationTimeout(settings.validationTimeoutMs());
+    settings.driverProperties(snapshotReads).forEach(config::addDataSourceProperty);
     config.addDataSourceProperty("reWriteBatchedInserts", "true");
     config.setInitializationFailTimeout(30_000);
     return config;
+  }
+
+  /**
+   * Flyway's connections: bounded while connecting, but without the namenode's statement and socket timeouts, since a
+   * migration of a large namespace may legitimately run for minutes.
+   */
+  private static DataSource migrationDataSource(PostgresSettings settings) {
+    PGSimpleDataSource source = new PGSimpleDataSource();
+    source.setURL(settings.jdbcUrl());
+    source.setUser(settings.user());
+    source.setPassword(settings.password());
+    int connectSeconds = (int) Math.max(1, (settings.connectionTimeoutMs() + 999) / 1000);
+    source.setConnectTimeout(connectSeconds);
+    source.setLoginTimeout(connectSeconds);
+    return source;
   }
 
   static PostgresMetadataStore open(PostgresSettings settings) throws StoreException {
@@ -72,7 +87,7 @@ final class PostgresMetadataStore implements MetadataStore {
     }
     try {
       // Flyway opens its own connections (it needs two): migrating never waits for the pool.
-      Flyway.configure().dataSource(settings.jdbcUrl(), settings.user(), settings.password())
+      Flyway.configure().dataSource(migrationDataSource(settings))
           .locations("classpath:db/canopy").load().migrate();
     } catch (RuntimeException e) {
       pool.close();

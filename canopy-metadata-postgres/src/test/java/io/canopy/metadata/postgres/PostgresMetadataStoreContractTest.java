@@ -62,6 +62,8 @@ class PostgresMetadataStoreContractTest extends MetadataStoreContractTest {
         PostgresSettings.USER, EmbeddedPostgresServer.USER,
         PostgresSettings.POOL_SIZE, "1",
         PostgresSettings.LOCK_TIMEOUT_MS, "1234",
+        PostgresSettings.STATEMENT_TIMEOUT_MS, "4321",
+        PostgresSettings.IDLE_IN_TRANSACTION_TIMEOUT_MS, "5678",
         PostgresSettings.SYNCHRONOUS_COMMIT, "local"))) {
       for (int i = 0; i < 3; i++) {
         store.begin(MetadataStore.NO_PARTITION_HINT).rollback(); // the pool's only connection, rolled back
@@ -70,6 +72,10 @@ class PostgresMetadataStoreContractTest extends MetadataStoreContractTest {
           store.adminQuery("SHOW lock_timeout", 1).rows().get(0).get(0));
       org.junit.jupiter.api.Assertions.assertEquals("local",
           store.adminQuery("SHOW synchronous_commit", 1).rows().get(0).get(0));
+      org.junit.jupiter.api.Assertions.assertEquals("4321ms",
+          store.adminQuery("SHOW statement_timeout", 1).rows().get(0).get(0));
+      org.junit.jupiter.api.Assertions.assertEquals("5678ms",
+          store.adminQuery("SHOW idle_in_transaction_session_timeout", 1).rows().get(0).get(0));
     }
   }
 }
