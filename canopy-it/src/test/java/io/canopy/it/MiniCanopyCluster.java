@@ -6,7 +6,6 @@ import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.MetadataStoreProvider;
 import io.canopy.metadata.postgres.EmbeddedPostgresServer;
 import io.canopy.metadata.postgres.Postmaster;
-import io.canopy.metadata.postgres.PostgresSettings;
 import io.canopy.namenode.NameNode;
 import io.canopy.namenode.NameNodeConfig;
 import io.canopy.namenode.NamespaceFormatter;
@@ -83,8 +82,8 @@ public final class MiniCanopyCluster implements AutoCloseable {
   }
 
   private void startDatabase() throws IOException {
-    database = EmbeddedPostgresServer.start(directory.resolve("db"), 0);
-    conf.set(PostgresSettings.JDBC_URL, database.jdbcUrl());
+    database = EmbeddedPostgresServer.start(directory.resolve("db"), directory.resolve("secrets"), 0);
+    database.ownerSettings().forEach(conf::set);
   }
 
   /** The embedded PostgreSQL server's postmaster (its backends are its child processes), for fault tests. */

@@ -9,7 +9,6 @@ import io.canopy.metadata.LockMode;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.postgres.EmbeddedPostgresServer;
-import io.canopy.metadata.postgres.PostgresSettings;
 import io.canopy.namenode.NameNodeConfig;
 import io.canopy.namenode.NamespaceFormatter;
 import io.canopy.namenode.fs.FsPath;
@@ -53,9 +52,9 @@ class TransactionFrameworkTest {
 
   @BeforeAll
   static void start() throws IOException {
-    database = EmbeddedPostgresServer.start(directory.resolve("db"), 0);
+    database = EmbeddedPostgresServer.start(directory.resolve("db"), directory.resolve("secrets"), 0);
     Configuration conf = new Configuration(false);
-    conf.set(PostgresSettings.JDBC_URL, database.jdbcUrl());
+    database.ownerSettings().forEach(conf::set);
     MetadataStore real = MetadataStoreProvider.open("postgres", NameNodeConfig.metadataSettings(conf));
     NamespaceFormatter.format(real, conf, false);
     store = new FlakyStore(real);

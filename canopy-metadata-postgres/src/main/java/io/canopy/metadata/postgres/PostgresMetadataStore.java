@@ -24,9 +24,12 @@ import org.flywaydb.core.Flyway;
 import org.postgresql.core.BaseConnection;
 import org.postgresql.core.Parser;
 import org.postgresql.ds.PGSimpleDataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** The PostgreSQL metadata store: a HikariCP pool, Flyway migrations, one connection per transaction. */
 final class PostgresMetadataStore implements MetadataStore {
+  private static final Logger LOG = LoggerFactory.getLogger(PostgresMetadataStore.class);
   /** Every file-system table, emptied by a forced format. Never the migration history. */
   private static final List<String> NAMESPACE_TABLES = List.of("variables", "inodes", "blocks", "block_lookup",
       "replicas", "uc_replicas", "leases", "lease_paths", "datanodes", "storages", "invalidated_blocks",
@@ -85,13 +88,17 @@ final class PostgresMetadataStore implements MetadataStore {
       throw new StoreException("Cannot connect to the metadata database at " + redact(settings.jdbcUrl()) + ": "
           + e.getMessage(), e);
     }
-    try {
-      // Flyway opens its own connections (it needs two): migrating never waits for the pool.
-      Flyway.configure().dataSource(migrationDataSource(settings))
-          .locations("classpath:db/canopy").load().migrate();
-    } catch (RuntimeException e) {
-      pool.close();
-      throw new StoreException("Schema migration of " + redact(settings.jdbcUrl()) + " failed: " + e.getMessage(), e);
+    if (settings.migrate()) {
+      try {
+        // Flyway opens its own connections (it needs two): migrating never waits for the pool.
+        Flyway.configure().dataSource(migrationDataSource(settings))
+            .locations("classpath:db/canopy").load().migrate();
+      } catch (RuntimeException e) {
+        pool.close();
+        throw new StoreException("Schema migration of " + redact(settings.jdbcUrl()) + " failed: " + e.getMessage(),
+            e);
+      }
+      warnIfSuperuser(pool, settings);
     }
     HikariDataSource readPool;
     try {
@@ -102,6 +109,24 @@ final class PostgresMetadataStore implements MetadataStore {
           + e.getMessage(), e);
     }
     return new PostgresMetadataStore(pool, readPool, "postgres " + redact(settings.jdbcUrl()));
+  }
+
+  /**
+   * A store that migrates is a namenode's or the command line's owner login: as a superuser it could run programs
+   * and read files on the database server for anyone who can reach it (docs/design/010 has the roles to create).
+   */
+  private static void warnIfSuperuser(HikariDataSource pool, PostgresSettings settings) {
+    try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement();
+        ResultSet row = statement.executeQuery("SELECT rolsuper FROM pg_roles WHERE rolname = current_user")) {
+      if (row.next() && row.getBoolean(1)) {
+        LOG.warn("The metadata database user {} is a superuser; create the owner role of docs/design/010 and set "
+            + "{} to it", settings.user(), PostgresSettings.USER);
+      }
+      connection.rollback();
+    } catch (SQLException e) {
+      LOG.warn("Cannot tell whether the metadata database user {} is a superuser: {}", settings.user(),
+          e.getMessage());
+    }
   }
 
   private static String redact(String jdbcUrl) {

@@ -1,15 +1,31 @@
 package io.canopy.metadata.postgres;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Map;
 
 /** The {@code canopy.metadata.*} keys this engine reads, with their defaults. */
 public final class PostgresSettings {
   /** JDBC URL of the PostgreSQL database. */
   public static final String JDBC_URL = "canopy.metadata.jdbc.url";
+  /** The database user; for namenodes the owner role of docs/design/010, never a superuser. */
   public static final String USER = "canopy.metadata.jdbc.user";
-  public static final String USER_DEFAULT = "postgres";
+  public static final String USER_DEFAULT = DatabaseRoles.OWNER;
+  /** The password itself; prefer {@link #PASSWORD_FILE}, which keeps it out of configuration files. */
   public static final String PASSWORD = "canopy.metadata.jdbc.password";
   public static final String PASSWORD_DEFAULT = "";
+  /** A file (0600) whose first line is the password; wins over {@link #PASSWORD}. */
+  public static final String PASSWORD_FILE = "canopy.metadata.jdbc.password-file";
+  /** Whether opening the store brings the schema up to date (Flyway); off for read-only logins. */
+  public static final String MIGRATE = "canopy.metadata.migrate";
+  public static final boolean MIGRATE_DEFAULT = true;
+  /**
+   * The read-only role canopy sql and canopy admin log in as on an external database (read by the command line, not
+   * by namenodes); the embedded database's is {@value DatabaseRoles#READER}.
+   */
+  public static final String READER_USER = "canopy.metadata.reader.user";
+  /** The file (0600) holding the password of {@link #READER_USER}. */
+  public static final String READER_PASSWORD_FILE = "canopy.metadata.reader.password-file";
   /** Connections in the namenode's pool; each concurrent operation holds one. */
   public static final String POOL_SIZE = "canopy.metadata.pool.size";
   public static final int POOL_SIZE_DEFAULT = 32;
@@ -59,7 +75,25 @@ public final class PostgresSettings {
   }
 
   String password() {
-    return values.getOrDefault(PASSWORD, PASSWORD_DEFAULT);
+    String file = values.get(PASSWORD_FILE);
+    if (file == null || file.isBlank()) {
+      return values.getOrDefault(PASSWORD, PASSWORD_DEFAULT);
+    }
+    try {
+      return new DatabaseLogin(user(), Path.of(file)).password();
+    } catch (IOException e) {
+      throw new IllegalArgumentException(PASSWORD_FILE + " names " + file + ", which cannot be read: " + e
+          + "; it must hold the password of database user " + user() + " on its first line", e);
+    }
+  }
+
+  boolean migrate() {
+    return Boolean.parseBoolean(values.getOrDefault(MIGRATE, String.valueOf(MIGRATE_DEFAULT)).trim());
+  }
+
+  /** The settings that log a store in at {@code jdbcUrl} as {@code login} (its password read from its file). */
+  public static Map<String, String> login(String jdbcUrl, DatabaseLogin login) {
+    return Map.of(JDBC_URL, jdbcUrl, USER, login.user(), PASSWORD_FILE, login.passwordFile().toString());
   }
 
   int poolSize() {
