@@ -34,6 +34,7 @@ import org.apache.hadoop.hdfs.server.protocol.DatanodeProtocol;
 import org.apache.hadoop.hdfs.server.protocol.NamenodeProtocol;
 import org.apache.hadoop.ipc.ProtobufRpcEngine2;
 import org.apache.hadoop.ipc.RPC;
+import org.apache.hadoop.ipc.RetriableException;
 import org.apache.hadoop.ipc.proto.GenericRefreshProtocolProtos.GenericRefreshProtocolService;
 import org.apache.hadoop.ipc.protocolPB.GenericRefreshProtocolPB;
 import org.apache.hadoop.ipc.protocolPB.GenericRefreshProtocolServerSideTranslatorPB;
@@ -84,6 +85,8 @@ public final class RpcServerFactory {
     server.addTerseExceptions(HadoopIllegalArgumentException.class, RecoveryInProgressException.class);
     // a user running into a quota is not a server problem (HDFS lists them too)
     server.addTerseExceptions(NSQuotaExceededException.class, DSQuotaExceededException.class);
+    // a database that does not answer fails every call for a while: one line each, whose message names it
+    server.addTerseExceptions(RetriableException.class);
     return server;
   }
 }

@@ -179,8 +179,9 @@ public final class TransactionRunner {
    * naming the operation and the database that did not answer.
    */
   private RetriableException databaseUnavailable(String operationName, TransientStoreException cause) {
-    RetriableException retriable = new RetriableException(operationName + " was not completed: "
-        + cause.getMessage() + ". Database: " + store.describe() + ". Retry the call.");
+    String outcome = cause.outcomeUnknown() ? " may not have completed: " : " was not completed: ";
+    RetriableException retriable = new RetriableException(operationName + outcome + cause.getMessage()
+        + ". Database: " + store.describe() + ". Retry the call.");
     retriable.initCause(cause);
     return retriable;
   }
