@@ -5,7 +5,6 @@ import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import org.apache.hadoop.conf.Configuration;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -42,11 +41,11 @@ public final class AdminNamenodesCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     ClusterLayout layout = AdminCommand.layout(dirOption, admin);
-    Configuration conf = ClusterConfigs.loadClient(layout);
+    layout.requireCluster();
     ClusterProperties cluster = ClusterProperties.load(layout.propertiesFile()).orElseThrow();
     PrintWriter out = spec.commandLine().getOut();
-    NamenodeGroup group = DatabaseSession.withStore(layout, conf, spec.commandLine().getErr(),
-        store -> NamenodeGroup.read(store, cluster));
+    NamenodeGroup group = DatabaseSession.withStore(layout, MetadataAccess.Login.READER,
+        spec.commandLine().getErr(), store -> NamenodeGroup.read(store, cluster));
     if (group.members().isEmpty()) {
       out.println("No namenode has joined the cluster in " + layout.root() + " (none runs; `canopy up --dir "
           + layout.root() + "` starts them)");

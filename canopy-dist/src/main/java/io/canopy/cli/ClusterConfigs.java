@@ -25,6 +25,10 @@ import org.apache.hadoop.conf.Configuration;
  * they run with, because a datanode asked to refresh re-reads {@code core-site.xml} and {@code hdfs-site.xml} from its
  * class path (see {@link DaemonLauncher}). Clients use namenode 1's address when it is the only namenode, else the
  * nameservice, whose failover proxy provider is {@link #failoverProxyProvider()}.
+ *
+ * <p>The metadata database's settings ({@code canopy.metadata.*}, -D ones included) go to the namenodes only: their
+ * files are readable by the cluster's owner only (0600), and the clients' and datanodes' hold no database setting,
+ * let alone a credential (docs/design/010).
  */
 public final class ClusterConfigs {
   public static final String CORE_SITE = "core-site.xml";
@@ -113,19 +117,17 @@ public final class ClusterConfigs {
     }
     boolean datanode = role != null && role.kind() == Role.Kind.DATANODE;
     files.get(HDFS_SITE).put("dfs.replication", Integer.toString(Math.min(3, Math.max(1, cluster.datanodes()))));
-    files.get(CANOPY_SITE).put("canopy.metadata.engine", "postgres");
-    files.get(CANOPY_SITE).put("canopy.metadata.jdbc.user", "postgres");
     if (datanode) {
       DataNodeLauncher.DEFAULTS.forEach((key, value) -> files.get(fileFor(key)).put(key, value));
     }
-    cluster.overrides().forEach((key, value) -> files.get(fileFor(key)).put(key, value));
+    cluster.overrides().forEach((key, value) -> {
+      if (!key.startsWith(NameNodeConfig.METADATA_PREFIX)) {
+        files.get(fileFor(key)).put(key, value);
+      }
+    });
     files.get(CORE_SITE).put("fs.defaultFS", cluster.defaultFs());
     if (datanode || cluster.clientsUseNameservice()) {
       nameserviceKeys(cluster, datanode).forEach((key, value) -> files.get(fileFor(key)).put(key, value));
-    }
-    if (!cluster.externalDatabase()) {
-      files.get(CANOPY_SITE).put(JDBC_URL_KEY, "jdbc:postgresql://127.0.0.1:" + cluster.port(Role.DATABASE)
-          + "/postgres");
     }
     if (role != null && role.kind() == Role.Kind.NAMENODE) {
       files.get(CANOPY_SITE).put("canopy.namenode.rpc-address", "127.0.0.1:" + cluster.port(role));
@@ -156,27 +158,31 @@ public final class ClusterConfigs {
 
   /** Writes the client's configuration and every namenode's and datanode's. */
   public static void writeAll(ClusterLayout layout, ClusterProperties cluster) throws IOException {
-    write(layout.etc(), filesFor(null, cluster), "the clients of cluster " + layout.root());
+    write(layout.etc(), filesFor(null, cluster), "the clients of cluster " + layout.root(), false);
     for (Role role : cluster.roles()) {
       if (role.kind() != Role.Kind.DATABASE) {
         Map<String, Map<String, String>> files = filesFor(role, cluster);
-        if (role.kind() == Role.Kind.NAMENODE) {
+        boolean namenode = role.kind() == Role.Kind.NAMENODE;
+        if (namenode) {
           files.get(CANOPY_SITE).put(NameNodeConfig.METRICS_FILE, layout.metricsFile(role).toString());
+          files.get(CANOPY_SITE).putAll(MetadataAccess.settings(layout, cluster, MetadataAccess.Login.OWNER,
+              cluster.externalDatabase() ? null : MetadataAccess.embeddedJdbcUrl(cluster)));
         }
         if (role.kind() == Role.Kind.DATANODE) {
           files.get(HDFS_SITE).put("dfs.datanode.data.dir",
               DataNodeLauncher.dataDirValue(layout.dataNodeDir(role.index())));
         }
-        write(layout.confDir(role), files, role + " of cluster " + layout.root());
+        write(layout.confDir(role), files, role + " of cluster " + layout.root(), namenode);
       }
     }
   }
 
-  private static void write(Path dir, Map<String, Map<String, String>> files, String who) throws IOException {
+  private static void write(Path dir, Map<String, Map<String, String>> files, String who, boolean ownerOnly)
+      throws IOException {
     for (Map.Entry<String, Map<String, String>> file : files.entrySet()) {
       HadoopXml.write(dir.resolve(file.getKey()), file.getValue(), "Configuration of " + who + ", written by "
           + "canopy up and rewritten by every canopy up and canopy namenode. Make lasting changes with canopy up "
-          + "-D key=value.");
+          + "-D key=value.", ownerOnly);
     }
   }
 

@@ -11,6 +11,7 @@ import java.nio.file.Path;
  * DIR/etc/*.xml              client configuration (core-site.xml, hdfs-site.xml, canopy-site.xml)
  * DIR/etc/ROLE/*.xml         configuration of one namenode or datanode process
  * DIR/db                     PostgreSQL data directory
+ * DIR/secrets/ROLE.password  the embedded database's passwords (0600, the directory 0700; docs/design/010)
  * DIR/dn/I                   data directory of datanode I
  * DIR/logs/ROLE.log          stdout and stderr of one process
  * DIR/run/ROLE.pid           pid of one running process
@@ -58,6 +59,11 @@ public final class ClusterLayout {
 
   public Path databaseDir() {
     return root.resolve("db");
+  }
+
+  /** The embedded database's password files, one per role (see EmbeddedPostgresServer). */
+  public Path secretsDir() {
+    return root.resolve("secrets");
   }
 
   public Path dataNodesDir() {

@@ -1,12 +1,12 @@
 package io.canopy.cli;
 
 import io.canopy.client.Nameservice;
+import io.canopy.metadata.postgres.SecretFiles;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -193,10 +193,8 @@ public final class ClusterProperties {
     String body = text.toString().lines().filter(line -> !line.startsWith("#")).sorted()
         .collect(Collectors.joining("\n", "", "\n"));
     Files.createDirectories(file.getParent());
-    Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
-    Files.writeString(temporary, "# Written by canopy up; the next canopy up reuses these counts, ports and "
+    // 0600: the overrides may hold an external database's login.
+    SecretFiles.write(file, "# Written by canopy up; the next canopy up reuses these counts, ports and "
         + "overrides.\n" + body);
-    Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING,
-        StandardCopyOption.ATOMIC_MOVE);
   }
 }

@@ -149,7 +149,8 @@ final class ClusterStarter {
 
   private void startDatabase() throws IOException {
     int port = cluster.port(Role.DATABASE);
-    Started database = launch(Role.DATABASE, List.of(layout.databaseDir().toString(), Integer.toString(port)));
+    Started database = launch(Role.DATABASE, List.of(layout.databaseDir().toString(), layout.secretsDir().toString(),
+        Integer.toString(port)));
     waitFor(database, "PostgreSQL to accept connections on 127.0.0.1:" + port, () -> {
       String log = readLogSince(layout.logFile(Role.DATABASE), database.logOffset());
       if (!log.contains("ready jdbc:")) {
@@ -161,7 +162,7 @@ final class ClusterStarter {
 
   private void ensureFormatted() throws IOException {
     Configuration conf = ClusterConfigs.load(layout.etc());
-    try (MetadataStore store = MetadataAccess.open(conf)) {
+    try (MetadataStore store = MetadataAccess.open(layout, MetadataAccess.Login.OWNER)) {
       if (NamespaceFormatter.isFormatted(store)) {
         return;
       }

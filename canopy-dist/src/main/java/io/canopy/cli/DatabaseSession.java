@@ -3,13 +3,11 @@ package io.canopy.cli;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.postgres.EmbeddedPostgresServer;
 import io.canopy.metadata.postgres.Postmaster;
-import io.canopy.metadata.postgres.PostgresSettings;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Optional;
-import org.apache.hadoop.conf.Configuration;
 
 /**
  * The metadata store of a cluster for one CLI command. Uses the cluster's database when it runs; otherwise starts
@@ -33,13 +31,14 @@ final class DatabaseSession implements AutoCloseable {
   }
 
   /**
-   * Runs {@code work} on the metadata store of the cluster in {@code layout}: its running (or external) database,
-   * else the embedded one started for this command only, under the {@link ClusterLock} so that no {@code canopy up}
-   * starts it meanwhile.
+   * Runs {@code work} on the metadata store of the cluster in {@code layout}, logged in as {@code login}: its running
+   * (or external) database, else the embedded one started for this command only, under the {@link ClusterLock} so
+   * that no {@code canopy up} starts it meanwhile.
    */
-  static <T> T withStore(ClusterLayout layout, Configuration conf, PrintWriter err, Work<T> work) throws IOException {
+  static <T> T withStore(ClusterLayout layout, MetadataAccess.Login login, PrintWriter err, Work<T> work)
+      throws IOException {
     if (ClusterProperties.externalDatabase(layout) || new Daemons(layout).running(Role.DATABASE).isPresent()) {
-      try (DatabaseSession session = open(layout, conf, err)) {
+      try (DatabaseSession session = open(layout, login, err)) {
         return work.apply(session.store());
       }
     }
@@ -47,14 +46,14 @@ final class DatabaseSession implements AutoCloseable {
       throw new CliException("The cluster in " + layout.root() + " has no database yet (" + layout.databaseDir()
           + " is missing); start it with `canopy up --dir " + layout.root() + "`");
     }
-    try (ClusterLock lock = ClusterLock.acquire(layout); DatabaseSession session = open(layout, conf, err)) {
+    try (ClusterLock lock = ClusterLock.acquire(layout); DatabaseSession session = open(layout, login, err)) {
       return work.apply(session.store());
     }
   }
 
-  static DatabaseSession open(ClusterLayout layout, Configuration conf, PrintWriter err) throws IOException {
+  static DatabaseSession open(ClusterLayout layout, MetadataAccess.Login login, PrintWriter err) throws IOException {
     if (ClusterProperties.externalDatabase(layout) || new Daemons(layout).running(Role.DATABASE).isPresent()) {
-      return new DatabaseSession(MetadataAccess.open(conf), null);
+      return new DatabaseSession(MetadataAccess.open(layout, login), null);
     }
     Optional<ProcessHandle> postmaster = Postmaster.running(layout.databaseDir());
     if (postmaster.isPresent() && Postmaster.launcherHoldsLock(layout.databaseDir())) {
@@ -75,11 +74,9 @@ final class DatabaseSession implements AutoCloseable {
     err.println("The database of " + layout.root() + " is not running: starting it in this process for this "
         + "command only");
     err.flush();
-    EmbeddedPostgresServer server = EmbeddedPostgresServer.start(layout.databaseDir(), 0);
+    EmbeddedPostgresServer server = EmbeddedPostgresServer.start(layout.databaseDir(), layout.secretsDir(), 0);
     try {
-      Configuration temporary = new Configuration(conf);
-      temporary.set(PostgresSettings.JDBC_URL, server.jdbcUrl());
-      return new DatabaseSession(MetadataAccess.open(temporary), server);
+      return new DatabaseSession(MetadataAccess.open(layout, login, server.jdbcUrl()), server);
     } catch (IOException | RuntimeException e) {
       server.close();
       throw e;

@@ -42,7 +42,8 @@ public final class FormatCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     try (ClusterLock lock = ClusterLock.acquire(layout)) {
       refuseWhileServing(layout);
-      try (DatabaseSession session = DatabaseSession.open(layout, conf, spec.commandLine().getErr())) {
+      try (DatabaseSession session = DatabaseSession.open(layout, MetadataAccess.Login.OWNER,
+          spec.commandLine().getErr())) {
         MetadataStore store = session.store();
         if (NamespaceFormatter.isFormatted(store) && !force) {
           NamespaceIdentity identity = store.identity();

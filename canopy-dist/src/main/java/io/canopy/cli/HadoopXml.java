@@ -1,5 +1,6 @@
 package io.canopy.cli;
 
+import io.canopy.metadata.postgres.SecretFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,9 +25,17 @@ public final class HadoopXml {
 
   /**
    * Writes {@code file} atomically (a temporary file moved over it), so processes that read it while it is rewritten
-   * (clients, a datanode refreshing its namenode list) see the old or the new file, never half of one.
+   * (clients, a datanode refreshing its namenode list) see the old or the new file, never half of one. With
+   * {@code ownerOnly} the file is 0600 and its directory 0700: server-side configuration, which may name a
+   * database login.
    */
-  public static void write(Path file, Map<String, String> properties, String comment) throws IOException {
+  public static void write(Path file, Map<String, String> properties, String comment, boolean ownerOnly)
+      throws IOException {
+    if (ownerOnly) {
+      SecretFiles.ensureDirectory(file.getParent());
+      SecretFiles.write(file, render(properties, comment));
+      return;
+    }
     Files.createDirectories(file.getParent());
     Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
     Files.writeString(temporary, render(properties, comment));

@@ -56,8 +56,8 @@ public final class KillNamenodeCommand implements Callable<Integer> {
     Configuration conf = ClusterConfigs.loadClient(layout);
     ClusterProperties cluster = ClusterProperties.load(layout.propertiesFile()).orElseThrow();
     PrintWriter out = spec.commandLine().getOut();
-    NamenodeGroup group = DatabaseSession.withStore(layout, conf, spec.commandLine().getErr(),
-        store -> NamenodeGroup.read(store, cluster));
+    NamenodeGroup group = DatabaseSession.withStore(layout, MetadataAccess.Login.READER,
+        spec.commandLine().getErr(), store -> NamenodeGroup.read(store, cluster));
     String listThem = "; `canopy admin namenodes --dir " + layout.root() + "` lists them";
     NamenodeGroup.Member member = group.member(id).orElseThrow(() -> new CliException("No namenode with id " + id
         + " in the cluster in " + layout.root() + " (ids now: " + (group.members().isEmpty() ? "none"

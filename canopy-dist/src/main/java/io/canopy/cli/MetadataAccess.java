@@ -3,23 +3,117 @@ package io.canopy.cli;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.MetadataStoreProvider;
 import io.canopy.metadata.StoreException;
+import io.canopy.metadata.postgres.DatabaseLogin;
+import io.canopy.metadata.postgres.EmbeddedPostgresServer;
+import io.canopy.metadata.postgres.PostgresSettings;
 import io.canopy.namenode.NameNodeConfig;
-import java.util.HashMap;
 import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
+import java.util.TreeMap;
 
-/** Opens the metadata store a cluster's configuration names, with a small pool: the CLI runs one thing at a time. */
+/**
+ * How the command line and the namenodes log in to a cluster's metadata database (docs/design/010), as one of two
+ * roles: the owner (namenodes, and {@code up} and {@code format}, which write and migrate) or the read-only reader
+ * ({@code sql}, {@code admin}). The settings come from the cluster directory, never from the client configuration,
+ * which holds no credential: for the embedded database the roles' password files in DIR/secrets, for an external one
+ * the {@code -D} settings kept in cluster.properties.
+ */
 final class MetadataAccess {
-  private static final String POOL_SIZE_KEY = "canopy.metadata.pool.size";
+  /** The role a command logs in as. */
+  enum Login { OWNER, READER }
+
   private static final String CLI_POOL_SIZE = "2";
+  /** -D keys that name a login: they are for an external database; the embedded one's logins are generated. */
+  private static final String[] LOGIN_KEYS = {PostgresSettings.USER, PostgresSettings.PASSWORD,
+      PostgresSettings.PASSWORD_FILE, PostgresSettings.READER_USER, PostgresSettings.READER_PASSWORD_FILE};
 
   private MetadataAccess() {
   }
 
-  static MetadataStore open(Configuration conf) throws StoreException {
-    Map<String, String> settings = new HashMap<>(NameNodeConfig.metadataSettings(conf));
-    settings.put(POOL_SIZE_KEY, CLI_POOL_SIZE);
-    String engine = conf.get(NameNodeConfig.METADATA_ENGINE, NameNodeConfig.METADATA_ENGINE_DEFAULT);
+  /** The store of the cluster in {@code layout} as {@code login}; a small pool: the CLI runs one thing at a time. */
+  static MetadataStore open(ClusterLayout layout, Login login) throws StoreException {
+    ClusterProperties cluster = cluster(layout);
+    return open(settings(layout, cluster, login, cluster.externalDatabase() ? null : embeddedJdbcUrl(cluster)));
+  }
+
+  /** The same on an embedded database served at {@code jdbcUrl} (one started for this command only). */
+  static MetadataStore open(ClusterLayout layout, Login login, String jdbcUrl) throws StoreException {
+    ClusterProperties cluster = cluster(layout);
+    return open(settings(layout, cluster, login, jdbcUrl));
+  }
+
+  private static MetadataStore open(Map<String, String> settings) throws StoreException {
+    settings.put(NameNodeConfig.METADATA_POOL_SIZE, CLI_POOL_SIZE);
+    String engine = settings.getOrDefault(NameNodeConfig.METADATA_ENGINE, NameNodeConfig.METADATA_ENGINE_DEFAULT);
     return MetadataStoreProvider.open(engine, settings);
+  }
+
+  private static ClusterProperties cluster(ClusterLayout layout) {
+    layout.requireCluster();
+    return ClusterProperties.load(layout.propertiesFile()).orElseThrow();
+  }
+
+  /** Where the embedded database of {@code cluster} listens. */
+  static String embeddedJdbcUrl(ClusterProperties cluster) {
+    return "jdbc:postgresql://127.0.0.1:" + cluster.port(Role.DATABASE) + "/" + EmbeddedPostgresServer.DATABASE;
+  }
+
+  /**
+   * The {@code canopy.metadata.*} settings of {@code login}: the cluster's -D settings of that prefix (timeouts,
+   * engine...), then the login itself; {@code embeddedJdbcUrl} is used only when the database is the embedded one.
+   */
+  static Map<String, String> settings(ClusterLayout layout, ClusterProperties cluster, Login login,
+      String embeddedJdbcUrl) {
+    Map<String, String> settings = new TreeMap<>();
+    cluster.overrides().forEach((key, value) -> {
+      if (key.startsWith(NameNodeConfig.METADATA_PREFIX)) {
+        settings.put(key, value);
+      }
+    });
+    if (cluster.externalDatabase()) {
+      return login == Login.OWNER ? settings : externalReader(layout, settings);
+    }
+    for (String key : LOGIN_KEYS) {
+      settings.remove(key);
+    }
+    DatabaseLogin role = login == Login.OWNER ? EmbeddedPostgresServer.owner(layout.secretsDir())
+        : EmbeddedPostgresServer.reader(layout.secretsDir());
+    settings.putAll(PostgresSettings.login(embeddedJdbcUrl, role));
+    if (login == Login.READER) {
+      settings.put(PostgresSettings.MIGRATE, "false");
+    }
+    return settings;
+  }
+
+  /** The owner's settings turned into the reader's: its own user and password file, no migration. */
+  private static Map<String, String> externalReader(ClusterLayout layout, Map<String, String> settings) {
+    String user = settings.remove(PostgresSettings.READER_USER);
+    String passwordFile = settings.remove(PostgresSettings.READER_PASSWORD_FILE);
+    if (user == null || user.isBlank()) {
+      throw new CliException("The external metadata database of " + layout.root() + " has no read-only login for "
+          + "canopy sql and canopy admin: create the reader role of docs/design/010 and run `canopy up --dir "
+          + layout.root() + " -D " + PostgresSettings.READER_USER + "=ROLE -D " + PostgresSettings.READER_PASSWORD_FILE
+          + "=FILE` (FILE: its password, mode 0600)");
+    }
+    settings.put(PostgresSettings.USER, user);
+    settings.remove(PostgresSettings.PASSWORD);
+    settings.remove(PostgresSettings.PASSWORD_FILE);
+    if (passwordFile != null) {
+      settings.put(PostgresSettings.PASSWORD_FILE, passwordFile);
+    }
+    settings.put(PostgresSettings.MIGRATE, "false");
+    return settings;
+  }
+
+  /** Refuses login settings for the embedded database: its logins are generated, and -D would be ignored. */
+  static void checkLoginSettings(Map<String, String> overrides) {
+    if (ClusterProperties.isExternal(overrides)) {
+      return;
+    }
+    for (String key : LOGIN_KEYS) {
+      if (overrides.containsKey(key)) {
+        throw new CliException(2, "-D " + key + " is for an external database (with -D " + PostgresSettings.JDBC_URL
+            + "); the embedded database's logins are generated in DIR/secrets");
+      }
+    }
   }
 }

@@ -106,7 +106,7 @@ public final class NamenodeCommand implements Callable<Integer> {
         throw e;
       }
       Configuration conf = ClusterConfigs.loadClient(layout);
-      describeMember(layout, conf, grown, role, out);
+      describeMember(layout, grown, role, out);
       List<String> problems = refreshDatanodes(layout, conf, grown, role, starter.logOffset(role), deadline, out);
       out.println(role + " is part of the cluster; the client configuration in " + layout.etc() + " lists "
           + Role.count(grown.namenodes(), Role.Kind.NAMENODE));
@@ -151,9 +151,8 @@ public final class NamenodeCommand implements Callable<Integer> {
     ClusterStarter starter = new ClusterStarter(layout, cluster, DaemonLauncher.forThisJvm(layout), out,
         spec.commandLine().getErr(), Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
     starter.startNamenodes(stopped);
-    Configuration conf = ClusterConfigs.loadClient(layout);
     for (Role role : stopped) {
-      describeMember(layout, conf, cluster, role, out);
+      describeMember(layout, cluster, role, out);
     }
     out.println("restarted " + stopped + "; datanodes and clients already list "
         + (stopped.size() == 1 ? "it" : "them"));
@@ -162,9 +161,8 @@ public final class NamenodeCommand implements Callable<Integer> {
   }
 
   /** Prints the id the new namenode joined the group with (best effort: the group is read once). */
-  private static void describeMember(ClusterLayout layout, Configuration conf, ClusterProperties cluster, Role role,
-      PrintWriter out) {
-    try (MetadataStore store = MetadataAccess.open(conf)) {
+  private static void describeMember(ClusterLayout layout, ClusterProperties cluster, Role role, PrintWriter out) {
+    try (MetadataStore store = MetadataAccess.open(layout, MetadataAccess.Login.READER)) {
       Optional<NamenodeGroup.Member> member = NamenodeGroup.read(store, cluster).memberOf(role);
       member.ifPresent(joined -> out.println(role + " joined the namenode group as namenode " + joined.id()
           + (joined.leader() ? " (the leader)" : "")));

@@ -4,7 +4,6 @@ import io.canopy.metadata.QueryResult;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
-import org.apache.hadoop.conf.Configuration;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -14,8 +13,9 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "sql", mixinStandardHelpOptions = true,
     description = {"Query the metadata database with SQL.",
-        "Runs one read-only query on the metadata database of the cluster in DIR and prints the rows as a "
-        + "table (NULL shown as NULL). Tables are described in docs/schema.md; for example:",
+        "Runs one query on the metadata database of the cluster in DIR as its read-only role (it may read the "
+        + "metadata tables, nothing else) and prints the rows as a table (NULL shown as NULL). Tables are described "
+        + "in docs/schema.md; for example:",
         "  canopy sql \"SELECT id, parent_id, name, is_dir, size FROM inodes ORDER BY id\"",
         "If the database is not running, it is started inside this command for the query and stopped again "
         + "(refused while `canopy up`, `down` or `format` works on DIR)."},
@@ -47,9 +47,9 @@ public final class SqlCommand implements Callable<Integer> {
       throw new CliException(2, "the query is empty");
     }
     ClusterLayout layout = dirOption.layout();
-    Configuration conf = ClusterConfigs.loadClient(layout);
+    layout.requireCluster();
     PrintWriter out = spec.commandLine().getOut();
-    QueryResult result = DatabaseSession.withStore(layout, conf, spec.commandLine().getErr(),
+    QueryResult result = DatabaseSession.withStore(layout, MetadataAccess.Login.READER, spec.commandLine().getErr(),
         store -> store.adminQuery(query, maxRows));
     out.print(TextTable.render(result));
     out.flush();

@@ -190,6 +190,7 @@ public final class UpCommand implements Callable<Integer> {
       previous.ifPresent(cluster -> settings.putAll(cluster.overrides()));
     }
     settings.putAll(overrides);
+    MetadataAccess.checkLoginSettings(settings);
     Map<String, Integer> previousPorts = previous.map(ClusterProperties::ports).orElse(Map.of());
     Map<String, Integer> ports = new TreeMap<>();
     Set<Integer> taken = new HashSet<>();

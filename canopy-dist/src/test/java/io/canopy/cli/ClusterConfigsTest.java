@@ -43,18 +43,19 @@ class ClusterConfigsTest {
       }
       Configuration conf = ClusterConfigs.load(confDir);
       assertEquals("1048576", conf.get("dfs.blocksize"), confDir.toString());
-      assertEquals("7", conf.get("canopy.metadata.pool.size"), confDir.toString());
       assertEquals("65536", conf.get("io.file.buffer.size"), confDir.toString());
       // Two namenodes: everyone reaches them through the nameservice.
       assertEquals("hdfs://canopy", conf.get("fs.defaultFS"), confDir.toString());
       assertEquals(List.of("127.0.0.1:5001", "127.0.0.1:5002"), Nameservice.rpcAddresses(conf, "canopy"),
           confDir.toString());
-      assertEquals("jdbc:postgresql://127.0.0.1:5000/postgres", conf.get("canopy.metadata.jdbc.url"));
+      // The metadata database's settings are the namenodes' alone.
+      boolean namenode = confDir.getFileName().toString().startsWith("namenode");
+      assertEquals(namenode ? "7" : null, conf.get("canopy.metadata.pool.size"), confDir.toString());
     }
     // Each override sits in the file its prefix belongs to.
     String hdfsSite = Files.readString(layout.etc().resolve(ClusterConfigs.HDFS_SITE));
     assertTrue(hdfsSite.contains("<name>dfs.blocksize</name><value>1048576</value>"), hdfsSite);
-    String canopySite = Files.readString(layout.etc().resolve(ClusterConfigs.CANOPY_SITE));
+    String canopySite = Files.readString(layout.confDir(Role.namenode(1)).resolve(ClusterConfigs.CANOPY_SITE));
     assertTrue(canopySite.contains("<name>canopy.metadata.pool.size</name><value>7</value>"), canopySite);
     String coreSite = Files.readString(layout.etc().resolve(ClusterConfigs.CORE_SITE));
     assertTrue(coreSite.contains("<name>io.file.buffer.size</name><value>65536</value>"), coreSite);
@@ -180,11 +181,38 @@ class ClusterConfigsTest {
     }
     ClusterLayout layout = new ClusterLayout(dir);
     ClusterConfigs.writeAll(layout, cluster);
-    for (Path confDir : List.of(layout.etc(), layout.confDir(Role.namenode(1)))) {
-      Configuration conf = ClusterConfigs.load(confDir);
-      assertEquals(external, conf.get("canopy.metadata.jdbc.url"), confDir.toString());
-      assertEquals("canopy", conf.get("canopy.metadata.jdbc.user"), confDir.toString());
+    Configuration namenode = ClusterConfigs.load(layout.confDir(Role.namenode(1)));
+    assertEquals(external, namenode.get("canopy.metadata.jdbc.url"));
+    assertEquals("canopy", namenode.get("canopy.metadata.jdbc.user"));
+    for (Path confDir : List.of(layout.etc(), layout.confDir(Role.datanode(1)))) {
+      assertTrue(ClusterConfigs.load(confDir).getPropsWithPrefix("canopy.metadata.").isEmpty(), confDir.toString());
     }
+  }
+
+  @Test
+  void onlyNamenodesKnowTheDatabaseLoginAndOnlyTheClusterOwnerReadsIt() throws Exception {
+    ClusterLayout layout = new ClusterLayout(dir);
+    ClusterProperties cluster = cluster(Map.of("canopy.metadata.lock-timeout-ms", "5000"));
+    cluster.store(layout.propertiesFile());
+    ClusterConfigs.writeAll(layout, cluster);
+    Configuration namenode = ClusterConfigs.load(layout.confDir(Role.namenode(2)));
+    assertEquals("jdbc:postgresql://127.0.0.1:5000/postgres", namenode.get("canopy.metadata.jdbc.url"));
+    assertEquals("canopy_owner", namenode.get("canopy.metadata.jdbc.user"));
+    assertEquals(layout.secretsDir().resolve("canopy_owner.password").toString(),
+        namenode.get("canopy.metadata.jdbc.password-file"));
+    assertEquals("5000", namenode.get("canopy.metadata.lock-timeout-ms"));
+    assertEquals("rwx------", permissions(layout.confDir(Role.namenode(2))));
+    for (String file : ClusterConfigs.FILES) {
+      assertEquals("rw-------", permissions(layout.confDir(Role.namenode(2)).resolve(file)), file);
+    }
+    assertEquals("rw-------", permissions(layout.propertiesFile()), "-D overrides may hold a database login");
+    for (Path confDir : List.of(layout.etc(), layout.confDir(Role.datanode(1)))) {
+      assertTrue(ClusterConfigs.load(confDir).getPropsWithPrefix("canopy.metadata.").isEmpty(), confDir.toString());
+    }
+  }
+
+  private static String permissions(Path path) throws java.io.IOException {
+    return java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(path));
   }
 
   @Test

@@ -69,6 +69,13 @@ final class CliRunner {
     return run;
   }
 
+  /** Runs {@code canopy down} when the cluster directory exists: a test's clean-up stops whatever it started. */
+  void downIfCreated() {
+    if (java.nio.file.Files.exists(clusterDir)) {
+      run("down");
+    }
+  }
+
   /** Runs a command that must succeed. */
   Run succeed(String... args) {
     Run run = run(args);

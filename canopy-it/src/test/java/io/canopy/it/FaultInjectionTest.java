@@ -7,7 +7,6 @@ import io.canopy.datanode.DataNodeLauncher;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.MetadataStoreProvider;
 import io.canopy.metadata.postgres.EmbeddedPostgresServer;
-import io.canopy.metadata.postgres.PostgresSettings;
 import io.canopy.namenode.NameNode;
 import io.canopy.namenode.NameNodeConfig;
 import io.canopy.namenode.NamespaceFormatter;
@@ -349,8 +348,8 @@ class FaultInjectionTest {
     FaultInjectingStore store = null;
     List<DistributedFileSystem> clients = new ArrayList<>();
     try {
-      database = EmbeddedPostgresServer.start(directory.resolve("db"), 0);
-      conf.set(PostgresSettings.JDBC_URL, database.jdbcUrl());
+      database = EmbeddedPostgresServer.start(directory.resolve("db"), directory.resolve("secrets"), 0);
+      database.ownerSettings().forEach(conf::set);
       try (MetadataStore plain = MetadataStoreProvider.open("postgres", NameNodeConfig.metadataSettings(conf))) {
         NamespaceFormatter.format(plain, conf, false);
       }

@@ -5,6 +5,7 @@ import io.canopy.metadata.IdRange;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.QueryResult;
 import io.canopy.metadata.StoreException;
+import io.canopy.metadata.StoreUnavailableException;
 import io.canopy.metadata.TransientStoreException;
 import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Inode;
@@ -12,12 +13,14 @@ import io.canopy.metadata.entity.NamespaceIdentity;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A store decorator injecting transient failures: the next N transaction starts fail (as a deadlock would), or the
- * next commits take effect but their reply is lost (as a broken connection during commit would).
+ * A store decorator injecting transient failures: the next N transaction starts fail (as a deadlock would, or as a
+ * database that does not answer would), or the next commits take effect but their reply is lost (as a broken
+ * connection during commit would).
  */
 final class FlakyStore extends ForwardingStore {
   private final AtomicInteger failuresLeft = new AtomicInteger();
   private final AtomicInteger lostRepliesLeft = new AtomicInteger();
+  private final AtomicInteger unansweredLeft = new AtomicInteger();
 
   FlakyStore(MetadataStore delegate) {
     super(delegate);
@@ -27,6 +30,20 @@ final class FlakyStore extends ForwardingStore {
     failuresLeft.set(count);
   }
 
+  /** The next {@code count} transaction starts fail as a database that does not answer would. */
+  void leaveUnansweredNext(int count) {
+    unansweredLeft.set(count);
+  }
+
+  private void failIfInjected() throws StoreException {
+    if (unansweredLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      throw new StoreUnavailableException("injected: the database did not answer", null, false);
+    }
+    if (failuresLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      throw new TransientStoreException("injected deadlock", null, false);
+    }
+  }
+
   /** The next {@code count} commits succeed in the database but report a broken connection. */
   void loseNextCommitReplies(int count) {
     lostRepliesLeft.set(count);
@@ -34,9 +51,7 @@ final class FlakyStore extends ForwardingStore {
 
   @Override
   public Transaction begin(long partitionHint) throws StoreException {
-    if (failuresLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-      throw new TransientStoreException("injected deadlock", null, false);
-    }
+    failIfInjected();
     Transaction real = delegate.begin(partitionHint);
     return (Transaction) java.lang.reflect.Proxy.newProxyInstance(Transaction.class.getClassLoader(),
         new Class<?>[] {Transaction.class}, (proxy, method, args) -> {
@@ -55,9 +70,7 @@ final class FlakyStore extends ForwardingStore {
 
   @Override
   public Transaction beginReadOnly(long partitionHint) throws StoreException {
-    if (failuresLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-      throw new TransientStoreException("injected deadlock", null, false);
-    }
+    failIfInjected();
     return delegate.beginReadOnly(partitionHint);
   }
 

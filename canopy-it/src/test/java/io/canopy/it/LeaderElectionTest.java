@@ -12,7 +12,6 @@ import io.canopy.metadata.MetadataStoreProvider;
 import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.NamenodeRecord;
 import io.canopy.metadata.postgres.EmbeddedPostgresServer;
-import io.canopy.metadata.postgres.PostgresSettings;
 import io.canopy.namenode.NameNodeConfig;
 import io.canopy.namenode.NamespaceFormatter;
 import io.canopy.namenode.membership.ElectionSettings;
@@ -56,9 +55,9 @@ class LeaderElectionTest {
 
   @BeforeAll
   static void start() throws IOException {
-    database = EmbeddedPostgresServer.start(directory.resolve("db"), 0);
+    database = EmbeddedPostgresServer.start(directory.resolve("db"), directory.resolve("secrets"), 0);
     Configuration conf = new Configuration(false);
-    conf.set(PostgresSettings.JDBC_URL, database.jdbcUrl());
+    database.ownerSettings().forEach(conf::set);
     store = MetadataStoreProvider.open("postgres", NameNodeConfig.metadataSettings(conf));
     NamespaceFormatter.format(store, conf, false);
   }

@@ -5,7 +5,7 @@ import io.canopy.datanode.DataNodeLauncher;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.MetadataStoreProvider;
 import io.canopy.metadata.postgres.EmbeddedPostgresServer;
-import io.canopy.metadata.postgres.PostgresSettings;
+import io.canopy.metadata.postgres.Postmaster;
 import io.canopy.namenode.NameNode;
 import io.canopy.namenode.NameNodeConfig;
 import io.canopy.namenode.NamespaceFormatter;
@@ -101,8 +101,14 @@ public final class MiniCanopyCluster implements AutoCloseable {
   }
 
   private void startDatabase() throws IOException {
-    database = EmbeddedPostgresServer.start(databaseDirectory(directory), 0);
-    conf.set(PostgresSettings.JDBC_URL, database.jdbcUrl());
+    database = EmbeddedPostgresServer.start(databaseDirectory(directory), directory.resolve("secrets"), 0);
+    database.ownerSettings().forEach(conf::set);
+  }
+
+  /** The embedded PostgreSQL server's postmaster (its backends are its child processes), for fault tests. */
+  public ProcessHandle databaseServer() {
+    return Postmaster.running(databaseDirectory(directory)).orElseThrow(() -> new IllegalStateException(
+        "no PostgreSQL server runs on " + databaseDirectory(directory)));
   }
 
   /** Opens a separate store on the cluster's database (for direct inspection in tests). */

@@ -9,7 +9,6 @@ import io.canopy.metadata.LockMode;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.postgres.EmbeddedPostgresServer;
-import io.canopy.metadata.postgres.PostgresSettings;
 import io.canopy.namenode.NameNodeConfig;
 import io.canopy.namenode.NamespaceFormatter;
 import io.canopy.namenode.fs.FsPath;
@@ -32,6 +31,7 @@ import java.util.List;
 import java.util.Random;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.ipc.RetriableException;
 import io.canopy.metadata.MetadataStoreProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -52,9 +52,9 @@ class TransactionFrameworkTest {
 
   @BeforeAll
   static void start() throws IOException {
-    database = EmbeddedPostgresServer.start(directory.resolve("db"), 0);
+    database = EmbeddedPostgresServer.start(directory.resolve("db"), directory.resolve("secrets"), 0);
     Configuration conf = new Configuration(false);
-    conf.set(PostgresSettings.JDBC_URL, database.jdbcUrl());
+    database.ownerSettings().forEach(conf::set);
     MetadataStore real = MetadataStoreProvider.open("postgres", NameNodeConfig.metadataSettings(conf));
     NamespaceFormatter.format(real, conf, false);
     store = new FlakyStore(real);
@@ -100,6 +100,17 @@ class TransactionFrameworkTest {
     assertTrue(error.getMessage().contains("after 4 attempts"), error.getMessage());
     assertTrue(error.getMessage().contains("canopy.namenode.transaction.max-attempts"), error.getMessage());
     store.failNext(0);
+  }
+
+  @Test
+  void aDatabaseThatDoesNotAnswerIsNotAskedAgainButAnswersRetriable() throws IOException {
+    backoffs.clear();
+    store.leaveUnansweredNext(1);
+    RetriableException error = assertThrows(RetriableException.class, () -> runner.run(mkdirs("/unanswered")));
+    assertTrue(backoffs.isEmpty(), "another attempt would wait out the timeout again: " + backoffs);
+    assertTrue(error.getMessage().contains("mkdirs") && error.getMessage().contains(store.describe()),
+        error.getMessage());
+    assertTrue(runner.run(mkdirs("/unanswered")), "the client's retry works once the database answers");
   }
 
   @Test

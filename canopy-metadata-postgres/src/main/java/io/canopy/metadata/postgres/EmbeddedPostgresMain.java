@@ -8,9 +8,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Process entry point: {@code EmbeddedPostgresMain DATA_DIR PORT}. Runs the embedded PostgreSQL server of a Canopy
- * cluster on 127.0.0.1:PORT with its data in DATA_DIR, prints {@code ready jdbc:postgresql://127.0.0.1:PORT/postgres}
- * once it accepts queries and stops it cleanly when this process gets SIGTERM or SIGINT.
+ * Process entry point: {@code EmbeddedPostgresMain DATA_DIR SECRETS_DIR PORT}. Runs the embedded PostgreSQL server of
+ * a Canopy cluster on 127.0.0.1:PORT with its data in DATA_DIR and its passwords in SECRETS_DIR (see
+ * {@link EmbeddedPostgresServer}), prints {@code ready jdbc:postgresql://127.0.0.1:PORT/postgres} once it accepts
+ * queries and its roles are set up, and stops it cleanly when this process gets SIGTERM or SIGINT.
  *
  * <p>The server is a grandchild (started by {@code pg_ctl}), so this process also watches it: if PostgreSQL dies,
  * this process exits with status 1 so that {@code canopy status} shows the database as stopped.
@@ -24,26 +25,27 @@ public final class EmbeddedPostgresMain {
   }
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 2) {
-      System.err.println("usage: EmbeddedPostgresMain DATA_DIR PORT");
+    if (args.length != 3) {
+      System.err.println("usage: EmbeddedPostgresMain DATA_DIR SECRETS_DIR PORT");
       System.exit(2);
     }
     Path dataDirectory = Path.of(args[0]).toAbsolutePath().normalize();
+    Path secretsDirectory = Path.of(args[1]).toAbsolutePath().normalize();
     int port;
     try {
-      port = Integer.parseInt(args[1]);
+      port = Integer.parseInt(args[2]);
     } catch (NumberFormatException e) {
       port = -1;
     }
     if (port < 0 || port > 65535) {
-      System.err.println("EmbeddedPostgresMain: PORT must be within [0, 65535], got '" + args[1] + "'");
+      System.err.println("EmbeddedPostgresMain: PORT must be within [0, 65535], got '" + args[2] + "'");
       System.exit(2);
     }
     stopOrphan(dataDirectory);
     if (Postmaster.clearStalePidFile(dataDirectory)) {
       System.out.println("removed a stale " + Postmaster.PID_FILE + " from " + dataDirectory);
     }
-    EmbeddedPostgresServer server = EmbeddedPostgresServer.start(dataDirectory, port);
+    EmbeddedPostgresServer server = EmbeddedPostgresServer.start(dataDirectory, secretsDirectory, port);
     OptionalLong serverPid = Postmaster.recordedPid(dataDirectory);
     CountDownLatch stopping = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> shutdown(server, dataDirectory, stopping), "postgres-stop"));

@@ -20,12 +20,17 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.postgresql.core.BaseConnection;
 import org.postgresql.core.Parser;
+import org.postgresql.ds.PGSimpleDataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** The PostgreSQL metadata store: a HikariCP pool, Flyway migrations, one connection per transaction. */
 final class PostgresMetadataStore implements MetadataStore {
+  private static final Logger LOG = LoggerFactory.getLogger(PostgresMetadataStore.class);
   /** Every file-system table, emptied by a forced format. Never the migration history. */
   private static final List<String> NAMESPACE_TABLES = List.of("variables", "inodes", "blocks", "block_lookup",
       "replicas", "uc_replicas", "leases", "lease_paths", "datanodes", "storages", "invalidated_blocks",
@@ -54,14 +59,27 @@ final class PostgresMetadataStore implements MetadataStore {
     config.setAutoCommit(snapshotReads);
     config.setTransactionIsolation(snapshotReads ? "TRANSACTION_REPEATABLE_READ" : "TRANSACTION_READ_COMMITTED");
     config.setPoolName(name);
-    // Session settings travel as startup options: a SET run as init SQL sits in the connection's first transaction
-    // and is undone if that transaction rolls back.
-    config.addDataSourceProperty("options", "-c lock_timeout=" + settings.lockTimeoutMs()
-        + " -c synchronous_commit=" + settings.synchronousCommit()
-        + (snapshotReads ? " -c default_transaction_read_only=on" : ""));
+    config.setConnectionTimeout(settings.connectionTimeoutMs());
+    config.setValidationTimeout(settings.validationTimeoutMs());
+    settings.driverProperties(snapshotReads).forEach(config::addDataSourceProperty);
     config.addDataSourceProperty("reWriteBatchedInserts", "true");
     config.setInitializationFailTimeout(30_000);
     return config;
+  }
+
+  /**
+   * Flyway's connections: bounded while connecting, but without the namenode's statement and socket timeouts, since a
+   * migration of a large namespace may legitimately run for minutes.
+   */
+  private static DataSource migrationDataSource(PostgresSettings settings) {
+    PGSimpleDataSource source = new PGSimpleDataSource();
+    source.setURL(settings.jdbcUrl());
+    source.setUser(settings.user());
+    source.setPassword(settings.password());
+    int connectSeconds = (int) Math.max(1, (settings.connectionTimeoutMs() + 999) / 1000);
+    source.setConnectTimeout(connectSeconds);
+    source.setLoginTimeout(connectSeconds);
+    return source;
   }
 
   static PostgresMetadataStore open(PostgresSettings settings) throws StoreException {
@@ -72,13 +90,17 @@ final class PostgresMetadataStore implements MetadataStore {
       throw new StoreException("Cannot connect to the metadata database at " + redact(settings.jdbcUrl()) + ": "
           + e.getMessage(), e);
     }
-    try {
-      // Flyway opens its own connections (it needs two): migrating never waits for the pool.
-      Flyway.configure().dataSource(settings.jdbcUrl(), settings.user(), settings.password())
-          .locations("classpath:db/canopy").load().migrate();
-    } catch (RuntimeException e) {
-      pool.close();
-      throw new StoreException("Schema migration of " + redact(settings.jdbcUrl()) + " failed: " + e.getMessage(), e);
+    if (settings.migrate()) {
+      try {
+        // Flyway opens its own connections (it needs two): migrating never waits for the pool.
+        Flyway.configure().dataSource(migrationDataSource(settings))
+            .locations("classpath:db/canopy").load().migrate();
+      } catch (RuntimeException e) {
+        pool.close();
+        throw new StoreException("Schema migration of " + redact(settings.jdbcUrl()) + " failed: " + e.getMessage(),
+            e);
+      }
+      warnIfSuperuser(pool, settings);
     }
     HikariDataSource readPool;
     try {
@@ -89,6 +111,24 @@ final class PostgresMetadataStore implements MetadataStore {
           + e.getMessage(), e);
     }
     return new PostgresMetadataStore(pool, readPool, "postgres " + redact(settings.jdbcUrl()));
+  }
+
+  /**
+   * A store that migrates is a namenode's or the command line's owner login: as a superuser it could run programs
+   * and read files on the database server for anyone who can reach it (docs/design/010 has the roles to create).
+   */
+  private static void warnIfSuperuser(HikariDataSource pool, PostgresSettings settings) {
+    try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement();
+        ResultSet row = statement.executeQuery("SELECT rolsuper FROM pg_roles WHERE rolname = current_user")) {
+      if (row.next() && row.getBoolean(1)) {
+        LOG.warn("The metadata database user {} is a superuser; create the owner role of docs/design/010 and set "
+            + "{} to it", settings.user(), PostgresSettings.USER);
+      }
+      connection.rollback();
+    } catch (SQLException e) {
+      LOG.warn("Cannot tell whether the metadata database user {} is a superuser: {}", settings.user(),
+          e.getMessage());
+    }
   }
 
   private static String redact(String jdbcUrl) {

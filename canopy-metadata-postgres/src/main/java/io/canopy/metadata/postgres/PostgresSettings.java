@@ -1,21 +1,57 @@
 package io.canopy.metadata.postgres;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Map;
 
 /** The {@code canopy.metadata.*} keys this engine reads, with their defaults. */
 public final class PostgresSettings {
   /** JDBC URL of the PostgreSQL database. */
   public static final String JDBC_URL = "canopy.metadata.jdbc.url";
+  /** The database user; for namenodes the owner role of docs/design/010, never a superuser. */
   public static final String USER = "canopy.metadata.jdbc.user";
-  public static final String USER_DEFAULT = "postgres";
+  public static final String USER_DEFAULT = DatabaseRoles.OWNER;
+  /** The password itself; prefer {@link #PASSWORD_FILE}, which keeps it out of configuration files. */
   public static final String PASSWORD = "canopy.metadata.jdbc.password";
   public static final String PASSWORD_DEFAULT = "";
+  /** A file (0600) whose first line is the password; wins over {@link #PASSWORD}. */
+  public static final String PASSWORD_FILE = "canopy.metadata.jdbc.password-file";
+  /** Whether opening the store brings the schema up to date (Flyway); off for read-only logins. */
+  public static final String MIGRATE = "canopy.metadata.migrate";
+  public static final boolean MIGRATE_DEFAULT = true;
+  /**
+   * The read-only role canopy sql and canopy admin log in as on an external database (read by the command line, not
+   * by namenodes); the embedded database's is {@value DatabaseRoles#READER}.
+   */
+  public static final String READER_USER = "canopy.metadata.reader.user";
+  /** The file (0600) holding the password of {@link #READER_USER}. */
+  public static final String READER_PASSWORD_FILE = "canopy.metadata.reader.password-file";
   /** Connections in the namenode's pool; each concurrent operation holds one. */
   public static final String POOL_SIZE = "canopy.metadata.pool.size";
   public static final int POOL_SIZE_DEFAULT = 32;
   /** How long a statement waits for a row lock before failing transiently (and being retried). */
   public static final String LOCK_TIMEOUT_MS = "canopy.metadata.lock-timeout-ms";
   public static final long LOCK_TIMEOUT_MS_DEFAULT = 10_000L;
+  /**
+   * How long one statement may run before PostgreSQL cancels it (statement_timeout); at least the lock timeout.
+   */
+  public static final String STATEMENT_TIMEOUT_MS = "canopy.metadata.statement-timeout-ms";
+  public static final long STATEMENT_TIMEOUT_MS_DEFAULT = 30_000L;
+  /**
+   * How long the namenode waits for any answer of the database on a connection (the driver's socket timeout, rounded
+   * up to whole seconds) before it gives the connection up as hung; longer than the statement timeout.
+   */
+  public static final String SOCKET_TIMEOUT_MS = "canopy.metadata.socket-timeout-ms";
+  public static final long SOCKET_TIMEOUT_MS_DEFAULT = 40_000L;
+  /** How long an operation waits for a connection (from the pool, or a new one) before failing as unavailable. */
+  public static final String CONNECTION_TIMEOUT_MS = "canopy.metadata.connection-timeout-ms";
+  public static final long CONNECTION_TIMEOUT_MS_DEFAULT = 10_000L;
+  /**
+   * How long a session may sit idle inside a transaction before PostgreSQL ends it and releases its locks
+   * (idle_in_transaction_session_timeout): frees the rows a stalled namenode holds.
+   */
+  public static final String IDLE_IN_TRANSACTION_TIMEOUT_MS = "canopy.metadata.idle-in-transaction-timeout-ms";
+  public static final long IDLE_IN_TRANSACTION_TIMEOUT_MS_DEFAULT = 60_000L;
   /** PostgreSQL synchronous_commit: "on" makes every commit durable before it is acknowledged (the default). */
   public static final String SYNCHRONOUS_COMMIT = "canopy.metadata.synchronous-commit";
   public static final String SYNCHRONOUS_COMMIT_DEFAULT = "on";
@@ -39,7 +75,25 @@ public final class PostgresSettings {
   }
 
   String password() {
-    return values.getOrDefault(PASSWORD, PASSWORD_DEFAULT);
+    String file = values.get(PASSWORD_FILE);
+    if (file == null || file.isBlank()) {
+      return values.getOrDefault(PASSWORD, PASSWORD_DEFAULT);
+    }
+    try {
+      return new DatabaseLogin(user(), Path.of(file)).password();
+    } catch (IOException e) {
+      throw new IllegalArgumentException(PASSWORD_FILE + " names " + file + ", which cannot be read: " + e
+          + "; it must hold the password of database user " + user() + " on its first line", e);
+    }
+  }
+
+  boolean migrate() {
+    return Boolean.parseBoolean(values.getOrDefault(MIGRATE, String.valueOf(MIGRATE_DEFAULT)).trim());
+  }
+
+  /** The settings that log a store in at {@code jdbcUrl} as {@code login} (its password read from its file). */
+  public static Map<String, String> login(String jdbcUrl, DatabaseLogin login) {
+    return Map.of(JDBC_URL, jdbcUrl, USER, login.user(), PASSWORD_FILE, login.passwordFile().toString());
   }
 
   int poolSize() {
@@ -51,7 +105,80 @@ public final class PostgresSettings {
   }
 
   long lockTimeoutMs() {
-    return Long.parseLong(values.getOrDefault(LOCK_TIMEOUT_MS, String.valueOf(LOCK_TIMEOUT_MS_DEFAULT)));
+    return milliseconds(LOCK_TIMEOUT_MS, LOCK_TIMEOUT_MS_DEFAULT, 1);
+  }
+
+  /** statement_timeout: never below the lock timeout, so a lock wait fails as a lock timeout (retried). */
+  long statementTimeoutMs() {
+    long statementMs = milliseconds(STATEMENT_TIMEOUT_MS, STATEMENT_TIMEOUT_MS_DEFAULT, 1);
+    if (statementMs < lockTimeoutMs()) {
+      throw new IllegalArgumentException(STATEMENT_TIMEOUT_MS + " (" + statementMs + " ms) must be at least "
+          + LOCK_TIMEOUT_MS + " (" + lockTimeoutMs() + " ms): a statement waiting for a row lock must fail as a "
+          + "lock timeout, which the namenode retries");
+    }
+    return statementMs;
+  }
+
+  /**
+   * The driver's socket timeout, in its unit (whole seconds, rounded up); longer than the statement timeout, so a
+   * slow statement ends with PostgreSQL's own cancellation and a connection is given up only when the server says
+   * nothing at all.
+   */
+  int socketTimeoutSeconds() {
+    long socketMs = milliseconds(SOCKET_TIMEOUT_MS, SOCKET_TIMEOUT_MS_DEFAULT, 1000);
+    int seconds = (int) Math.min(Integer.MAX_VALUE, (socketMs + 999) / 1000);
+    if (seconds * 1000L <= statementTimeoutMs()) {
+      throw new IllegalArgumentException(SOCKET_TIMEOUT_MS + " (" + socketMs + " ms, used in whole seconds) must be "
+          + "longer than " + STATEMENT_TIMEOUT_MS + " (" + statementTimeoutMs() + " ms)");
+    }
+    return seconds;
+  }
+
+  /** HikariCP's connection timeout (at least its 250 ms minimum). */
+  long connectionTimeoutMs() {
+    return milliseconds(CONNECTION_TIMEOUT_MS, CONNECTION_TIMEOUT_MS_DEFAULT, 250);
+  }
+
+  /**
+   * How long checking an idle pooled connection may take: part of getting a connection, so at most half the
+   * connection timeout (and HikariCP's default, 5 s), which leaves time to try another one.
+   */
+  long validationTimeoutMs() {
+    return Math.max(250, Math.min(5000, connectionTimeoutMs() / 2));
+  }
+
+  /**
+   * The driver's properties for the namenode's connections. Session settings travel as startup options: a SET run
+   * as init SQL sits in the connection's first transaction and is undone if that transaction rolls back.
+   */
+  Map<String, String> driverProperties(boolean readOnlySessions) {
+    int connectSeconds = (int) Math.max(1, (connectionTimeoutMs() + 999) / 1000);
+    return Map.of(
+        "options", "-c lock_timeout=" + lockTimeoutMs() + " -c statement_timeout=" + statementTimeoutMs()
+            + " -c idle_in_transaction_session_timeout=" + idleInTransactionTimeoutMs()
+            + " -c synchronous_commit=" + synchronousCommit()
+            + (readOnlySessions ? " -c default_transaction_read_only=on" : ""),
+        "socketTimeout", String.valueOf(socketTimeoutSeconds()),
+        "connectTimeout", String.valueOf(connectSeconds),
+        "loginTimeout", String.valueOf(connectSeconds));
+  }
+
+  long idleInTransactionTimeoutMs() {
+    return milliseconds(IDLE_IN_TRANSACTION_TIMEOUT_MS, IDLE_IN_TRANSACTION_TIMEOUT_MS_DEFAULT, 1);
+  }
+
+  private long milliseconds(String key, long defaultMs, long minimumMs) {
+    String value = values.getOrDefault(key, String.valueOf(defaultMs)).trim();
+    long ms;
+    try {
+      ms = Long.parseLong(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + " must be a number of milliseconds, got '" + value + "'", e);
+    }
+    if (ms < minimumMs) {
+      throw new IllegalArgumentException(key + " must be at least " + minimumMs + " ms, got " + ms);
+    }
+    return ms;
   }
 
   String synchronousCommit() {

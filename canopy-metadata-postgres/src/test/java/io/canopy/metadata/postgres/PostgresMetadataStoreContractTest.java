@@ -5,8 +5,8 @@ import io.canopy.metadata.MetadataStoreContractTest;
 import io.canopy.metadata.MetadataStoreProvider;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.Statement;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -26,7 +26,7 @@ class PostgresMetadataStoreContractTest extends MetadataStoreContractTest {
 
   @BeforeAll
   static void startServer() throws Exception {
-    server = EmbeddedPostgresServer.start(serverDirectory.resolve("pgdata"), 0);
+    server = EmbeddedPostgresServer.start(serverDirectory.resolve("pgdata"), serverDirectory.resolve("secrets"), 0);
   }
 
   @AfterAll
@@ -36,33 +36,35 @@ class PostgresMetadataStoreContractTest extends MetadataStoreContractTest {
     }
   }
 
+  /** A new database owned by the owner role, so the contract also proves that role needs nothing more. */
+  private static Map<String, String> newDatabase(String prefix) throws Exception {
+    String database = prefix + DATABASES.incrementAndGet();
+    try (Connection admin = server.superuser().connect(server.jdbcUrl());
+        Statement statement = admin.createStatement()) {
+      statement.execute("CREATE DATABASE " + database + " OWNER " + DatabaseRoles.OWNER);
+    }
+    return new HashMap<>(PostgresSettings.login("jdbc:postgresql://127.0.0.1:" + server.port() + "/" + database,
+        server.owner()));
+  }
+
   @Override
   protected MetadataStore newStore() throws Exception {
-    String database = "contract_" + DATABASES.incrementAndGet();
-    try (Connection admin = DriverManager.getConnection(server.jdbcUrl(), EmbeddedPostgresServer.USER, "");
-        Statement statement = admin.createStatement()) {
-      statement.execute("CREATE DATABASE " + database);
-    }
-    return MetadataStoreProvider.open("postgres", Map.of(
-        PostgresSettings.JDBC_URL, "jdbc:postgresql://127.0.0.1:" + server.port() + "/" + database,
-        PostgresSettings.USER, EmbeddedPostgresServer.USER,
-        PostgresSettings.POOL_SIZE, "8",
-        PostgresSettings.LOCK_TIMEOUT_MS, "5000"));
+    Map<String, String> settings = newDatabase("contract_");
+    settings.put(PostgresSettings.POOL_SIZE, "8");
+    settings.put(PostgresSettings.LOCK_TIMEOUT_MS, "5000");
+    return MetadataStoreProvider.open("postgres", settings);
   }
 
   @org.junit.jupiter.api.Test
   void sessionSettingsSurviveRolledBackTransactions() throws Exception {
-    String database = "settings_" + DATABASES.incrementAndGet();
-    try (Connection admin = DriverManager.getConnection(server.jdbcUrl(), EmbeddedPostgresServer.USER, "");
-        Statement statement = admin.createStatement()) {
-      statement.execute("CREATE DATABASE " + database);
-    }
-    try (MetadataStore store = MetadataStoreProvider.open("postgres", Map.of(
-        PostgresSettings.JDBC_URL, "jdbc:postgresql://127.0.0.1:" + server.port() + "/" + database,
-        PostgresSettings.USER, EmbeddedPostgresServer.USER,
+    Map<String, String> settings = newDatabase("settings_");
+    settings.putAll(Map.of(
         PostgresSettings.POOL_SIZE, "1",
         PostgresSettings.LOCK_TIMEOUT_MS, "1234",
-        PostgresSettings.SYNCHRONOUS_COMMIT, "local"))) {
+        PostgresSettings.STATEMENT_TIMEOUT_MS, "4321",
+        PostgresSettings.IDLE_IN_TRANSACTION_TIMEOUT_MS, "5678",
+        PostgresSettings.SYNCHRONOUS_COMMIT, "local"));
+    try (MetadataStore store = MetadataStoreProvider.open("postgres", settings)) {
       for (int i = 0; i < 3; i++) {
         store.begin(MetadataStore.NO_PARTITION_HINT).rollback(); // the pool's only connection, rolled back
       }
@@ -70,6 +72,10 @@ class PostgresMetadataStoreContractTest extends MetadataStoreContractTest {
           store.adminQuery("SHOW lock_timeout", 1).rows().get(0).get(0));
       org.junit.jupiter.api.Assertions.assertEquals("local",
           store.adminQuery("SHOW synchronous_commit", 1).rows().get(0).get(0));
+      org.junit.jupiter.api.Assertions.assertEquals("4321ms",
+          store.adminQuery("SHOW statement_timeout", 1).rows().get(0).get(0));
+      org.junit.jupiter.api.Assertions.assertEquals("5678ms",
+          store.adminQuery("SHOW idle_in_transaction_session_timeout", 1).rows().get(0).get(0));
     }
   }
 }

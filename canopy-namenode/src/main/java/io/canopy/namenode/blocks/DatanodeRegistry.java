@@ -42,6 +42,9 @@ public final class DatanodeRegistry {
   private final long deadIntervalMs;
   private final long refreshIntervalMs;
   private volatile View view = new View(Map.of(), Map.of(), Long.MIN_VALUE);
+  /** Whether, and when, the last reload through {@link #reloadIfOlderThan} failed (guarded by this). */
+  private boolean reloadFailed;
+  private long reloadFailedAtMs;
 
   public DatanodeRegistry(MetadataStore store, Configuration conf, LongSupplier clockMs) {
     this.store = store;
@@ -65,12 +68,24 @@ public final class DatanodeRegistry {
     }, refreshIntervalMs, refreshIntervalMs, TimeUnit.MILLISECONDS);
   }
 
-  /** Reloads unless a reload finished less than {@code maxAgeMs} ago (threads queued on one reload do not repeat it). */
+  /**
+   * Reloads unless a reload finished, or failed, less than {@code maxAgeMs} ago: threads queued on one reload do not
+   * repeat it, and with a database that does not answer they keep the view they have rather than each wait out a
+   * timeout in turn.
+   */
   public synchronized void reloadIfOlderThan(long maxAgeMs) throws StoreException {
-    if (clockMs.getAsLong() - view.loadedAtMs < maxAgeMs) {
+    long now = clockMs.getAsLong();
+    if (now - view.loadedAtMs < maxAgeMs || reloadFailed && now - reloadFailedAtMs < maxAgeMs) {
       return;
     }
-    reload();
+    try {
+      reload();
+      reloadFailed = false;
+    } catch (StoreException | RuntimeException e) {
+      reloadFailed = true;
+      reloadFailedAtMs = clockMs.getAsLong();
+      throw e;
+    }
   }
 
   public synchronized void reload() throws StoreException {

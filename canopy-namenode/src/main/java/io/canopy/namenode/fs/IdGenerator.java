@@ -24,14 +24,26 @@ public final class IdGenerator {
     this.batchSize = batchSize;
   }
 
-  public synchronized long next(IdKind kind) throws StoreException {
-    long[] range = ranges.get(kind);
-    if (range == null || range[0] >= range[1]) {
-      IdRange fresh = store.allocateIds(kind, batchSize);
-      range = new long[] {fresh.first(), fresh.endExclusive()};
-      ranges.put(kind, range);
+  public long next(IdKind kind) throws StoreException {
+    synchronized (this) {
+      long[] range = ranges.get(kind);
+      if (range != null && range[0] < range[1]) {
+        return range[0]++;
+      }
     }
-    return range[0]++;
+    // Reserved outside the lock: with a database that does not answer, callers must not queue behind one another,
+    // each waiting out the previous one's timeout before its own. Concurrent reservations each take a whole range;
+    // the ranges left over are skipped, like the ids of a rolled-back operation.
+    IdRange fresh = store.allocateIds(kind, batchSize);
+    synchronized (this) {
+      long[] range = ranges.get(kind);
+      if (range == null || range[0] >= range[1]) {
+        range = new long[] {fresh.first(), fresh.endExclusive()};
+        ranges.put(kind, range);
+        return range[0]++;
+      }
+      return fresh.first(); // another caller refilled meanwhile: use one id of this range, skip its rest
+    }
   }
 
   /**

@@ -38,6 +38,7 @@ import org.apache.hadoop.hdfs.server.protocol.NamenodeProtocol;
 import org.apache.hadoop.ipc.ProtobufRpcEngine2;
 import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.ipc.RpcNoSuchProtocolException;
+import org.apache.hadoop.ipc.RetriableException;
 import org.apache.hadoop.ipc.proto.GenericRefreshProtocolProtos.GenericRefreshProtocolService;
 import org.apache.hadoop.ipc.protocolPB.GenericRefreshProtocolPB;
 import org.apache.hadoop.ipc.protocolPB.GenericRefreshProtocolServerSideTranslatorPB;
@@ -125,6 +126,8 @@ public final class RpcServerFactory {
     server.addTerseExceptions(NSQuotaExceededException.class, DSQuotaExceededException.class);
     // a datanode (or anyone) sending DatanodeProtocol to the client port
     server.addTerseExceptions(RpcNoSuchProtocolException.class);
+    // a database that does not answer fails every call for a while: one line each, whose message names it
+    server.addTerseExceptions(RetriableException.class);
     return server;
   }
 

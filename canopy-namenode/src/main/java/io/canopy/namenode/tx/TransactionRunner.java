@@ -2,6 +2,7 @@ package io.canopy.namenode.tx;
 
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.StoreException;
+import io.canopy.metadata.StoreUnavailableException;
 import io.canopy.metadata.TransientStoreException;
 import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.RetryEntry;
@@ -13,6 +14,7 @@ import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
+import org.apache.hadoop.ipc.RetriableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -119,9 +121,12 @@ public final class TransactionRunner {
       } catch (CommittedFailure done) {
         throw done.failure;
       } catch (TransientStoreException e) {
+        // A database that does not answer is not asked again here: each attempt would hold this handler for the
+        // whole timeout. The client is told to retry (its retry of an at-most-once call finds the retry cache).
+        boolean unavailable = e instanceof StoreUnavailableException;
         if (e.outcomeUnknown()) {
           if (atMostOnce != null) {
-            Recorded<T> first = firstResultKeeping(atMostOnce, key, e);
+            Recorded<T> first = unavailable ? null : firstResultKeeping(atMostOnce, key, e);
             if (first != null) {
               metrics.answeredFromRetryCache(operation.name());
               return first.value(); // it did commit: the reply was lost, not the work
@@ -132,6 +137,10 @@ public final class TransactionRunner {
             throw new IOException("The connection to the metadata database broke while committing "
                 + operation.name() + ": it may or may not have taken effect. Check before retrying.", e);
           }
+        }
+        if (unavailable) {
+          metrics.failed(operation.name(), attempt);
+          throw databaseUnavailable(operation.name(), e);
         }
         last = e;
         LOG.debug("{} attempt {} of {} failed transiently: {}", operation.name(), attempt, maxAttempts,
@@ -163,6 +172,18 @@ public final class TransactionRunner {
         + " attempts (canopy.namenode.transaction.max-attempts)"
         + (maybeCommitted ? ", and one attempt whose commit reply was lost may have taken effect" : "")
         + "; last error: " + last.getMessage(), last);
+  }
+
+  /**
+   * Hadoop's {@link RetriableException}, which HDFS clients with failover retry after a backoff (and others report),
+   * naming the operation and the database that did not answer.
+   */
+  private RetriableException databaseUnavailable(String operationName, TransientStoreException cause) {
+    String outcome = cause.outcomeUnknown() ? " may not have completed: " : " was not completed: ";
+    RetriableException retriable = new RetriableException(operationName + outcome + cause.getMessage()
+        + ". Database: " + store.describe() + ". Retry the call.");
+    retriable.initCause(cause);
+    return retriable;
   }
 
   /** {@link #firstResult}, keeping {@code original} (the failure that made us look) if the lookup itself fails. */
@@ -209,6 +230,9 @@ public final class TransactionRunner {
         }
         return new Recorded<>(operation.decodeResult(entry.get().result()));
       } catch (TransientStoreException e) {
+        if (e instanceof StoreUnavailableException) {
+          throw databaseUnavailable(operation.name(), e);
+        }
         if (attempt >= maxAttempts) {
           throw e;
         }

@@ -1,0 +1,57 @@
+package io.canopy.metadata.postgres;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The timeouts' rules: each name the key at fault and what it must be. */
+class PostgresSettingsTest {
+  @Test
+  void defaultsAreConsistent() {
+    PostgresSettings defaults = new PostgresSettings(Map.of());
+    assertTrue(defaults.statementTimeoutMs() >= defaults.lockTimeoutMs());
+    assertTrue(defaults.socketTimeoutSeconds() * 1000L > defaults.statementTimeoutMs());
+    assertTrue(defaults.validationTimeoutMs() < defaults.connectionTimeoutMs());
+    String options = defaults.driverProperties(false).get("options");
+    assertTrue(options.contains("-c statement_timeout=" + PostgresSettings.STATEMENT_TIMEOUT_MS_DEFAULT), options);
+    assertTrue(options.contains("-c idle_in_transaction_session_timeout="
+        + PostgresSettings.IDLE_IN_TRANSACTION_TIMEOUT_MS_DEFAULT), options);
+  }
+
+  @Test
+  void socketTimeoutIsRoundedUpToTheDriversWholeSeconds() {
+    PostgresSettings settings = new PostgresSettings(Map.of(PostgresSettings.LOCK_TIMEOUT_MS, "1000",
+        PostgresSettings.STATEMENT_TIMEOUT_MS, "2000", PostgresSettings.SOCKET_TIMEOUT_MS, "2500"));
+    assertEquals(3, settings.socketTimeoutSeconds());
+    assertEquals("3", settings.driverProperties(true).get("socketTimeout"));
+  }
+
+  @Test
+  void aStatementTimeoutBelowTheLockTimeoutIsRefused() {
+    PostgresSettings settings = new PostgresSettings(Map.of(PostgresSettings.LOCK_TIMEOUT_MS, "5000",
+        PostgresSettings.STATEMENT_TIMEOUT_MS, "4000"));
+    IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, settings::statementTimeoutMs);
+    assertTrue(refused.getMessage().contains(PostgresSettings.STATEMENT_TIMEOUT_MS), refused.getMessage());
+  }
+
+  @Test
+  void aSocketTimeoutNotAboveTheStatementTimeoutIsRefused() {
+    PostgresSettings settings = new PostgresSettings(Map.of(PostgresSettings.STATEMENT_TIMEOUT_MS, "30000",
+        PostgresSettings.SOCKET_TIMEOUT_MS, "30000"));
+    IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, settings::socketTimeoutSeconds);
+    assertTrue(refused.getMessage().contains(PostgresSettings.SOCKET_TIMEOUT_MS), refused.getMessage());
+  }
+
+  @Test
+  void timeoutsMustBeNumbersAboveTheirMinimum() {
+    assertThrows(IllegalArgumentException.class,
+        () -> new PostgresSettings(Map.of(PostgresSettings.CONNECTION_TIMEOUT_MS, "100")).connectionTimeoutMs());
+    IllegalArgumentException notANumber = assertThrows(IllegalArgumentException.class,
+        () -> new PostgresSettings(Map.of(PostgresSettings.IDLE_IN_TRANSACTION_TIMEOUT_MS, "1m"))
+            .idleInTransactionTimeoutMs());
+    assertTrue(notANumber.getMessage().contains("'1m'"), notANumber.getMessage());
+  }
+}
