@@ -79,8 +79,8 @@ public final class ClusterAdminCalls {
 
   /** A path's status with the locations of all of a file's blocks ({@code FileSystem.getFileBlockLocations}). */
   public HdfsLocatedFileStatus getLocatedFileInfo(String src, boolean needBlockToken) throws IOException {
-    return (HdfsLocatedFileStatus) runner.run(new GetLocatedFileInfoOp(blocks.locator(), FsPath.parse(src),
-        permissions()));
+    return (HdfsLocatedFileStatus) runner.run(new GetLocatedFileInfoOp(blocks.locator(),
+        FsPath.parse("getLocatedFileInfo", src), permissions()));
   }
 
   /**
@@ -225,7 +225,7 @@ public final class ClusterAdminCalls {
 
   /** Null, HDFS's answer for a replicated path; FileNotFoundException when the path does not exist. */
   public ErasureCodingPolicy getErasureCodingPolicy(String src) throws IOException {
-    HdfsFileStatus status = runner.run(new GetFileInfoOp(FsPath.parse(src), permissions()));
+    HdfsFileStatus status = runner.run(new GetFileInfoOp(FsPath.parse("getErasureCodingPolicy", src), permissions()));
     if (status == null) {
       throw new FileNotFoundException("Path not found: " + src);
     }
