@@ -119,6 +119,16 @@ public final class NameNodeConfig {
   public static final String SYMLINKS_ENABLED = "canopy.namenode.symlinks.enabled";
   public static final boolean SYMLINKS_ENABLED_DEFAULT = false;
 
+  /**
+   * Inodes one transaction may read as a subtree (a recursive delete, getContentSummary, getQuotaUsage, setQuota, a
+   * rename between quota directories): a larger subtree is refused with an error naming this key instead of being
+   * held in the namenode's memory, until the subtree protocol (paper 000 s.4.1.5) works on subtrees in parts. The
+   * default is from measurements (docs/design/011-limits.md): above what one transaction handles today, within the
+   * default namenode heap of {@code canopy up}.
+   */
+  public static final String SUBTREE_MAX_INODES = "canopy.namenode.subtree.max-inodes";
+  public static final int SUBTREE_MAX_INODES_DEFAULT = 1_000_000;
+
   private NameNodeConfig() {
   }
 

@@ -11,6 +11,7 @@ import io.canopy.metadata.entity.UcReplica;
 import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.quota.StorageSpace;
 import io.canopy.namenode.quota.Usage;
+import io.canopy.namenode.tx.SubtreeTooLargeException;
 import io.canopy.namenode.tx.TransactionContext;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -33,7 +34,7 @@ final class InodeRemover {
 
   /** Removes {@code root} and its subtree; returns what it used against quotas (one per inode, storage space). */
   static Usage removeSubtree(TransactionContext context, DatanodeRegistry registry, Inode root)
-      throws StoreException {
+      throws StoreException, SubtreeTooLargeException {
     return removeAll(context, registry, context.subtree(root, LockMode.EXCLUSIVE));
   }
 

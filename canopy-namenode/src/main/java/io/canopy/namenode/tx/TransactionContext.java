@@ -14,6 +14,7 @@ import io.canopy.metadata.entity.InodeKey;
 import io.canopy.metadata.entity.Lease;
 import io.canopy.metadata.entity.Replica;
 import io.canopy.metadata.entity.UcReplica;
+import io.canopy.namenode.NameNodeConfig;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.InodePartitioning;
 import io.canopy.namenode.fs.ModeBits;
@@ -96,6 +97,9 @@ public final class TransactionContext {
 
   private final Transaction transaction;
   private final InodeHintCache hints;
+  /** Inodes {@link #subtree} reads at most; the operation's name for its refusal. */
+  private final int subtreeMaxInodes;
+  private final String operation;
   private final Map<Long, LockMode> locks = new HashMap<>();
   private final Map<FsPath, ResolvedPath> resolved = new HashMap<>();
   private final Map<Long, ReadBatch.Result<FileData>> fileData = new HashMap<>();
@@ -115,9 +119,11 @@ public final class TransactionContext {
   private ReadBatch.Result<Boolean> anyQuota;
   private List<Inode> fileAncestors;
 
-  TransactionContext(Transaction transaction, InodeHintCache hints) {
+  TransactionContext(Transaction transaction, InodeHintCache hints, int subtreeMaxInodes, String operation) {
     this.transaction = transaction;
     this.hints = hints;
+    this.subtreeMaxInodes = subtreeMaxInodes;
+    this.operation = operation;
     this.quotas = new QuotaRows(transaction, hints);
   }
 
@@ -798,9 +804,11 @@ public final class TransactionContext {
    * Every inode of the subtree under {@code root} (root first, parents before children), read level by level:
    * one round trip per level, each reading a page of children of every directory of the level, locked at
    * {@code mode} top-down. The first level comes from the lock round trip when the path was declared
-   * {@link PathLock#withSubtree}.
+   * {@link PathLock#withSubtree}. A subtree of more than {@link NameNodeConfig#SUBTREE_MAX_INODES} inodes is refused
+   * ({@link SubtreeTooLargeException}) as soon as a round trip reads past it: the namenode holds at most one round
+   * trip's rows more than the limit.
    */
-  public List<Inode> subtree(Inode root, LockMode mode) throws StoreException {
+  public List<Inode> subtree(Inode root, LockMode mode) throws StoreException, SubtreeTooLargeException {
     List<Inode> all = new ArrayList<>();
     all.add(root);
     if (!root.directory()) {
@@ -815,6 +823,7 @@ public final class TransactionContext {
     ReadBatch.Result<List<Inode>> first = childrenPages.remove(new ChildrenPage(root.id(), null, limit, mode));
     if (first != null) {
       takePage(all, level, root, first.get(), limit, mode);
+      checkSubtreeSize(all, root);
     } else {
       level.put(root, null);
     }
@@ -837,10 +846,29 @@ public final class TransactionContext {
         for (Map.Entry<Inode, ReadBatch.Result<List<Inode>>> entry : pages.entrySet()) {
           takePage(all, next, entry.getKey(), entry.getValue().get(), limit, mode);
         }
+        checkSubtreeSize(all, root);
       }
       level = next;
     }
     return all;
+  }
+
+  private void checkSubtreeSize(List<Inode> read, Inode root) throws SubtreeTooLargeException {
+    if (read.size() > subtreeMaxInodes) {
+      throw new SubtreeTooLargeException(operation, pathOf(root), subtreeMaxInodes);
+    }
+  }
+
+  /** The path this operation resolved {@code inode} at, for messages; its id when it resolved none. */
+  private String pathOf(Inode inode) {
+    for (ResolvedPath path : resolved.values()) {
+      for (int depth = path.existingCount() - 1; depth >= 0; depth--) {
+        if (path.at(depth).id() == inode.id()) {
+          return path.path().ancestor(depth).toString();
+        }
+      }
+    }
+    return "inode " + inode.id() + " (" + inode.name() + ")";
   }
 
   private void takePage(List<Inode> all, Map<Inode, String> next, Inode directory, List<Inode> page, int limit,

@@ -6,6 +6,7 @@ import io.canopy.metadata.TransientStoreException;
 import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.RetryEntry;
 import io.canopy.metadata.entity.RetryKey;
+import io.canopy.namenode.NameNodeConfig;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.Optional;
@@ -45,6 +46,8 @@ public final class TransactionRunner {
   private final Sleeper sleeper;
   private final LongSupplier clock;
   private final long retryCacheExpiryMs;
+  /** Inodes one operation may read as a subtree ({@link TransactionContext#subtree}). */
+  private final int subtreeMaxInodes;
   /** Keys calls that do not come from RPC: an identity, not a source of behaviour, so not seeded. */
   private final String ownClientId = "namenode-" + UUID.randomUUID();
   private final AtomicInteger ownCallIds = new AtomicInteger();
@@ -52,16 +55,21 @@ public final class TransactionRunner {
 
   public TransactionRunner(MetadataStore store, InodeHintCache hints, int maxAttempts, Random random,
       Sleeper sleeper) {
-    this(store, hints, maxAttempts, random, sleeper, System::currentTimeMillis, DEFAULT_RETRY_CACHE_EXPIRY_MS);
+    this(store, hints, maxAttempts, random, sleeper, System::currentTimeMillis, DEFAULT_RETRY_CACHE_EXPIRY_MS,
+        NameNodeConfig.SUBTREE_MAX_INODES_DEFAULT);
   }
 
   public TransactionRunner(MetadataStore store, InodeHintCache hints, int maxAttempts, Random random,
-      Sleeper sleeper, LongSupplier clock, long retryCacheExpiryMs) {
+      Sleeper sleeper, LongSupplier clock, long retryCacheExpiryMs, int subtreeMaxInodes) {
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("transaction attempts must be at least 1, got " + maxAttempts);
     }
     if (retryCacheExpiryMs <= 0) {
       throw new IllegalArgumentException("retry cache expiry must be positive, got " + retryCacheExpiryMs);
+    }
+    if (subtreeMaxInodes < 1) {
+      throw new IllegalArgumentException(NameNodeConfig.SUBTREE_MAX_INODES + " must be at least 1, got "
+          + subtreeMaxInodes);
     }
     this.store = store;
     this.hints = hints;
@@ -70,6 +78,7 @@ public final class TransactionRunner {
     this.sleeper = sleeper;
     this.clock = clock;
     this.retryCacheExpiryMs = retryCacheExpiryMs;
+    this.subtreeMaxInodes = subtreeMaxInodes;
   }
 
   public <T> T run(Operation<T> operation) throws IOException {
@@ -95,7 +104,7 @@ public final class TransactionRunner {
     for (int attempt = 1; attempt <= maxAttempts; attempt++) {
       try (Transaction transaction = operation.readOnly() ? store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)
           : store.begin(MetadataStore.NO_PARTITION_HINT)) {
-        TransactionContext context = new TransactionContext(transaction, hints);
+        TransactionContext context = new TransactionContext(transaction, hints, subtreeMaxInodes, operation.name());
         context.acquire(operation.locks());
         T result;
         try {
