@@ -27,8 +27,9 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 
 /**
  * getListing: one batch of a directory's children after {@code startAfter}, in byte order of name, under a shared
- * lock on the directory; with block locations of the files when asked. Listing a directory needs read and execute
- * on it (HDFS); a file lists itself with execute on the ancestors only.
+ * lock on the directory; with block locations of the files when asked, and, as HDFS, the number of entries left
+ * after the batch (the stock client sizes its listing with it). Listing a directory needs read and execute on it
+ * (HDFS); a file lists itself with execute on the ancestors only.
  */
 public final class GetListingOp implements Operation<DirectoryListing> {
   private final FsPath path;
@@ -90,8 +91,11 @@ public final class GetListingOp implements Operation<DirectoryListing> {
     }
     List<Inode> children = context.children(target, startAfter, limit + 1, LockMode.READ_COMMITTED);
     boolean more = children.size() > limit;
+    long remaining = 0;
     if (more) {
       children = children.subList(0, limit);
+      // HDFS's count of the entries after this page; at least one, as the page is not the last
+      remaining = Math.max(1, context.childrenAfter(target, startAfter) - limit);
     }
     Map<Long, FileBlocks> blocks = needLocation ? blocksOf(context, children) : Map.of();
     HdfsFileStatus[] statuses = new HdfsFileStatus[children.size()];
@@ -99,7 +103,7 @@ public final class GetListingOp implements Operation<DirectoryListing> {
       Inode child = children.get(i);
       statuses[i] = FileStatusFactory.listed(child, locate(child, blocks.get(child.id())), policy);
     }
-    return new DirectoryListing(statuses, more ? 1 : 0);
+    return new DirectoryListing(statuses, (int) Math.min(Integer.MAX_VALUE, remaining));
   }
 
   /** The whole file's located blocks, or null when no locations were asked for (or it is a directory). */
