@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Issue 12, item 7: one user could crash the namenode with a deep path. HDFS's path limits on every call, a tree far
  * deeper than them (built within them, by renames, as HDFS allows too) counted and deleted by its owner within a
- * time bound, and subtrees above {@code canopy.namenode.subtree.max-inodes} refused and kept.
+ * time bound, and subtrees above {@code canopy.namenode.subtree.max-rows} refused and kept.
  */
 @Timeout(900)
 class PathLimitsTest {
@@ -51,7 +51,7 @@ class PathLimitsTest {
   @BeforeAll
   static void startCluster() throws IOException {
     Configuration conf = MiniCanopyCluster.testConfiguration();
-    conf.setInt(NameNodeConfig.SUBTREE_MAX_INODES, SUBTREE_LIMIT);
+    conf.setLong(NameNodeConfig.SUBTREE_MAX_ROWS, SUBTREE_LIMIT);
     cluster = MiniCanopyCluster.start(directory, conf, 1, 0);
     users = new UserClients(cluster);
     superuser = cluster.fileSystem();
@@ -139,11 +139,11 @@ class PathLimitsTest {
   private static void assertSubtreeRefused(String call, Executable executable) {
     IOException error = assertThrows(IOException.class, executable);
     String message = error.getMessage().split("\n", 2)[0];
-    assertTrue(message.startsWith(call + " /wide:") && message.contains("more than " + SUBTREE_LIMIT + " inodes")
-        && message.contains(NameNodeConfig.SUBTREE_MAX_INODES), message);
+    assertTrue(message.startsWith(call + " /wide: the subtree needs more than " + SUBTREE_LIMIT + " rows")
+        && message.contains(NameNodeConfig.SUBTREE_MAX_ROWS), message);
   }
 
-  /** 26 chains of 998 directories: 25,949 inodes under one directory, past the limit of 25,000. */
+  /** 26 chains of 998 directories: 25,949 inodes (rows) under one directory, past the limit of 25,000. */
   @Test
   void subtreesAboveTheConfiguredSizeAreRefusedAndLeftWhole() throws IOException {
     for (int i = 0; i < 26; i++) {

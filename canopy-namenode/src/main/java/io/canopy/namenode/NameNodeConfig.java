@@ -120,14 +120,16 @@ public final class NameNodeConfig {
   public static final boolean SYMLINKS_ENABLED_DEFAULT = false;
 
   /**
-   * Inodes one transaction may read as a subtree (a recursive delete, getContentSummary, getQuotaUsage, setQuota, a
-   * rename between quota directories): a larger subtree is refused with an error naming this key instead of being
-   * held in the namenode's memory, until the subtree protocol (paper 000 s.4.1.5) works on subtrees in parts. The
-   * default is from measurements (docs/design/011-limits.md): above what one transaction handles today, within the
-   * default namenode heap of {@code canopy up}.
+   * Rows of subtrees the namenode holds in memory at once, all operations together: the inodes of the subtrees
+   * transactions read whole (a recursive delete, getContentSummary, getQuotaUsage, setQuota, a rename between quota
+   * directories), and the blocks and replicas of the files a recursive delete removes (estimated from their length
+   * before they are read). An operation needing more on its own is refused with an error naming this key; one that
+   * finds the others holding too much is answered RetriableException (try again). Until the subtree protocol (paper
+   * 000 s.4.1.5) works on subtrees in parts. The default is from measurements within the 1 GB heap of
+   * {@code canopy up}'s namenode (docs/design/011-limits.md): about 700 bytes of heap per row.
    */
-  public static final String SUBTREE_MAX_INODES = "canopy.namenode.subtree.max-inodes";
-  public static final int SUBTREE_MAX_INODES_DEFAULT = 1_000_000;
+  public static final String SUBTREE_MAX_ROWS = "canopy.namenode.subtree.max-rows";
+  public static final long SUBTREE_MAX_ROWS_DEFAULT = 1_500_000;
 
   private NameNodeConfig() {
   }

@@ -18,6 +18,8 @@ import io.canopy.namenode.NameNodeConfig;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.InodePartitioning;
 import io.canopy.namenode.fs.ModeBits;
+import org.apache.hadoop.ipc.RetriableException;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -100,8 +102,9 @@ public final class TransactionContext {
 
   private final Transaction transaction;
   private final InodeHintCache hints;
-  /** Inodes {@link #subtree} reads at most; the operation's name for its refusal. */
-  private final int subtreeMaxInodes;
+  /** The namenode's subtree rows, those this transaction holds, and the operation's name for a refusal. */
+  private final SubtreeRows subtreeRows;
+  private long heldSubtreeRows;
   private final String operation;
   private final Map<Long, LockMode> locks = new HashMap<>();
   private final Map<FsPath, ResolvedPath> resolved = new HashMap<>();
@@ -123,10 +126,10 @@ public final class TransactionContext {
   private ReadBatch.Result<Boolean> anyQuota;
   private List<Inode> fileAncestors;
 
-  TransactionContext(Transaction transaction, InodeHintCache hints, int subtreeMaxInodes, String operation) {
+  TransactionContext(Transaction transaction, InodeHintCache hints, SubtreeRows subtreeRows, String operation) {
     this.transaction = transaction;
     this.hints = hints;
-    this.subtreeMaxInodes = subtreeMaxInodes;
+    this.subtreeRows = subtreeRows;
     this.operation = operation;
     this.quotas = new QuotaRows(transaction, hints);
   }
@@ -841,11 +844,11 @@ public final class TransactionContext {
    * Every inode of the subtree under {@code root} (root first, parents before children), read level by level:
    * one round trip per level, each reading a page of children of every directory of the level, locked at
    * {@code mode} top-down. The first level comes from the lock round trip when the path was declared
-   * {@link PathLock#withSubtree}. A subtree of more than {@link NameNodeConfig#SUBTREE_MAX_INODES} inodes is refused
-   * ({@link SubtreeTooLargeException}) as soon as a round trip reads past it: the namenode holds at most one round
-   * trip's rows more than the limit.
+   * {@link PathLock#withSubtree}. The inodes are held ({@link #holdSubtreeRows}) as each round trip reads them: a
+   * subtree too large is refused as soon as a round trip reads past the limit, so the namenode holds at most one
+   * round trip's rows more.
    */
-  public List<Inode> subtree(Inode root, LockMode mode) throws StoreException, SubtreeTooLargeException {
+  public List<Inode> subtree(Inode root, LockMode mode) throws IOException {
     List<Inode> all = new ArrayList<>();
     all.add(root);
     if (!root.directory()) {
@@ -860,7 +863,7 @@ public final class TransactionContext {
     ReadBatch.Result<List<Inode>> first = childrenPages.remove(new ChildrenPage(root.id(), null, limit, mode));
     if (first != null) {
       takePage(all, level, root, first.get(), limit, mode);
-      checkSubtreeSize(all, root);
+      holdSubtreeRows(root, all.size());
     } else {
       level.put(root, null);
     }
@@ -870,6 +873,7 @@ public final class TransactionContext {
       // a level is read in round trips of at most SUBTREE_SCANS_PER_ROUND_TRIP directories: bounded statements
       // (and parameters) per pipeline however wide the tree is
       for (int from = 0; from < directories.size(); from += SUBTREE_SCANS_PER_ROUND_TRIP) {
+        int before = all.size();
         ReadBatch batch = transaction.batch();
         Map<Inode, ReadBatch.Result<List<Inode>>> pages = new LinkedHashMap<>();
         for (Map.Entry<Inode, String> entry : directories.subList(from,
@@ -883,17 +887,35 @@ public final class TransactionContext {
         for (Map.Entry<Inode, ReadBatch.Result<List<Inode>>> entry : pages.entrySet()) {
           takePage(all, next, entry.getKey(), entry.getValue().get(), limit, mode);
         }
-        checkSubtreeSize(all, root);
+        holdSubtreeRows(root, all.size() - before);
       }
       level = next;
     }
     return all;
   }
 
-  private void checkSubtreeSize(List<Inode> read, Inode root) throws SubtreeTooLargeException {
-    if (read.size() > subtreeMaxInodes) {
-      throw new SubtreeTooLargeException(operation, pathOf(root), subtreeMaxInodes);
+  /**
+   * Counts {@code rows} more that this transaction holds in memory for the subtree under {@code root} (its inodes as
+   * they are read, the block-level rows of its files before a delete reads them) against the namenode's
+   * {@link NameNodeConfig#SUBTREE_MAX_ROWS}: more than it on its own is refused ({@link SubtreeTooLargeException});
+   * more than what other operations leave answers HDFS's RetriableException, as they give theirs back soon.
+   */
+  public void holdSubtreeRows(Inode root, long rows) throws IOException {
+    if (heldSubtreeRows + rows > subtreeRows.max()) {
+      throw new SubtreeTooLargeException(operation, pathOf(root), subtreeRows.max());
     }
+    if (!subtreeRows.tryTake(rows)) {
+      throw new RetriableException(operation + " " + pathOf(root) + ": other operations hold " + subtreeRows.held()
+          + " rows of subtrees, and with this one's " + (heldSubtreeRows + rows) + " the namenode would hold more "
+          + "than " + subtreeRows.max() + " (" + NameNodeConfig.SUBTREE_MAX_ROWS + "); try again shortly");
+    }
+    heldSubtreeRows += rows;
+  }
+
+  /** Gives back the subtree rows this transaction held: it ended, and what it read is garbage. */
+  void releaseSubtreeRows() {
+    subtreeRows.give(heldSubtreeRows);
+    heldSubtreeRows = 0;
   }
 
   /** The path this operation resolved {@code inode} at, for messages; its id when it resolved none. */

@@ -46,8 +46,8 @@ public final class TransactionRunner {
   private final Sleeper sleeper;
   private final LongSupplier clock;
   private final long retryCacheExpiryMs;
-  /** Inodes one operation may read as a subtree ({@link TransactionContext#subtree}). */
-  private final int subtreeMaxInodes;
+  /** The rows of subtrees all operations hold at once ({@link TransactionContext#holdSubtreeRows}). */
+  private final SubtreeRows subtreeRows;
   /** Keys calls that do not come from RPC: an identity, not a source of behaviour, so not seeded. */
   private final String ownClientId = "namenode-" + UUID.randomUUID();
   private final AtomicInteger ownCallIds = new AtomicInteger();
@@ -56,20 +56,16 @@ public final class TransactionRunner {
   public TransactionRunner(MetadataStore store, InodeHintCache hints, int maxAttempts, Random random,
       Sleeper sleeper) {
     this(store, hints, maxAttempts, random, sleeper, System::currentTimeMillis, DEFAULT_RETRY_CACHE_EXPIRY_MS,
-        NameNodeConfig.SUBTREE_MAX_INODES_DEFAULT);
+        NameNodeConfig.SUBTREE_MAX_ROWS_DEFAULT);
   }
 
   public TransactionRunner(MetadataStore store, InodeHintCache hints, int maxAttempts, Random random,
-      Sleeper sleeper, LongSupplier clock, long retryCacheExpiryMs, int subtreeMaxInodes) {
+      Sleeper sleeper, LongSupplier clock, long retryCacheExpiryMs, long subtreeMaxRows) {
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("transaction attempts must be at least 1, got " + maxAttempts);
     }
     if (retryCacheExpiryMs <= 0) {
       throw new IllegalArgumentException("retry cache expiry must be positive, got " + retryCacheExpiryMs);
-    }
-    if (subtreeMaxInodes < 1) {
-      throw new IllegalArgumentException(NameNodeConfig.SUBTREE_MAX_INODES + " must be at least 1, got "
-          + subtreeMaxInodes);
     }
     this.store = store;
     this.hints = hints;
@@ -78,7 +74,7 @@ public final class TransactionRunner {
     this.sleeper = sleeper;
     this.clock = clock;
     this.retryCacheExpiryMs = retryCacheExpiryMs;
-    this.subtreeMaxInodes = subtreeMaxInodes;
+    this.subtreeRows = new SubtreeRows(subtreeMaxRows);
   }
 
   public <T> T run(Operation<T> operation) throws IOException {
@@ -102,9 +98,10 @@ public final class TransactionRunner {
     boolean maybeCommitted = false;
     TransientStoreException last = null;
     for (int attempt = 1; attempt <= maxAttempts; attempt++) {
+      TransactionContext context = null;
       try (Transaction transaction = operation.readOnly() ? store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)
           : store.begin(MetadataStore.NO_PARTITION_HINT)) {
-        TransactionContext context = new TransactionContext(transaction, hints, subtreeMaxInodes, operation.name());
+        context = new TransactionContext(transaction, hints, subtreeRows, operation.name());
         context.acquire(operation.locks());
         T result;
         try {
@@ -165,6 +162,10 @@ public final class TransactionRunner {
         }
         metrics.failed(operation.name(), attempt);
         throw e;
+      } finally {
+        if (context != null) {
+          context.releaseSubtreeRows(); // what the attempt read is garbage now, committed or not
+        }
       }
     }
     metrics.failed(operation.name(), maxAttempts);
