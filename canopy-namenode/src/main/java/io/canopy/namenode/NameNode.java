@@ -111,7 +111,7 @@ public final class NameNode implements AutoCloseable {
         conf.getInt(NameNodeConfig.TRANSACTION_MAX_ATTEMPTS, NameNodeConfig.TRANSACTION_MAX_ATTEMPTS_DEFAULT),
         new Random(random.nextLong()), Thread::sleep, System::currentTimeMillis,
         conf.getLong(NameNodeConfig.RETRY_CACHE_EXPIRY_MS, NameNodeConfig.RETRY_CACHE_EXPIRY_MS_DEFAULT),
-        conf.getLong(NameNodeConfig.SUBTREE_MAX_ROWS, NameNodeConfig.SUBTREE_MAX_ROWS_DEFAULT));
+        NameNodeConfig.subtreeMaxRows(conf, Runtime.getRuntime().maxMemory()));
     DatanodeRegistry registry = new DatanodeRegistry(store, conf, System::currentTimeMillis);
     registry.reload();
     ScheduledExecutorService housekeeping = Executors.newSingleThreadScheduledExecutor(runnable -> {

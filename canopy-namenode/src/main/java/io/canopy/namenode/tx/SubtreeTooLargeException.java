@@ -15,7 +15,7 @@ public final class SubtreeTooLargeException extends IOException {
     super(operation + " " + path + ": the subtree needs more than " + limit + " rows (its inodes, and for a delete "
         + "the blocks and replicas of its files), the most the namenode holds for subtrees ("
         + NameNodeConfig.SUBTREE_MAX_ROWS + "). Work on its subdirectories one at a time (e.g. delete them first), "
-        + "or raise " + NameNodeConfig.SUBTREE_MAX_ROWS + " on every namenode together with its heap (about 700 "
-        + "bytes per row, docs/design/011-limits.md).");
+        + "or raise " + NameNodeConfig.SUBTREE_MAX_ROWS + " on every namenode together with its heap (its default is "
+        + "one row per " + NameNodeConfig.SUBTREE_HEAP_BYTES_PER_ROW + " bytes of heap, docs/design/011-limits.md).");
   }
 }

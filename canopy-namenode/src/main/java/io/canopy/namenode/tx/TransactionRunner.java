@@ -14,6 +14,7 @@ import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
+import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,7 +57,7 @@ public final class TransactionRunner {
   public TransactionRunner(MetadataStore store, InodeHintCache hints, int maxAttempts, Random random,
       Sleeper sleeper) {
     this(store, hints, maxAttempts, random, sleeper, System::currentTimeMillis, DEFAULT_RETRY_CACHE_EXPIRY_MS,
-        NameNodeConfig.SUBTREE_MAX_ROWS_DEFAULT);
+        NameNodeConfig.subtreeMaxRows(new Configuration(false), Runtime.getRuntime().maxMemory()));
   }
 
   public TransactionRunner(MetadataStore store, InodeHintCache hints, int maxAttempts, Random random,
