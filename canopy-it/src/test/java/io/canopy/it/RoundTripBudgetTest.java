@@ -115,7 +115,8 @@ class RoundTripBudgetTest {
 
   /**
    * A listing page, the count of what is left after it included (HDFS's remaining entries): the first page counts
-   * from the directory's children count, a later one reads the count in the same round trip as the page.
+   * from the directory's children count, a later one from the page before it on the same namenode; a namenode that
+   * did not serve the page before counts in one more round trip.
    */
   @Test
   void listingPagesCountWhatIsLeftInTheirOneRoundTrip() throws IOException {
@@ -134,6 +135,12 @@ class RoundTripBudgetTest {
       assertEquals(remaining, page[0].getRemainingEntries());
       after = page[0].getLastName();
     }
+    ClientProtocol other = cluster.fileSystem(1).getClient().getNamenode();
+    other.getFileInfo(parent); // warm the other namenode's hints for the path
+    byte[] afterFirstPage = "c09".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals(2, roundTrips(cluster.nameNode(1), "getListing", () -> page[0] = other.getListing(parent,
+        afterFirstPage, false)));
+    assertEquals(5, page[0].getRemainingEntries());
   }
 
   /**

@@ -27,6 +27,7 @@ import io.canopy.namenode.ops.GetBlockLocationsOp;
 import io.canopy.namenode.ops.GetContentSummaryOp;
 import io.canopy.namenode.ops.GetFileInfoOp;
 import io.canopy.namenode.ops.GetListingOp;
+import io.canopy.namenode.ops.ListingCursors;
 import io.canopy.namenode.ops.IsFileClosedOp;
 import io.canopy.namenode.ops.LapsedWriterException;
 import io.canopy.namenode.ops.GetStoragePolicyOp;
@@ -129,6 +130,8 @@ public final class ClientProtocolServer {
   private final boolean symlinksEnabled;
   private final XAttrLimits xattrLimits;
   private final StoragePolicies storagePolicies;
+  /** Where this namenode's listings in progress stand (getListing's remaining entries without a count). */
+  private final ListingCursors listingCursors = new ListingCursors();
 
   public ClientProtocolServer(Configuration conf, NamespaceServices services, BlockServices blocks,
       TransactionRunner runner) {
@@ -230,7 +233,7 @@ public final class ClientProtocolServer {
     String after = startAfter == null ? "" : new String(startAfter, StandardCharsets.UTF_8);
     int nul = after.indexOf('\0');
     return runner.run(new GetListingOp(FsPath.parse("getListing", src), nul < 0 ? after : after.substring(0, nul),
-        needLocation, services.limits().listingLimit(), blocks.locator(), permissions()));
+        needLocation, services.limits().listingLimit(), blocks.locator(), listingCursors, permissions()));
   }
 
   public boolean mkdirs(String src, FsPermission masked, boolean createParent) throws IOException {

@@ -46,10 +46,7 @@ public record PathLock(FsPath path, LockMode targetMode, LockMode ancestorMode, 
         fileData);
   }
 
-  /**
-   * Also reads one page of the target directory's children (after {@code after}, at most {@code limit}) and, for a
-   * page after the first, how many children come after {@code after} (TransactionContext.childrenAfter).
-   */
+  /** Also reads one page of the target directory's children (after {@code after}, at most {@code limit}). */
   public PathLock withChildren(String after, int limit) {
     return new PathLock(path, targetMode, ancestorMode, sharedAncestorsFromDepth, Resolve.PATH_AND_CHILDREN, after,
         limit, fileData);

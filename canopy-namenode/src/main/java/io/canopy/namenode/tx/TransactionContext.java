@@ -87,9 +87,6 @@ public final class TransactionContext {
   private record ChildrenPage(long directoryId, String after, int limit, LockMode mode) {
   }
 
-  private record ChildrenCount(long directoryId, String after) {
-  }
-
   /** Directories whose children one subtree round trip reads at most. */
   static final int SUBTREE_SCANS_PER_ROUND_TRIP = 64;
   /**
@@ -110,7 +107,6 @@ public final class TransactionContext {
   private final Map<FsPath, ResolvedPath> resolved = new HashMap<>();
   private final Map<Long, ReadBatch.Result<FileData>> fileData = new HashMap<>();
   private final Map<ChildrenPage, ReadBatch.Result<List<Inode>>> childrenPages = new HashMap<>();
-  private final Map<ChildrenCount, ReadBatch.Result<Long>> childrenCounts = new HashMap<>();
   private final Map<Long, ReadBatch.Result<List<ExtendedAttribute>>> xattrs = new HashMap<>();
   private final List<Runnable> afterCommit = new ArrayList<>();
   /** ACL entries read or written in this transaction, by inode id (empty: the inode has none). */
@@ -638,22 +634,7 @@ public final class TransactionContext {
       ChildrenPage page = new ChildrenPage(targetId, lock.childrenAfter(), lock.childrenLimit(), mode);
       childrenPages.put(page, spreads ? batch.spreadChildren(targetId, page.after(), page.limit(), mode)
           : batch.children(targetId, targetId, page.after(), page.limit(), mode));
-      if (lock.resolve() == PathLock.Resolve.PATH_AND_CHILDREN && !isFirstPage(page.after())) {
-        // a later page: how many come after its start point, in the same round trip (see childrenAfter)
-        childrenCounts.put(new ChildrenCount(targetId, page.after()), countChildren(batch, targetId, spreads,
-            page.after()));
-      }
     }
-  }
-
-  private static boolean isFirstPage(String after) {
-    return after == null || after.isEmpty();
-  }
-
-  private static ReadBatch.Result<Long> countChildren(ReadBatch batch, long directoryId, boolean spreads,
-      String after) {
-    return spreads ? batch.countSpreadChildren(directoryId, after) : batch.countChildren(directoryId, directoryId,
-        after);
   }
 
   private void prefetchFileData(ReadBatch batch, long inodeId) {
@@ -823,20 +804,17 @@ public final class TransactionContext {
   }
 
   /**
-   * How many children of {@code directory} come after {@code startAfter} in name order: for the first page (no start
-   * point) the directory's own children count, free; for a later one the count read with the page
-   * ({@link PathLock#withChildren}), or read now in one round trip.
+   * How many children of {@code directory} come after {@code startAfter} in name order: with no start point the
+   * directory's own children count, free; else one round trip counting them (a scan of their index entries).
    */
   public long childrenAfter(Inode directory, String startAfter) throws StoreException {
-    if (isFirstPage(startAfter)) {
+    if (startAfter == null || startAfter.isEmpty()) {
       return directory.childrenCount();
     }
-    ReadBatch.Result<Long> count = childrenCounts.remove(new ChildrenCount(directory.id(), startAfter));
-    if (count == null) {
-      ReadBatch batch = transaction.batch();
-      count = countChildren(batch, directory.id(), directory.spreadsChildren(), startAfter);
-      batch.execute();
-    }
+    ReadBatch batch = transaction.batch();
+    ReadBatch.Result<Long> count = directory.spreadsChildren() ? batch.countSpreadChildren(directory.id(), startAfter)
+        : batch.countChildren(directory.id(), directory.id(), startAfter);
+    batch.execute();
     return count.get();
   }
 
