@@ -18,7 +18,6 @@ import io.canopy.namenode.NameNodeConfig;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.InodePartitioning;
 import io.canopy.namenode.fs.ModeBits;
-import org.apache.hadoop.ipc.RetriableException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -32,6 +31,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.apache.hadoop.ipc.RetriableException;
 
 /**
  * One operation's view of the namespace inside its transaction: the paths it resolved, the locks it holds, what it
@@ -835,13 +835,14 @@ public final class TransactionContext {
     if (mode != LockMode.READ_COMMITTED) {
       requireLock(root, mode, "locking a subtree");
     }
+    holdSubtreeRows(root, 1);
     int limit = PathLock.SUBTREE_SCAN_BATCH;
     // directories whose children are still to read, with the name to continue after
     Map<Inode, String> level = new LinkedHashMap<>();
     ReadBatch.Result<List<Inode>> first = childrenPages.remove(new ChildrenPage(root.id(), null, limit, mode));
     if (first != null) {
       takePage(all, level, root, first.get(), limit, mode);
-      holdSubtreeRows(root, all.size());
+      holdSubtreeRows(root, all.size() - 1);
     } else {
       level.put(root, null);
     }
@@ -883,8 +884,8 @@ public final class TransactionContext {
       throw new SubtreeTooLargeException(operation, pathOf(root), subtreeRows.max());
     }
     if (!subtreeRows.tryTake(rows)) {
-      throw new RetriableException(operation + " " + pathOf(root) + ": other operations hold " + subtreeRows.held()
-          + " rows of subtrees, and with this one's " + (heldSubtreeRows + rows) + " the namenode would hold more "
+      throw new RetriableException(operation + " " + pathOf(root) + ": other operations hold "
+          + (subtreeRows.held() - heldSubtreeRows) + " rows of subtrees, and with this one's " + (heldSubtreeRows + rows) + " the namenode would hold more "
           + "than " + subtreeRows.max() + " (" + NameNodeConfig.SUBTREE_MAX_ROWS + "); try again shortly");
     }
     heldSubtreeRows += rows;
