@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import org.apache.hadoop.HadoopIllegalArgumentException;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -20,11 +21,20 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
+import org.apache.hadoop.fs.XAttr;
+import org.apache.hadoop.fs.XAttrSetFlag;
+import org.apache.hadoop.fs.permission.AclEntry;
+import org.apache.hadoop.fs.permission.AclEntryScope;
+import org.apache.hadoop.fs.permission.AclEntryType;
+import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.FSLimitException.PathComponentTooLongException;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.protocol.AclException;
 import org.apache.hadoop.io.EnumSetWritable;
 import org.apache.hadoop.ipc.RemoteException;
 import org.junit.jupiter.api.AfterAll;
@@ -53,7 +63,9 @@ class BadInputTest {
 
   @BeforeAll
   static void startCluster() throws IOException {
-    cluster = MiniCanopyCluster.start(directory, MiniCanopyCluster.testConfiguration(), 1, 1);
+    org.apache.hadoop.conf.Configuration conf = MiniCanopyCluster.testConfiguration();
+    conf.setBoolean(io.canopy.namenode.NameNodeConfig.SYMLINKS_ENABLED, true); // so a link's target is checked
+    cluster = MiniCanopyCluster.start(directory, conf, 1, 1);
     fs = cluster.fileSystem();
     namenode = fs.getClient().getNamenode();
     fs.mkdirs(new org.apache.hadoop.fs.Path("/dir/sub"));
@@ -309,5 +321,117 @@ class BadInputTest {
         () -> namenode.listCachePools(""));
     assertRemote(org.apache.hadoop.hdfs.protocol.SnapshotException.class,
         "Snapshots are not supported by Canopy: createSnapshot /dir", () -> namenode.createSnapshot("/dir", "s1"));
+  }
+
+  // ---- issue 12, item 9: what PostgreSQL text cannot hold, and database errors, never reach SQL or a client ----
+
+  private static final String NUL_NAME = "a\0b";
+
+  /** A refusal with {@code exceptionClass}, containing {@code text} and nothing of the database's own words. */
+  private static void assertRefusedWithoutSql(Class<?> exceptionClass, String text, Executable call) {
+    assertRemote(exceptionClass, text, call);
+    assertNoSql(assertThrows(RemoteException.class, call));
+  }
+
+  private static void assertNoSql(RemoteException error) {
+    String message = error.getMessage();
+    for (String sql : List.of("SQLSTATE", "ERROR:", "invalid byte sequence", "INSERT ", "SELECT ", "UPDATE ",
+        "PSQLException", "StoreException", "postgres")) {
+      assertFalse(message.contains(sql), "the answer carries '" + sql + "': " + message);
+    }
+  }
+
+  @Test
+  void aNulInAPathIsAnInvalidPathForEveryCall() {
+    String bad = "/dir/" + NUL_NAME;
+    String text = "/dir/a\\u0000b";
+    assertRefusedWithoutSql(org.apache.hadoop.fs.InvalidPathException.class, text,
+        () -> namenode.mkdirs(bad, DIR, true));
+    assertRefusedWithoutSql(org.apache.hadoop.fs.InvalidPathException.class, text,
+        () -> namenode.getFileInfo(bad));
+    assertRefusedWithoutSql(org.apache.hadoop.fs.InvalidPathException.class, text,
+        () -> namenode.getListing(bad, new byte[0], false));
+    assertRefusedWithoutSql(org.apache.hadoop.fs.InvalidPathException.class, text,
+        () -> namenode.create(bad, DIR, "client", createFlags(), true, (short) 1, 1024,
+            CryptoProtocolVersion.supported(), null, null));
+    assertRefusedWithoutSql(org.apache.hadoop.fs.InvalidPathException.class, text,
+        () -> namenode.rename("/dir/sub", bad));
+    assertRefusedWithoutSql(org.apache.hadoop.fs.InvalidPathException.class, text,
+        () -> namenode.delete(bad, true));
+  }
+
+  @Test
+  void aNulInAnXAttrNameIsRefused() {
+    XAttr bad = new XAttr.Builder().setNameSpace(XAttr.NameSpace.USER).setName(NUL_NAME).setValue(new byte[] {1})
+        .build();
+    String text = "user.a\\u0000b";
+    assertRefusedWithoutSql(HadoopIllegalArgumentException.class, text,
+        () -> namenode.setXAttr("/dir", bad, EnumSet.of(XAttrSetFlag.CREATE)));
+    assertRefusedWithoutSql(HadoopIllegalArgumentException.class, text,
+        () -> namenode.getXAttrs("/dir", List.of(bad)));
+    assertRefusedWithoutSql(HadoopIllegalArgumentException.class, text,
+        () -> namenode.removeXAttr("/dir", bad));
+  }
+
+  @Test
+  void aNulInAClientNameIsRefused() {
+    String text = "client name \"client\\u0000x\"";
+    assertRefusedWithoutSql(HadoopIllegalArgumentException.class, text,
+        () -> namenode.create("/dir/new", DIR, "client\0x", createFlags(), true, (short) 1, 1024,
+            CryptoProtocolVersion.supported(), null, null));
+    assertRefusedWithoutSql(HadoopIllegalArgumentException.class, text, () -> namenode.renewLease("client\0x", null));
+    assertRefusedWithoutSql(HadoopIllegalArgumentException.class, text,
+        () -> namenode.recoverLease("/dir/file", "client\0x"));
+    assertRefusedWithoutSql(HadoopIllegalArgumentException.class, text,
+        () -> namenode.append("/dir/file", "client\0x", new EnumSetWritable<>(EnumSet.of(CreateFlag.APPEND))));
+  }
+
+  @Test
+  void aNulInAnOwnerOrGroupIsRefused() {
+    assertRefusedWithoutSql(HadoopIllegalArgumentException.class, "user name \"a\\u0000b\"",
+        () -> namenode.setOwner("/dir", NUL_NAME, null));
+    assertRefusedWithoutSql(HadoopIllegalArgumentException.class, "group name \"a\\u0000b\"",
+        () -> namenode.setOwner("/dir", null, NUL_NAME));
+  }
+
+  @Test
+  void aNulInALinkTargetIsAnInvalidPath() {
+    assertRefusedWithoutSql(org.apache.hadoop.fs.InvalidPathException.class, "Invalid target name: /t\\u0000x",
+        () -> namenode.createSymlink("/t\0x", "/dir/link", DIR, false));
+  }
+
+  @Test
+  void aNulInAnAclEntryNameIsAnInvalidAcl() {
+    List<AclEntry> acl = AclEntry.parseAclSpec("user::rwx,group::r-x,other::---,mask::rwx", true);
+    List<AclEntry> bad = new ArrayList<>(acl);
+    bad.add(new AclEntry.Builder().setScope(AclEntryScope.ACCESS).setType(AclEntryType.USER).setName(NUL_NAME)
+        .setPermission(FsAction.READ).build());
+    assertRefusedWithoutSql(AclException.class, "a\\u0000b", () -> namenode.setAcl("/dir", bad));
+    assertRefusedWithoutSql(AclException.class, "a\\u0000b", () -> namenode.modifyAclEntries("/dir", bad));
+  }
+
+  /**
+   * The safety net: a database error nothing validated for (here a storage id with a NUL, which only datanodes name)
+   * answers an error naming the call, not the database's words; the details stay in the namenode's log.
+   */
+  @Test
+  void anUnexpectedDatabaseErrorReachesTheClientWithoutItsSql() throws IOException {
+    String holder = "DFSClient_pipeline_probe";
+    HdfsFileStatus created = namenode.create("/dir/pipeline", DIR, holder, createFlags(), true, (short) 1, 1024,
+        CryptoProtocolVersion.supported(), null, null);
+    try {
+      LocatedBlock block = namenode.addBlock("/dir/pipeline", holder, null, null, created.getFileId(), null, null);
+      LocatedBlock bumped = namenode.updateBlockForPipeline(block.getBlock(), holder);
+      ExtendedBlock newBlock = new ExtendedBlock(block.getBlock());
+      newBlock.setGenerationStamp(bumped.getBlock().getGenerationStamp());
+      RemoteException error = assertThrows(RemoteException.class, () -> namenode.updatePipeline(holder,
+          block.getBlock(), newBlock, block.getLocations(), new String[] {"DS-\0bad"}));
+      assertEquals(IOException.class.getName(), error.getClassName());
+      assertTrue(error.getMessage().startsWith("updatePipeline failed in the metadata database"),
+          error.getMessage());
+      assertNoSql(error);
+    } finally {
+      namenode.delete("/dir/pipeline", false);
+    }
   }
 }

@@ -357,8 +357,7 @@ class FaultInjectionTest {
           conf.get(NameNodeConfig.METADATA_ENGINE, NameNodeConfig.METADATA_ENGINE_DEFAULT),
           NameNodeConfig.namenodeMetadataSettings(conf)), seed, probability, loseReplies);
       nameNode = NameNode.start(new Configuration(conf), store);
-      Configuration dataNodeConf = new Configuration(conf);
-      dataNodeConf.set("fs.defaultFS", nameNode.uri());
+      Configuration dataNodeConf = MiniCanopyCluster.dataNodeConfigurationFor(nameNode, conf);
       dataNode = DataNodeLauncher.start(dataNodeConf, directory.resolve("dn0"));
       for (int i = 0; i < THREADS; i++) {
         clients.add((DistributedFileSystem) FileSystem.newInstance(java.net.URI.create(nameNode.uri()),

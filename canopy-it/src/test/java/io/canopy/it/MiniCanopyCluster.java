@@ -188,6 +188,17 @@ public final class MiniCanopyCluster implements AutoCloseable {
     return dataNodeConf;
   }
 
+  /**
+   * The configuration of a DataNode for a namenode a test started by itself (outside a cluster): its client address
+   * as the default file system, its service address for the datanode protocol (the client port refuses it).
+   */
+  public static Configuration dataNodeConfigurationFor(NameNode nameNode, Configuration conf) {
+    Configuration dataNodeConf = new Configuration(conf);
+    dataNodeConf.set("fs.defaultFS", nameNode.uri());
+    dataNodeConf.set("dfs.namenode.servicerpc-address", NetUtils.getHostPortString(nameNode.serviceAddress()));
+    return dataNodeConf;
+  }
+
   /** The data directory of datanode {@code index}. */
   public Path dataNodeDirectory(int index) {
     return directory.resolve("dn" + index);

@@ -16,7 +16,9 @@ import org.apache.hadoop.fs.XAttrSetFlag;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.XAttrHelper;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
+import org.apache.hadoop.hdfs.protocol.DirectoryListing;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.io.EnumSetWritable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -37,6 +39,7 @@ class RoundTripBudgetTest {
   private static final long WARM_GET_BLOCK_LOCATIONS = 1;
   /** The lock round trip, then the writes and the commit in one pipeline. */
   private static final long WARM_CREATE = 2;
+  private static final int LISTING_LIMIT = 10;
 
   @TempDir
   static Path directory;
@@ -44,7 +47,9 @@ class RoundTripBudgetTest {
 
   @BeforeAll
   static void startCluster() throws IOException {
-    cluster = MiniCanopyCluster.start(directory, MiniCanopyCluster.testConfiguration(), 2, 1);
+    org.apache.hadoop.conf.Configuration conf = MiniCanopyCluster.testConfiguration();
+    conf.setInt("dfs.ls.limit", LISTING_LIMIT); // listings of a few pages from a small directory
+    cluster = MiniCanopyCluster.start(directory, conf, 2, 1);
   }
 
   @AfterAll
@@ -106,6 +111,36 @@ class RoundTripBudgetTest {
       assertEquals(WARM_GET_BLOCK_LOCATIONS, roundTrips(nameNode, "getBlockLocations",
           () -> client.getBlockLocations(file, 0, 1)), "getBlockLocations at depth " + depth);
     }
+  }
+
+  /**
+   * A listing page, the count of what is left after it included (HDFS's remaining entries): the first page counts
+   * from the directory's children count, a later one from the page before it on the same namenode; a namenode that
+   * did not serve the page before counts in one more round trip.
+   */
+  @Test
+  void listingPagesCountWhatIsLeftInTheirOneRoundTrip() throws IOException {
+    NameNode nameNode = cluster.nameNode(0);
+    ClientProtocol client = cluster.fileSystem(0).getClient().getNamenode();
+    String parent = dir("listing", 5);
+    for (int i = 0; i < 25; i++) {
+      cluster.fileSystem(0).mkdirs(new org.apache.hadoop.fs.Path(parent + String.format("/c%02d", i)));
+    }
+    DirectoryListing[] page = new DirectoryListing[1];
+    byte[] after = HdfsFileStatus.EMPTY_NAME;
+    for (int remaining : new int[] {15, 5, 0}) {
+      byte[] startAfter = after;
+      assertEquals(1, roundTrips(nameNode, "getListing", () -> page[0] = client.getListing(parent, startAfter,
+          false)), "the page before " + remaining + " left");
+      assertEquals(remaining, page[0].getRemainingEntries());
+      after = page[0].getLastName();
+    }
+    ClientProtocol other = cluster.fileSystem(1).getClient().getNamenode();
+    other.getFileInfo(parent); // warm the other namenode's hints for the path
+    byte[] afterFirstPage = "c09".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals(2, roundTrips(cluster.nameNode(1), "getListing", () -> page[0] = other.getListing(parent,
+        afterFirstPage, false)));
+    assertEquals(5, page[0].getRemainingEntries());
   }
 
   /**

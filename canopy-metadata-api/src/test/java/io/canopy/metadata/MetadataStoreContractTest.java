@@ -367,6 +367,33 @@ public abstract class MetadataStoreContractTest {
   }
 
   @Test
+  void childrenAfterAStartPointAreCountedInByteOrder() throws Exception {
+    List<String> names = List.of("B", "a", "\u00e9", "z", "n1", "n2", "\uD83D\uDE00", "\uFF21", "n10");
+    insertChildren(ROOT_ID, 20_000, names);
+    // a directory spreading its children over partitions: they are counted across them, none of the root's
+    insertCommitted(directory(20_100, ROOT_ID, "spread"), file(20_101, 20_100, "x").withLocation(31, 20_100, "x"),
+        file(20_102, 20_100, "y").withLocation(32, 20_100, "y"));
+    try (Transaction tx = begin()) {
+      ReadBatch batch = tx.batch();
+      ReadBatch.Result<Long> all = batch.countChildren(ROOT_ID, ROOT_ID, null);
+      ReadBatch.Result<Long> fromEmpty = batch.countChildren(ROOT_ID, ROOT_ID, "");
+      ReadBatch.Result<Long> afterN1 = batch.countChildren(ROOT_ID, ROOT_ID, "n1");
+      ReadBatch.Result<Long> afterFullwidthA = batch.countChildren(ROOT_ID, ROOT_ID, "\uFF21");
+      ReadBatch.Result<Long> afterEverything = batch.countChildren(ROOT_ID, ROOT_ID, "\uD83D\uDE00\uD83D\uDE00");
+      ReadBatch.Result<Long> spreadAll = batch.countSpreadChildren(20_100, null);
+      ReadBatch.Result<Long> spreadAfterX = batch.countSpreadChildren(20_100, "x");
+      batch.execute();
+      assertEquals(names.size() + 1, all.get(), "the root's own partition: its files and the spreading directory");
+      assertEquals(all.get(), fromEmpty.get());
+      assertEquals(7, afterN1.get(), "n10, n2, spread, z, \u00e9, \uFF21, U+1F600 in byte order");
+      assertEquals(1, afterFullwidthA.get(), "U+1F600 sorts after U+FF21 in UTF-8");
+      assertEquals(0, afterEverything.get());
+      assertEquals(2, spreadAll.get());
+      assertEquals(1, spreadAfterX.get());
+    }
+  }
+
+  @Test
   void childrenOfOtherDirectoriesAreNotReturned() throws Exception {
     Inode d1 = directory(20_001, ROOT_ID, "d1");
     Inode d2 = directory(20_002, ROOT_ID, "d2");

@@ -125,7 +125,8 @@ public final class NameNode implements AutoCloseable {
         new InodeHintCache(conf.getLong(NameNodeConfig.HINT_CACHE_SIZE, NameNodeConfig.HINT_CACHE_SIZE_DEFAULT)),
         conf.getInt(NameNodeConfig.TRANSACTION_MAX_ATTEMPTS, NameNodeConfig.TRANSACTION_MAX_ATTEMPTS_DEFAULT),
         new Random(random.nextLong()), Thread::sleep, System::currentTimeMillis,
-        conf.getLong(NameNodeConfig.RETRY_CACHE_EXPIRY_MS, NameNodeConfig.RETRY_CACHE_EXPIRY_MS_DEFAULT));
+        conf.getLong(NameNodeConfig.RETRY_CACHE_EXPIRY_MS, NameNodeConfig.RETRY_CACHE_EXPIRY_MS_DEFAULT),
+        NameNodeConfig.subtreeMaxRows(conf, Runtime.getRuntime().maxMemory()));
     DatanodeRegistry registry = new DatanodeRegistry(store, conf, System::currentTimeMillis);
     registry.reload();
     ScheduledExecutorService housekeeping = Executors.newSingleThreadScheduledExecutor(runnable -> {

@@ -139,6 +139,20 @@ public final class NameNodeConfig {
   public static final String SYMLINKS_ENABLED = "canopy.namenode.symlinks.enabled";
   public static final boolean SYMLINKS_ENABLED_DEFAULT = false;
 
+  /**
+   * Rows of subtrees the namenode holds in memory at once, all operations together: the inodes of the subtrees
+   * transactions read whole (a recursive delete, getContentSummary, getQuotaUsage, setQuota, a rename between quota
+   * directories), and the blocks and replicas of the files a recursive delete removes (estimated from their length
+   * before they are read). An operation needing more on its own is refused with an error naming this key; one that
+   * finds the others holding too much is answered RetriableException (try again). Until the subtree protocol (paper
+   * 000 s.4.1.5) works on subtrees in parts. Default: one row per {@link #SUBTREE_HEAP_BYTES_PER_ROW} bytes of the
+   * namenode's maximum heap (1,048,576 rows with the 1 GB of {@code canopy up}), from measurements in
+   * docs/design/011-limits.md.
+   */
+  public static final String SUBTREE_MAX_ROWS = "canopy.namenode.subtree.max-rows";
+  /** Heap per subtree row the default of {@link #SUBTREE_MAX_ROWS} allows: measured peaks and room for the rest. */
+  public static final long SUBTREE_HEAP_BYTES_PER_ROW = 1024;
+
   private NameNodeConfig() {
   }
 
@@ -152,6 +166,11 @@ public final class NameNodeConfig {
     long roundMs = conf.getLong(ELECTION_ROUND_MS, ELECTION_ROUND_MS_DEFAULT);
     return new ElectionSettings(roundMs, conf.getInt(ELECTION_MISSED_ROUNDS, ELECTION_MISSED_ROUNDS_DEFAULT),
         Math.max(roundMs, conf.getLong(ELECTION_MAX_ROUND_MS, ELECTION_MAX_ROUND_MS_DEFAULT)), roundMs / 2);
+  }
+
+  /** {@link #SUBTREE_MAX_ROWS} of {@code conf}, or its default for a namenode of {@code maxHeapBytes}. */
+  public static long subtreeMaxRows(Configuration conf, long maxHeapBytes) {
+    return conf.getLong(SUBTREE_MAX_ROWS, Math.max(1, maxHeapBytes / SUBTREE_HEAP_BYTES_PER_ROW));
   }
 
   /** The metadata settings a namenode opens its store with: the configured ones, and a pool sized to its handlers. */

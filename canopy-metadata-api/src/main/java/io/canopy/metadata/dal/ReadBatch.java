@@ -47,6 +47,15 @@ public interface ReadBatch {
   /** Children of a directory that spreads them over partitions (see {@link InodeTable#spreadChildren}). */
   Result<List<Inode>> spreadChildren(long parentId, String startAfter, int limit, LockMode lock);
 
+  /**
+   * How many children of a directory come after {@code startAfter} in name order (null or empty: all), read without
+   * a lock: what a listing page leaves for the next ones. Costs a scan of those names' index entries.
+   */
+  Result<Long> countChildren(long partitionId, long parentId, String startAfter);
+
+  /** {@link #countChildren} for a directory that spreads its children over partitions. */
+  Result<Long> countSpreadChildren(long parentId, String startAfter);
+
   /** A file's blocks ordered by index (locked implicitly through the file's inode). */
   Result<List<Block>> blocksOfFile(long inodeId);
 

@@ -57,6 +57,11 @@ final class Jdbc {
    * deleting a large directory does not build one enormous multi-statement.
    */
   static final int MAX_PIPELINED_WRITES = 256;
+  /**
+   * Rows sent per JDBC batch at most: the driver holds the parameters of every row of a batch until it runs, so a
+   * large transaction (a recursive delete) sends its rows in batches of this size instead of all at once.
+   */
+  static final int MAX_BATCH_ROWS = 10_000;
 
   private static final Part<Void> COMMIT = new Part<>("COMMIT", s -> { }, null);
 
@@ -216,15 +221,18 @@ final class Jdbc {
   }
 
   private <R> void executeBatch(QueuedWrite<R> write) throws StoreException {
-    roundTrips++;
     statements += write.rows().size();
     try (PreparedStatement statement = connection.prepareStatement(write.sql())) {
       Params params = new Params(statement, 0);
+      int added = 0;
       for (R row : write.rows()) {
         write.binder().bind(params, row);
         statement.addBatch();
+        if (++added % MAX_BATCH_ROWS == 0 || added == write.rows().size()) {
+          roundTrips++;
+          statement.executeBatch();
+        }
       }
-      statement.executeBatch();
     } catch (SQLException e) {
       SQLException cause = e.getNextException() != null ? e.getNextException() : e;
       throw SqlErrors.classify("batch [" + write.sql() + "]", cause, false);

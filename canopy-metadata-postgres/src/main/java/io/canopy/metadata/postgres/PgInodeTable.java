@@ -150,6 +150,26 @@ final class PgInodeTable implements InodeTable, BufferedTable {
         }, PgInodeTable::map);
   }
 
+  static Jdbc.Part<Long> countChildrenPart(long partitionId, long parentId, String startAfter) {
+    String after = startAfter == null ? "" : startAfter;
+    return new Jdbc.Part<>("SELECT count(*) FROM inodes i WHERE i.partition_id = ? AND i.parent_id = ? "
+        + "AND i.name > ?", s -> {
+          s.setLong(1, partitionId);
+          s.setLong(2, parentId);
+          s.setString(3, after);
+        }, row -> row.getLong(1));
+  }
+
+  static Jdbc.Part<Long> countSpreadChildrenPart(long parentId, String startAfter) {
+    String after = startAfter == null ? "" : startAfter;
+    // the same partial index as spreadChildrenPart
+    return new Jdbc.Part<>("SELECT count(*) FROM inodes i WHERE i.parent_id = ? AND i.partition_id <> i.parent_id "
+        + "AND i.name > ?", s -> {
+          s.setLong(1, parentId);
+          s.setString(2, after);
+        }, row -> row.getLong(1));
+  }
+
   private static void checkLimit(int limit) {
     if (limit <= 0) {
       throw new IllegalArgumentException("listing limit must be positive, got " + limit);

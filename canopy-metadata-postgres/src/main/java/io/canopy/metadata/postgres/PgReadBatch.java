@@ -97,6 +97,16 @@ final class PgReadBatch implements ReadBatch {
   }
 
   @Override
+  public Result<Long> countChildren(long partitionId, long parentId, String startAfter) {
+    return add(PgInodeTable.countChildrenPart(partitionId, parentId, startAfter), rows -> rows.get(0));
+  }
+
+  @Override
+  public Result<Long> countSpreadChildren(long parentId, String startAfter) {
+    return add(PgInodeTable.countSpreadChildrenPart(parentId, startAfter), rows -> rows.get(0));
+  }
+
+  @Override
   public Result<List<Block>> blocksOfFile(long inodeId) {
     return add(PgBlockTable.ofFilePart(inodeId), List::copyOf);
   }

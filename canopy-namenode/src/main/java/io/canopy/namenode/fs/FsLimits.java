@@ -5,14 +5,21 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.protocol.FSLimitException.MaxDirectoryItemsExceededException;
 import org.apache.hadoop.hdfs.protocol.FSLimitException.PathComponentTooLongException;
 
-/** HDFS's namespace limits, read from the same keys with the same defaults. */
+/**
+ * HDFS's namespace limits, read from the same keys with the same defaults. The path length and depth limits are
+ * HDFS's constants, checked as a client's path is parsed ({@link FsPath#parse(String, String)}).
+ */
 public final class FsLimits {
+  /** HDFS's bound on a file's blocks: every call reading a file holds all its blocks in memory. */
+  public static final String MAX_BLOCKS_PER_FILE = "dfs.namenode.fs-limits.max-blocks-per-file";
+
   private final int maxComponentLength;
   private final int maxDirectoryItems;
   private final short minReplication;
   private final short maxReplication;
   private final long minBlockSize;
   private final int listingLimit;
+  private final long maxBlocksPerFile;
 
   public FsLimits(Configuration conf) {
     this.maxComponentLength = conf.getInt("dfs.namenode.fs-limits.max-component-length", 255);
@@ -21,6 +28,10 @@ public final class FsLimits {
     this.maxReplication = (short) conf.getInt("dfs.replication.max", 512);
     this.minBlockSize = conf.getLongBytes("dfs.namenode.fs-limits.min-block-size", 1024 * 1024);
     this.listingLimit = Math.max(1, conf.getInt("dfs.ls.limit", 1000));
+    this.maxBlocksPerFile = conf.getLong(MAX_BLOCKS_PER_FILE, 10_000);
+    if (maxBlocksPerFile < 1) {
+      throw new IllegalArgumentException(MAX_BLOCKS_PER_FILE + "=" + maxBlocksPerFile + " must be at least 1");
+    }
     if (minReplication < 1 || minReplication > maxReplication) {
       throw new IllegalArgumentException("dfs.namenode.replication.min=" + minReplication
           + " must be within [1, dfs.replication.max=" + maxReplication + "]");
@@ -57,6 +68,26 @@ public final class FsLimits {
     if (blockSize < minBlockSize) {
       throw new java.io.IOException("Specified block size is less than configured minimum value "
           + "(dfs.namenode.fs-limits.min-block-size): " + blockSize + " < " + minBlockSize + " for " + path);
+    }
+  }
+
+  /** HDFS's check before a file gets one more block (FSDirWriteFileOp.validateAddBlock), with its message. */
+  public void checkBlocksPerFile(int blocks) throws java.io.IOException {
+    if (blocks >= maxBlocksPerFile) {
+      throw new java.io.IOException("File has reached the limit on maximum number of blocks (" + MAX_BLOCKS_PER_FILE
+          + "): " + blocks + " >= " + maxBlocksPerFile);
+    }
+  }
+
+  /**
+   * Canopy's check of a concat's result (HDFS checks none, so a file could grow past the limit there): the target
+   * would have {@code blocks} blocks.
+   */
+  public void checkConcatBlocks(FsPath target, long blocks) throws java.io.IOException {
+    if (blocks > maxBlocksPerFile) {
+      throw new java.io.IOException("Cannot concat: " + target + " would have " + blocks + " blocks, more than the "
+          + "limit on maximum number of blocks (" + MAX_BLOCKS_PER_FILE + ") of " + maxBlocksPerFile
+          + "; concatenate fewer or smaller sources");
     }
   }
 

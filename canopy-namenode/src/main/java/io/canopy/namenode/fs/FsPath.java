@@ -1,13 +1,16 @@
 package io.canopy.namenode.fs;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.apache.hadoop.fs.InvalidPathException;
+import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
 
 /**
  * A validated absolute path split into components. Validation follows HDFS: absolute, no "." or ".." or ":" in a
- * component, no empty component except a trailing slash. The root has no components.
+ * component, no empty component except a trailing slash; and, as the database cannot store them, no NUL or unpaired
+ * surrogate ({@link StorableText}). The root has no components.
  */
 public final class FsPath implements Comparable<FsPath> {
   public static final FsPath ROOT = new FsPath("/", List.of());
@@ -20,7 +23,36 @@ public final class FsPath implements Comparable<FsPath> {
     this.components = components;
   }
 
-  /** Parses {@code src}; throws HDFS's {@link InvalidPathException} naming the path when it is not valid. */
+  /**
+   * A path a client sent to {@code call}: HDFS's length and depth limits first (8,000 characters, 1,000 levels, with
+   * its message), then {@link #parse}. HDFS checks them only on the calls that create a path (NameNodeRpcServer's
+   * checkPathLength); Canopy checks every call, so a path no call could have created is refused before it costs a
+   * database round trip per component.
+   */
+  public static FsPath parse(String call, String src) throws IOException {
+    if (src != null && (src.length() > HdfsServerConstants.MAX_PATH_LENGTH
+        || depthOf(src) > HdfsServerConstants.MAX_PATH_DEPTH)) {
+      throw new IOException(call + ": Pathname too long.  Limit " + HdfsServerConstants.MAX_PATH_LENGTH
+          + " characters, " + HdfsServerConstants.MAX_PATH_DEPTH + " levels.");
+    }
+    return parse(src);
+  }
+
+  /** The number of non-empty components of {@code src}, as HDFS's {@code Path.depth()} counts them. */
+  private static int depthOf(String src) {
+    int depth = 0;
+    for (int i = 0; i < src.length(); i++) {
+      if (src.charAt(i) != '/' && (i == 0 || src.charAt(i - 1) == '/')) {
+        depth++;
+      }
+    }
+    return depth;
+  }
+
+  /**
+   * Parses {@code src} without the length and depth limits (paths that are not a client's); throws HDFS's
+   * {@link InvalidPathException} naming the path when it is not valid.
+   */
   public static FsPath parse(String src) {
     if (src == null || src.isEmpty() || src.charAt(0) != '/') {
       throw new InvalidPathException(String.valueOf(src), "Path must be absolute");
@@ -38,6 +70,11 @@ public final class FsPath implements Comparable<FsPath> {
       } else if (part.indexOf(':') >= 0) {
         throw new InvalidPathException(src, "Path component '" + part + "' contains ':'");
       } else {
+        String unstorable = StorableText.problem(part);
+        if (unstorable != null) {
+          throw new InvalidPathException(StorableText.shown(src),
+              "path component \"" + StorableText.shown(part) + "\" " + unstorable);
+        }
         parts.add(part);
       }
     }

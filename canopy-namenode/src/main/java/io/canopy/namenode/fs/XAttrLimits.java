@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import org.apache.hadoop.HadoopIllegalArgumentException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.XAttr;
+import org.apache.hadoop.hdfs.XAttrHelper;
 
 /**
  * HDFS's extended-attribute settings, from its keys with its defaults and bounds: whether attributes are enabled,
@@ -41,6 +42,14 @@ public final class XAttrLimits {
       throw new IOException("The XAttr operation has been rejected.  Support for XAttrs has been disabled by "
           + "setting " + ENABLED + " to false.");
     }
+  }
+
+  /**
+   * The name must be text the database can store: HDFS accepts any, Canopy refuses a NUL with HDFS's exception for
+   * a bad attribute name (the client's own name checks throw the same class).
+   */
+  public void checkName(XAttr xattr) {
+    StorableText.require("XAttr name", XAttrHelper.getPrefixedName(xattr));
   }
 
   /** The name's UTF-8 bytes plus the value's must not exceed the maximum size. */

@@ -93,6 +93,7 @@ public final class AddBlockOp implements Operation<LocatedBlock> {
     if (fileBlocks.size() >= 2 && fileBlocks.get(fileBlocks.size() - 2).state() != BlockState.COMPLETE) {
       throw new NotReplicatedYetException("Not replicated yet: " + path);
     }
+    services.limits().checkBlocksPerFile(fileBlocks.size()); // after the progress check, as HDFS
     Set<String> excluded = new HashSet<>();
     if (request.excluded != null) {
       for (DatanodeInfo node : request.excluded) {

@@ -85,6 +85,11 @@ public final class ConcatOp implements VoidAtMostOnce {
       throw new HadoopIllegalArgumentException("concat: target file " + target + " is under construction");
     }
     List<Inode> sourceFiles = verifySources(context, file);
+    long blocks = context.readFileData(file, LockMode.EXCLUSIVE).blocks().size();
+    for (Inode source : sourceFiles) {
+      blocks += context.readFileData(source, LockMode.EXCLUSIVE).blocks().size();
+    }
+    services.limits().checkConcatBlocks(target, blocks);
     // HDFS's computeQuotaDeltas, checked on the target's ancestors: one inode less per source, and a source whose
     // replication differs from the target's takes the target's (the sources share the target's directory)
     long spaceDelta = 0;

@@ -6,6 +6,7 @@ import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.InodePartitioning;
 import io.canopy.namenode.fs.ModeBits;
 import io.canopy.namenode.fs.NamespaceServices;
+import io.canopy.namenode.fs.StorableText;
 import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.PathLock;
@@ -41,7 +42,7 @@ public final class CreateSymlinkOp implements VoidAtMostOnce {
   public record Request(String target, FsPath link, FsPermission directoryPermission, boolean createParent) {
     /**
      * HDFS's checks on the raw arguments: the link's length and depth, then whether symlinks are enabled, then the
-     * link's name and the target.
+     * link's name and the target (which must also be text the database can store).
      */
     public static Request of(String target, String link, FsPermission directoryPermission, boolean createParent,
         boolean symlinksEnabled) throws IOException {
@@ -56,10 +57,14 @@ public final class CreateSymlinkOp implements VoidAtMostOnce {
       try {
         path = FsPath.parse(link);
       } catch (InvalidPathException invalid) {
-        throw new InvalidPathException("Invalid link name: " + link);
+        throw new InvalidPathException("Invalid link name: " + StorableText.shown(link));
       }
       if (target.isEmpty() || target.equals(RESERVED) || target.startsWith(RESERVED + "/")) {
         throw new InvalidPathException("Invalid target name: " + target);
+      }
+      String unstorable = StorableText.problem(target); // HDFS keeps any target; the database cannot
+      if (unstorable != null) {
+        throw new InvalidPathException("Invalid target name: " + StorableText.shown(target) + " " + unstorable);
       }
       // HDFS refuses a link name with a trailing slash as it refuses an existing one (isValidToCreate)
       if (path.isRoot() || link.endsWith("/")) {

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.hdfs.protocol.DirectoryListing;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
@@ -27,8 +28,9 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 
 /**
  * getListing: one batch of a directory's children after {@code startAfter}, in byte order of name, under a shared
- * lock on the directory; with block locations of the files when asked. Listing a directory needs read and execute
- * on it (HDFS); a file lists itself with execute on the ancestors only.
+ * lock on the directory; with block locations of the files when asked, and, as HDFS, the number of entries left
+ * after the batch (the stock client sizes its listing with it). Listing a directory needs read and execute on it
+ * (HDFS); a file lists itself with execute on the ancestors only.
  */
 public final class GetListingOp implements Operation<DirectoryListing> {
   private final FsPath path;
@@ -36,11 +38,13 @@ public final class GetListingOp implements Operation<DirectoryListing> {
   private final boolean needLocation;
   private final int limit;
   private final BlockLocator locator;
+  private final ListingCursors cursors;
   private final PermissionChecker permissions;
 
   public GetListingOp(FsPath path, String startAfter, boolean needLocation, int limit, BlockLocator locator,
-      PermissionChecker permissions) {
+      ListingCursors cursors, PermissionChecker permissions) {
     this.path = path;
+    this.cursors = cursors;
     this.permissions = permissions;
     this.startAfter = startAfter;
     this.needLocation = needLocation;
@@ -90,8 +94,10 @@ public final class GetListingOp implements Operation<DirectoryListing> {
     }
     List<Inode> children = context.children(target, startAfter, limit + 1, LockMode.READ_COMMITTED);
     boolean more = children.size() > limit;
+    long remaining = 0;
     if (more) {
       children = children.subList(0, limit);
+      remaining = remainingAfterPage(context, target, children.get(limit - 1).name());
     }
     Map<Long, FileBlocks> blocks = needLocation ? blocksOf(context, children) : Map.of();
     HdfsFileStatus[] statuses = new HdfsFileStatus[children.size()];
@@ -99,7 +105,21 @@ public final class GetListingOp implements Operation<DirectoryListing> {
       Inode child = children.get(i);
       statuses[i] = FileStatusFactory.listed(child, locate(child, blocks.get(child.id())), policy);
     }
-    return new DirectoryListing(statuses, more ? 1 : 0);
+    return new DirectoryListing(statuses, (int) Math.min(Integer.MAX_VALUE, remaining));
+  }
+
+  /**
+   * HDFS's count of the entries after a full page ending at {@code lastName}: from the directory's children count
+   * for the first page, from the previous page of the same listing on this namenode, else counted (one round trip);
+   * remembered for the next page. At least one, as the page is not the last.
+   */
+  private long remainingAfterPage(TransactionContext context, Inode directory, String lastName) throws IOException {
+    OptionalLong known = startAfter.isEmpty() ? OptionalLong.empty()
+        : cursors.remainingAfter(path.toString(), startAfter, directory);
+    long after = known.isPresent() ? known.getAsLong() : context.childrenAfter(directory, startAfter);
+    long remaining = Math.max(1, after - limit);
+    context.afterCommit(() -> cursors.remember(path.toString(), lastName, directory, remaining));
+    return remaining;
   }
 
   /** The whole file's located blocks, or null when no locations were asked for (or it is a directory). */

@@ -35,6 +35,7 @@ public final class GetXAttrsOp implements Operation<List<XAttr>> {
       throws IOException {
     limits.checkEnabled();
     for (XAttr requested : names) {
+      limits.checkName(requested);
       XAttrRules.checkNamespace(requested, permissions.isSuperuser(), path);
     }
     this.name = name;

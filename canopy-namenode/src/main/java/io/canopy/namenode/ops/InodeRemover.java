@@ -12,6 +12,7 @@ import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.quota.StorageSpace;
 import io.canopy.namenode.quota.Usage;
 import io.canopy.namenode.tx.TransactionContext;
+import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -33,7 +34,7 @@ final class InodeRemover {
 
   /** Removes {@code root} and its subtree; returns what it used against quotas (one per inode, storage space). */
   static Usage removeSubtree(TransactionContext context, DatanodeRegistry registry, Inode root)
-      throws StoreException {
+      throws IOException {
     return removeAll(context, registry, context.subtree(root, LockMode.EXCLUSIVE));
   }
 
@@ -42,13 +43,17 @@ final class InodeRemover {
    * permissions on it first); returns what it used against quotas.
    */
   static Usage removeAll(TransactionContext context, DatanodeRegistry registry, List<Inode> all)
-      throws StoreException {
+      throws IOException {
     List<Inode> files = new ArrayList<>();
+    long fileRows = 0;
     for (Inode inode : all) {
       if (!inode.directory() && !inode.isSymlink()) {
         files.add(inode);
+        fileRows += blockRowsOf(inode);
       }
     }
+    // held before they are read: their blocks, replicas and deletions weigh more than the inodes
+    context.holdSubtreeRows(all.get(0), fileRows);
     long storageSpace = removeFileData(context, registry, files);
     for (Inode inode : all) {
       if (inode.hasQuota()) {
@@ -59,6 +64,16 @@ final class InodeRemover {
     // Extended attributes go with their inodes: one blind delete travelling with the commit, no read first.
     context.deleteXAttrsOf(all);
     return new Usage(all.size(), storageSpace);
+  }
+
+  /**
+   * The block-level rows a file's removal holds, from its row alone: each block (its length over the preferred block
+   * size, one more while it is written) with its replicas (the file's replication).
+   */
+  private static long blockRowsOf(Inode file) {
+    long blockSize = Math.max(1, file.preferredBlockSize());
+    long blocks = (file.size() + blockSize - 1) / blockSize + (file.underConstruction() ? 1 : 0);
+    return blocks * (1 + Math.max(1, file.replication()));
   }
 
   /**

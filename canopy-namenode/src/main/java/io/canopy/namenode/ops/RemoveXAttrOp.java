@@ -24,6 +24,7 @@ public final class RemoveXAttrOp implements VoidAtMostOnce {
   public RemoveXAttrOp(FsPath path, XAttr xattr, XAttrLimits limits, PermissionChecker permissions)
       throws IOException {
     limits.checkEnabled();
+    limits.checkName(xattr);
     XAttrRules.checkNamespace(xattr, permissions.isSuperuser(), path);
     this.permissions = permissions;
     this.path = path;

@@ -33,6 +33,7 @@ public final class SetXAttrOp implements VoidAtMostOnce {
   public SetXAttrOp(FsPath path, XAttr xattr, EnumSet<XAttrSetFlag> flags, XAttrLimits limits,
       PermissionChecker permissions) throws IOException {
     limits.checkEnabled();
+    limits.checkName(xattr);
     limits.checkSize(xattr);
     XAttrRules.checkNamespace(xattr, permissions.isSuperuser(), path);
     this.permissions = permissions;

@@ -1,5 +1,6 @@
 package io.canopy.namenode.permission;
 
+import io.canopy.namenode.fs.StorableText;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -197,6 +198,13 @@ public final class AclEditor {
   }
 
   private static List<AclEntry> validatedSpec(List<AclEntry> spec) throws AclException {
+    for (AclEntry entry : spec) {
+      String unstorable = StorableText.problem(entry.getName()); // HDFS takes any name; the database cannot
+      if (unstorable != null) {
+        throw new AclException("Invalid ACL: the name of entry " + StorableText.shown(entry.toString()) + " "
+            + unstorable + ".");
+      }
+    }
     List<AclEntry> sorted = new ArrayList<>(spec);
     sorted.sort(AclOrder.ENTRIES);
     checkSize(sorted);

@@ -11,6 +11,7 @@ import io.canopy.namenode.tx.ResolvedPath;
 import io.canopy.namenode.tx.TransactionContext;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.fs.permission.AclEntry;
@@ -151,41 +152,60 @@ public final class PermissionChecker {
     }
   }
 
+  /**
+   * Linear in the subtree's size whatever its depth: paths are built only for the message of a refusal, by walking
+   * up from the refused directory (a path kept per directory was quadratic in depth: a deep tree ran the namenode
+   * out of memory).
+   */
   private void checkDirectories(TransactionContext context, FsPath rootPath, List<Inode> subtree, FsAction access,
       boolean ignoreEmpty, boolean sticky) throws AccessControlException, StoreException {
     if (subtree.isEmpty() || !subtree.get(0).directory()) {
       return;
     }
     Inode root = subtree.get(0);
-    Map<Long, FsPath> paths = new HashMap<>();
+    Map<Long, Inode> directories = new LinkedHashMap<>(); // in the subtree's order: parents first
     Map<Long, List<Inode>> children = new HashMap<>();
-    List<Inode> directories = new ArrayList<>();
-    paths.put(root.id(), rootPath);
+    directories.put(root.id(), root);
     for (Inode inode : subtree) {
-      if (inode != root && paths.containsKey(inode.parentId())) {
-        paths.put(inode.id(), paths.get(inode.parentId()).child(inode.name()));
+      if (inode != root && directories.containsKey(inode.parentId())) {
         children.computeIfAbsent(inode.parentId(), id -> new ArrayList<>()).add(inode);
-      }
-      if (inode.directory()) {
-        directories.add(inode);
+        if (inode.directory()) {
+          directories.put(inode.id(), inode);
+        }
       }
     }
-    Map<Long, List<AclEntry>> acls = aclsOf(context, directories); // one round trip, only if some have an ACL
-    for (Inode directory : directories) {
+    // one round trip, only if some have an ACL
+    Map<Long, List<AclEntry>> acls = aclsOf(context, new ArrayList<>(directories.values()));
+    for (Inode directory : directories.values()) {
       List<Inode> contents = children.getOrDefault(directory.id(), List.of());
       if (contents.isEmpty() && ignoreEmpty) {
         continue;
       }
-      FsPath path = paths.get(directory.id());
-      require(directory, acls, path, access);
+      if (!permits(directory, acls.get(directory.id()), access)) {
+        throw denied(directory, pathOf(directory, root, rootPath, directories), access);
+      }
       if (sticky && ModeBits.permission(directory.permission()).getStickyBit()) {
         for (Inode child : contents) {
           if (stickyForbids(directory, child)) {
+            FsPath path = pathOf(directory, root, rootPath, directories);
             throw stickyDenied(child, path.child(child.name()), directory, path);
           }
         }
       }
     }
+  }
+
+  /** The path of {@code directory}, a directory of the subtree under {@code root} (at {@code rootPath}). */
+  private static FsPath pathOf(Inode directory, Inode root, FsPath rootPath, Map<Long, Inode> directories) {
+    List<String> names = new ArrayList<>();
+    for (Inode inode = directory; inode != root; inode = directories.get(inode.parentId())) {
+      names.add(inode.name());
+    }
+    FsPath path = rootPath;
+    for (int i = names.size() - 1; i >= 0; i--) {
+      path = path.child(names.get(i)); // only for a refusal's message
+    }
+    return path;
   }
 
   /**
@@ -237,7 +257,10 @@ public final class PermissionChecker {
       if (!inode.directory()) {
         return; // a file on the way: the operation's own traverse check names it (ParentNotDirectoryException)
       }
-      require(inode, acls, path.path().ancestor(depth), FsAction.EXECUTE);
+      // the ancestor's path only for a refusal: building each one would be quadratic in the depth
+      if (!permits(inode, acls.get(inode.id()), FsAction.EXECUTE)) {
+        throw denied(inode, path.path().ancestor(depth), FsAction.EXECUTE);
+      }
     }
     Inode target = path.at(last);
     Inode parent = last >= 1 ? path.at(last - 1) : null;

@@ -6,6 +6,7 @@ import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.fs.NotSupported;
+import io.canopy.namenode.fs.StorableText;
 import io.canopy.namenode.fs.StoragePolicies;
 import io.canopy.namenode.fs.XAttrLimits;
 import io.canopy.namenode.ops.AbandonBlockOp;
@@ -26,6 +27,7 @@ import io.canopy.namenode.ops.GetBlockLocationsOp;
 import io.canopy.namenode.ops.GetContentSummaryOp;
 import io.canopy.namenode.ops.GetFileInfoOp;
 import io.canopy.namenode.ops.GetListingOp;
+import io.canopy.namenode.ops.ListingCursors;
 import io.canopy.namenode.ops.IsFileClosedOp;
 import io.canopy.namenode.ops.LapsedWriterException;
 import io.canopy.namenode.ops.GetStoragePolicyOp;
@@ -115,6 +117,8 @@ public final class ClientProtocolServer {
   private static final int MAX_CREATE_ATTEMPTS = 3;
   /** An append or truncate that recovered a lapsed writer's file and finds it reopened by others tries this often. */
   private static final int MAX_TAKEOVER_ATTEMPTS = 3;
+  /** What the messages call a writer's name when it is one the database cannot store. */
+  private static final String CLIENT_NAME = "client name";
 
   private final NamespaceServices services;
   private final BlockServices blocks;
@@ -126,6 +130,8 @@ public final class ClientProtocolServer {
   private final boolean symlinksEnabled;
   private final XAttrLimits xattrLimits;
   private final StoragePolicies storagePolicies;
+  /** Where this namenode's listings in progress stand (getListing's remaining entries without a count). */
+  private final ListingCursors listingCursors = new ListingCursors();
 
   public ClientProtocolServer(Configuration conf, NamespaceServices services, BlockServices blocks,
       TransactionRunner runner) {
@@ -166,12 +172,12 @@ public final class ClientProtocolServer {
   }
 
   public HdfsFileStatus getFileInfo(String src) throws IOException {
-    return runner.run(new GetFileInfoOp(FsPath.parse(src), permissions()));
+    return runner.run(new GetFileInfoOp(FsPath.parse("getFileInfo", src), permissions()));
   }
 
   /** The status of the path itself: a link as the last component is not followed. */
   public HdfsFileStatus getFileLinkInfo(String src) throws IOException {
-    return runner.run(new GetFileInfoOp(FsPath.parse(src), false, permissions()));
+    return runner.run(new GetFileInfoOp(FsPath.parse("getFileLinkInfo", src), false, permissions()));
   }
 
   public void createSymlink(String target, String link, FsPermission dirPerm, boolean createParent)
@@ -185,6 +191,7 @@ public final class ClientProtocolServer {
    * the path with that link replaced by its target (what the client's link resolver continues with).
    */
   public String getLinkTarget(String path) throws IOException {
+    FsPath.parse("getLinkTarget", path); // this call's name on a refused path
     HdfsFileStatus status;
     try {
       status = getFileLinkInfo(path);
@@ -201,12 +208,13 @@ public final class ClientProtocolServer {
   }
 
   public boolean isFileClosed(String src) throws IOException {
-    return runner.run(new IsFileClosedOp(FsPath.parse(src), permissions()));
+    return runner.run(new IsFileClosedOp(FsPath.parse("isFileClosed", src), permissions()));
   }
 
   /** HDFS does not follow a link as the last component here, and answers that it is not a file. */
   public long getPreferredBlockSize(String src) throws IOException {
-    HdfsFileStatus status = runner.run(GetFileInfoOp.forPreferredBlockSize(FsPath.parse(src), permissions()));
+    HdfsFileStatus status = runner.run(GetFileInfoOp.forPreferredBlockSize(FsPath.parse("getPreferredBlockSize", src),
+        permissions()));
     if (status == null) {
       throw new FileNotFoundException("File does not exist: " + src);
     }
@@ -216,23 +224,30 @@ public final class ClientProtocolServer {
     return status.getBlockSize();
   }
 
+  /**
+   * HDFS lists the names after any start point, NUL bytes included. No name holds a NUL, and a NUL sorts before every
+   * other character, so the names after {@code x\0...} are exactly those after {@code x}: the start point is cut at
+   * its first NUL, which the database could not take, and the answer is HDFS's.
+   */
   public DirectoryListing getListing(String src, byte[] startAfter, boolean needLocation) throws IOException {
     String after = startAfter == null ? "" : new String(startAfter, StandardCharsets.UTF_8);
-    return runner.run(new GetListingOp(FsPath.parse(src), after, needLocation,
-        services.limits().listingLimit(), blocks.locator(), permissions()));
+    int nul = after.indexOf('\0');
+    return runner.run(new GetListingOp(FsPath.parse("getListing", src), nul < 0 ? after : after.substring(0, nul),
+        needLocation, services.limits().listingLimit(), blocks.locator(), listingCursors, permissions()));
   }
 
   public boolean mkdirs(String src, FsPermission masked, boolean createParent) throws IOException {
     services.safeMode().check("Cannot create directory " + src);
-    return runner.run(new MkdirsOp(services, FsPath.parse(src), masked, createParent, permissions()));
+    return runner.run(new MkdirsOp(services, FsPath.parse("mkdirs", src), masked, createParent, permissions()));
   }
 
   public HdfsFileStatus create(String src, FsPermission masked, String clientName, EnumSetWritable<CreateFlag> flag,
       boolean createParent, short replication, long blockSize, CryptoProtocolVersion[] supportedVersions,
       String ecPolicyName, String storagePolicy) throws IOException {
     services.safeMode().check("Cannot create file" + src); // sic: HDFS's message has no space
+    StorableText.require(CLIENT_NAME, clientName);
     EnumSet<CreateFlag> flags = flag.get();
-    FsPath path = FsPath.parse(src);
+    FsPath path = FsPath.parse("create", src);
     String clientMachine = CallerInfo.address();
     // HDFS's FileSystem.createFile(...).storagePolicyName(...): the file's own policy, set as it is created
     byte policy = storagePolicy == null || storagePolicy.isEmpty() ? 0 : storagePolicies.byName(storagePolicy).getId();
@@ -270,15 +285,17 @@ public final class ClientProtocolServer {
    */
   public boolean recoverLease(String src, String clientName) throws IOException {
     services.safeMode().check("Cannot recover the lease of " + src);
-    return runner.run(RecoverLeaseOp.recoverLease(services, FsPath.parse(src), clientName, CallerInfo.address(),
-        permissions())).closed();
+    StorableText.require(CLIENT_NAME, clientName);
+    return runner.run(RecoverLeaseOp.recoverLease(services, FsPath.parse("recoverLease", src), clientName,
+        CallerInfo.address(), permissions())).closed();
   }
 
   /** append: at most once (a retry is answered from the retry cache); a writer past the soft limit is recovered. */
   public LastBlockWithStatus append(String src, String clientName, EnumSetWritable<CreateFlag> flag)
       throws IOException {
     services.safeMode().check("Cannot append to file" + src); // sic: HDFS's message has no space
-    AppendOp append = new AppendOp(services, blocks, new AppendOp.Request(FsPath.parse(src), clientName,
+    StorableText.require(CLIENT_NAME, clientName);
+    AppendOp append = new AppendOp(services, blocks, new AppendOp.Request(FsPath.parse("append", src), clientName,
         CallerInfo.address(), flag != null && flag.get().contains(CreateFlag.NEW_BLOCK)), permissions());
     ClientCall call = CallerInfo.call();
     return takingOverLapsedWriter(src, clientName, () -> runner.run(append, call));
@@ -290,8 +307,9 @@ public final class ClientProtocolServer {
    */
   public boolean truncate(String src, long newLength, String clientName) throws IOException {
     services.safeMode().check("Cannot truncate for " + src);
-    TruncateOp truncate = new TruncateOp(services, registry(), new TruncateOp.Request(FsPath.parse(src), newLength,
-        clientName, CallerInfo.address()), permissions());
+    StorableText.require(CLIENT_NAME, clientName);
+    TruncateOp truncate = new TruncateOp(services, registry(), new TruncateOp.Request(FsPath.parse("truncate", src),
+        newLength, clientName, CallerInfo.address()), permissions());
     return takingOverLapsedWriter(src, clientName, () -> runner.run(truncate));
   }
 
@@ -302,9 +320,9 @@ public final class ClientProtocolServer {
     }
     List<FsPath> sources = new ArrayList<>();
     for (String source : srcs == null ? new String[0] : srcs) {
-      sources.add(FsPath.parse(source));
+      sources.add(FsPath.parse("concat", source));
     }
-    runner.run(new ConcatOp(services, FsPath.parse(trg), sources, permissions()), CallerInfo.call());
+    runner.run(new ConcatOp(services, FsPath.parse("concat", trg), sources, permissions()), CallerInfo.call());
   }
 
   /** One run of a call that may find its file open by a writer past the soft limit. */
@@ -344,16 +362,18 @@ public final class ClientProtocolServer {
   public LocatedBlock addBlock(String src, String clientName, ExtendedBlock previous, DatanodeInfo[] excludeNodes,
       long fileId, String[] favoredNodes, EnumSet<AddBlockFlag> addBlockFlags) throws IOException {
     services.safeMode().check("Cannot add block to " + src);
-    return runner.run(new AddBlockOp(services, blocks, new AddBlockOp.Request(FsPath.parse(src), fileId,
+    StorableText.require(CLIENT_NAME, clientName);
+    return runner.run(new AddBlockOp(services, blocks, new AddBlockOp.Request(FsPath.parse("addBlock", src), fileId,
         clientName, previous, excludeNodes, CallerInfo.address()), permissions()));
   }
 
   public LocatedBlock getAdditionalDatanode(String src, long fileId, ExtendedBlock blk, DatanodeInfo[] existings,
       String[] existingStorageIDs, DatanodeInfo[] excludes, int numAdditionalNodes, String clientName)
       throws IOException {
+    StorableText.require(CLIENT_NAME, clientName);
     return runner.run(new GetAdditionalDatanodeOp(blocks, services.limits().minReplication(),
-        new GetAdditionalDatanodeOp.Request(FsPath.parse(src), fileId, clientName, blk, existings,
-            existingStorageIDs, excludes, numAdditionalNodes, CallerInfo.address()), permissions()));
+        new GetAdditionalDatanodeOp.Request(FsPath.parse("getAdditionalDatanode", src), fileId, clientName, blk,
+            existings, existingStorageIDs, excludes, numAdditionalNodes, CallerInfo.address()), permissions()));
   }
 
   /**
@@ -363,12 +383,14 @@ public final class ClientProtocolServer {
    */
   public boolean complete(String src, String clientName, ExtendedBlock last, long fileId) throws IOException {
     services.safeMode().check("Cannot complete file " + src);
-    CompleteOp complete = new CompleteOp(services, FsPath.parse(src), fileId, clientName, last, permissions());
+    StorableText.require(CLIENT_NAME, clientName);
+    CompleteOp complete = new CompleteOp(services, FsPath.parse("complete", src), fileId, clientName, last,
+        permissions());
     if (!completeWaiters.tryAcquire()) {
       return runner.run(complete); // enough handlers already wait: answer now, the client retries
     }
     try {
-      return completeWithWait(complete, new CompleteReadinessOp(services, FsPath.parse(src), fileId));
+      return completeWithWait(complete, new CompleteReadinessOp(services, FsPath.parse("complete", src), fileId));
     } finally {
       completeWaiters.release();
     }
@@ -403,92 +425,99 @@ public final class ClientProtocolServer {
 
   public void abandonBlock(ExtendedBlock b, long fileId, String src, String holder) throws IOException {
     services.safeMode().check("Cannot abandon block " + b + " for file" + src);
-    runner.run(new AbandonBlockOp(registry(), FsPath.parse(src), fileId, holder, b, permissions()));
+    StorableText.require(CLIENT_NAME, holder);
+    runner.run(new AbandonBlockOp(registry(), FsPath.parse("abandonBlock", src), fileId, holder, b, permissions()));
   }
 
   public void fsync(String src, long inodeId, String client, long lastBlockLength) throws IOException {
     services.safeMode().check("Cannot fsync file " + src);
-    runner.run(new FsyncOp(FsPath.parse(src), inodeId, client, lastBlockLength, permissions()));
+    StorableText.require(CLIENT_NAME, client);
+    runner.run(new FsyncOp(FsPath.parse("fsync", src), inodeId, client, lastBlockLength, permissions()));
   }
 
   public LocatedBlocks getBlockLocations(String src, long offset, long length) throws IOException {
-    return runner.run(new GetBlockLocationsOp(blocks.locator(), FsPath.parse(src), offset, length, permissions()));
+    return runner.run(new GetBlockLocationsOp(blocks.locator(), FsPath.parse("getBlockLocations", src), offset,
+        length, permissions()));
   }
 
   public boolean delete(String src, boolean recursive) throws IOException {
     services.safeMode().check("Cannot delete " + src);
-    return runner.run(new DeleteOp(services, registry(), FsPath.parse(src), recursive, permissions()),
+    return runner.run(new DeleteOp(services, registry(), FsPath.parse("delete", src), recursive, permissions()),
         CallerInfo.call());
   }
 
   public boolean rename(String src, String dst) throws IOException {
     services.safeMode().check("Cannot rename " + src);
-    return runner.run(new RenameOp(services, registry(), FsPath.parse(src), FsPath.parse(dst), permissions()),
-        CallerInfo.call());
+    return runner.run(new RenameOp(services, registry(), FsPath.parse("rename", src), FsPath.parse("rename", dst),
+        permissions()), CallerInfo.call());
   }
 
   public void rename2(String src, String dst, Options.Rename... options) throws IOException {
     services.safeMode().check("Cannot rename " + src);
     boolean overwrite = options != null && Arrays.asList(options).contains(Options.Rename.OVERWRITE);
-    runner.run(new Rename2Op(services, registry(), FsPath.parse(src), FsPath.parse(dst), overwrite, permissions()),
-        CallerInfo.call());
+    // HDFS's rename2 refuses a destination past the limits with rename's message
+    runner.run(new Rename2Op(services, registry(), FsPath.parse("rename", src), FsPath.parse("rename", dst),
+        overwrite, permissions()), CallerInfo.call());
   }
 
   public void setPermission(String src, FsPermission permission) throws IOException {
     services.safeMode().check("Cannot set permission for " + src);
-    runner.run(new SetPermissionOp(FsPath.parse(src), permission, permissions()));
+    runner.run(new SetPermissionOp(FsPath.parse("setPermission", src), permission, permissions()));
   }
 
   public void setOwner(String src, String username, String groupname) throws IOException {
     services.safeMode().check("Cannot set owner for " + src);
-    runner.run(new SetOwnerOp(FsPath.parse(src), username, groupname, permissions()));
+    StorableText.require("user name", username);
+    StorableText.require("group name", groupname);
+    runner.run(new SetOwnerOp(FsPath.parse("setOwner", src), username, groupname, permissions()));
   }
 
   public boolean setReplication(String src, short replication) throws IOException {
     services.safeMode().check("Cannot set replication for " + src);
-    return runner.run(new SetReplicationOp(services, FsPath.parse(src), replication, permissions()));
+    return runner.run(new SetReplicationOp(services, FsPath.parse("setReplication", src), replication, permissions()));
   }
 
   public void setTimes(String src, long mtime, long atime) throws IOException {
     services.safeMode().check("Cannot set times " + src);
-    runner.run(new SetTimesOp(FsPath.parse(src), mtime, atime, permissions()));
+    runner.run(new SetTimesOp(FsPath.parse("setTimes", src), mtime, atime, permissions()));
   }
 
   public void renewLease(String clientName, List<String> namespaces) throws IOException {
     services.safeMode().check("Cannot renew lease for " + clientName);
+    StorableText.require(CLIENT_NAME, clientName);
     runner.run(new RenewLeaseOp(services, clientName));
   }
 
   public ContentSummary getContentSummary(String path) throws IOException {
-    return runner.run(new GetContentSummaryOp(FsPath.parse(path), permissions()));
+    return runner.run(new GetContentSummaryOp(FsPath.parse("getContentSummary", path), permissions()));
   }
 
   public void setAcl(String src, List<AclEntry> aclSpec) throws IOException {
-    runner.run(new SetAclOp(FsPath.parse(src), aclSpec, permissions()));
+    runner.run(new SetAclOp(FsPath.parse("setAcl", src), aclSpec, permissions()));
   }
 
   public void modifyAclEntries(String src, List<AclEntry> aclSpec) throws IOException {
-    runner.run(new ModifyAclEntriesOp(FsPath.parse(src), aclSpec, permissions()));
+    runner.run(new ModifyAclEntriesOp(FsPath.parse("modifyAclEntries", src), aclSpec, permissions()));
   }
 
   public void removeAclEntries(String src, List<AclEntry> aclSpec) throws IOException {
-    runner.run(new RemoveAclEntriesOp(FsPath.parse(src), aclSpec, permissions()));
+    runner.run(new RemoveAclEntriesOp(FsPath.parse("removeAclEntries", src), aclSpec, permissions()));
   }
 
   public void removeDefaultAcl(String src) throws IOException {
-    runner.run(new RemoveDefaultAclOp(FsPath.parse(src), permissions()));
+    runner.run(new RemoveDefaultAclOp(FsPath.parse("removeDefaultAcl", src), permissions()));
   }
 
   public void removeAcl(String src) throws IOException {
-    runner.run(new RemoveAclOp(FsPath.parse(src), permissions()));
+    runner.run(new RemoveAclOp(FsPath.parse("removeAcl", src), permissions()));
   }
 
   public AclStatus getAclStatus(String src) throws IOException {
-    return runner.run(new GetAclStatusOp(FsPath.parse(src), permissions()));
+    return runner.run(new GetAclStatusOp(FsPath.parse("getAclStatus", src), permissions()));
   }
 
   public void checkAccess(String path, FsAction mode) throws IOException {
-    runner.run(new CheckAccessOp(FsPath.parse(path), mode, permissions()));
+    runner.run(new CheckAccessOp(FsPath.parse("checkAccess", path), mode, permissions()));
   }
 
   /**
@@ -503,7 +532,7 @@ public final class ClientProtocolServer {
       throw new UnsupportedActionException("Failed to set quota by storage type " + type + " on " + path
           + ": Canopy does not support quotas by storage type (only namespace and storage-space quotas)");
     }
-    runner.run(new SetQuotaOp(FsPath.parse(path), namespaceQuota, storagespaceQuota));
+    runner.run(new SetQuotaOp(FsPath.parse("setQuota", path), namespaceQuota, storagespaceQuota));
   }
 
   /** HDFS's operation names for setQuota, as its audit log and superuser message use them. */
@@ -519,17 +548,19 @@ public final class ClientProtocolServer {
   }
 
   public QuotaUsage getQuotaUsage(String path) throws IOException {
-    return runner.run(new GetQuotaUsageOp(FsPath.parse(path), permissions()));
+    return runner.run(new GetQuotaUsageOp(FsPath.parse("getQuotaUsage", path), permissions()));
   }
 
   public LocatedBlock updateBlockForPipeline(ExtendedBlock block, String clientName) throws IOException {
     services.safeMode().check("Cannot get a new generation stamp and an access token for block " + block);
+    StorableText.require(CLIENT_NAME, clientName);
     return runner.run(new UpdateBlockForPipelineOp(services, ownerOf(block), block, clientName));
   }
 
   public void updatePipeline(String clientName, ExtendedBlock oldBlock, ExtendedBlock newBlock,
       DatanodeID[] newNodes, String[] newStorageIDs) throws IOException {
     services.safeMode().check("Pipeline not updated");
+    StorableText.require(CLIENT_NAME, clientName);
     runner.run(new UpdatePipelineOp(ownerOf(oldBlock), clientName, oldBlock, newBlock,
         Arrays.asList(newStorageIDs)), CallerInfo.call());
   }
@@ -596,19 +627,21 @@ public final class ClientProtocolServer {
   // ---- extended attributes ----
 
   public void setXAttr(String src, XAttr xAttr, EnumSet<XAttrSetFlag> flag) throws IOException {
-    runner.run(new SetXAttrOp(FsPath.parse(src), xAttr, flag, xattrLimits, permissions()), CallerInfo.call());
+    runner.run(new SetXAttrOp(FsPath.parse("setXAttr", src), xAttr, flag, xattrLimits, permissions()),
+        CallerInfo.call());
   }
 
   public List<XAttr> getXAttrs(String src, List<XAttr> xAttrs) throws IOException {
-    return runner.run(GetXAttrsOp.get(FsPath.parse(src), xAttrs, xattrLimits, permissions()));
+    return runner.run(GetXAttrsOp.get(FsPath.parse("getXAttrs", src), xAttrs, xattrLimits, permissions()));
   }
 
   public List<XAttr> listXAttrs(String src) throws IOException {
-    return runner.run(GetXAttrsOp.list(FsPath.parse(src), xattrLimits, permissions()));
+    return runner.run(GetXAttrsOp.list(FsPath.parse("listXAttrs", src), xattrLimits, permissions()));
   }
 
   public void removeXAttr(String src, XAttr xAttr) throws IOException {
-    runner.run(new RemoveXAttrOp(FsPath.parse(src), xAttr, xattrLimits, permissions()), CallerInfo.call());
+    runner.run(new RemoveXAttrOp(FsPath.parse("removeXAttr", src), xAttr, xattrLimits, permissions()),
+        CallerInfo.call());
   }
 
   // ---- storage policies ----
@@ -624,7 +657,7 @@ public final class ClientProtocolServer {
       permissions.checkSuperuser("setStoragePolicy");
     }
     byte id = storagePolicies.byName(policyName).getId();
-    runner.run(new SetStoragePolicyOp(FsPath.parse(src), id, storagePolicies, permissions));
+    runner.run(new SetStoragePolicyOp(FsPath.parse("setStoragePolicy", src), id, storagePolicies, permissions));
   }
 
   public void unsetStoragePolicy(String src) throws IOException {
@@ -633,11 +666,13 @@ public final class ClientProtocolServer {
     if (storagePolicies.superuserOnly()) {
       permissions.checkSuperuser("unsetStoragePolicy");
     }
-    runner.run(new SetStoragePolicyOp(FsPath.parse(src), (byte) 0, storagePolicies, permissions));
+    runner.run(new SetStoragePolicyOp(FsPath.parse("unsetStoragePolicy", src), (byte) 0, storagePolicies,
+        permissions));
   }
 
   public BlockStoragePolicy getStoragePolicy(String path) throws IOException {
-    return runner.run(new GetStoragePolicyOp(FsPath.parse(path), storagePolicies, permissions()));
+    return runner.run(new GetStoragePolicyOp(FsPath.parse("getStoragePolicy", path), storagePolicies,
+        permissions()));
   }
 
   /** HDFS's storage policy satisfier moves blocks to their policy's storage types; Canopy has none. */
@@ -690,7 +725,8 @@ public final class ClientProtocolServer {
 
   /** No encryption zones or mount points: everything is under the root, for a caller who may read the path. */
   public Path getEnclosingRoot(String src) throws IOException {
-    runner.run(CheckAccessOp.readFor("getEnclosingRoot", FsPath.parse(src), false, permissions()));
+    runner.run(CheckAccessOp.readFor("getEnclosingRoot", FsPath.parse("getEnclosingRoot", src), false,
+        permissions()));
     return new Path("/");
   }
 }

@@ -98,8 +98,8 @@ public final class ClusterAdminCalls {
 
   /** A path's status with the locations of all of a file's blocks ({@code FileSystem.getFileBlockLocations}). */
   public HdfsLocatedFileStatus getLocatedFileInfo(String src, boolean needBlockToken) throws IOException {
-    return (HdfsLocatedFileStatus) runner.run(new GetLocatedFileInfoOp(blocks.locator(), FsPath.parse(src),
-        permissions()));
+    return (HdfsLocatedFileStatus) runner.run(new GetLocatedFileInfoOp(blocks.locator(),
+        FsPath.parse("getLocatedFileInfo", src), permissions()));
   }
 
   /**
@@ -261,7 +261,8 @@ public final class ClusterAdminCalls {
    * when the path does not exist.
    */
   public ErasureCodingPolicy getErasureCodingPolicy(String src) throws IOException {
-    runner.run(CheckAccessOp.readFor("getErasureCodingPolicy", FsPath.parse(src), true, permissions()));
+    runner.run(CheckAccessOp.readFor("getErasureCodingPolicy", FsPath.parse("getErasureCodingPolicy", src), true,
+        permissions()));
     return null;
   }
 

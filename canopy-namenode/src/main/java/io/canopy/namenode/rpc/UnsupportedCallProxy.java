@@ -17,7 +17,8 @@ import java.util.Map;
  * {@link UnsupportedOperationException} naming the call, so clients get a clear answer instead of a half-implemented
  * method: one line, without the namenode's stack trace ({@link NotSupported}), e.g.
  * {@code RemoteException: ClientProtocol.listCachePools is not supported by Canopy} from
- * {@code hdfs cacheadmin -listPools}.
+ * {@code hdfs cacheadmin -listPools}. Every failure passes {@link DatabaseErrors} on its way out, so no database
+ * error reaches a client with the database's words.
  */
 public final class UnsupportedCallProxy {
   private UnsupportedCallProxy() {
@@ -52,7 +53,7 @@ public final class UnsupportedCallProxy {
       try {
         return target.invoke(receivers.get(method), args);
       } catch (InvocationTargetException e) {
-        throw e.getCause();
+        throw DatabaseErrors.forClient(method.getName(), args, e.getCause());
       }
     };
     return protocol.cast(Proxy.newProxyInstance(protocol.getClassLoader(), new Class<?>[] {protocol}, handler));

@@ -14,9 +14,11 @@ import io.canopy.metadata.entity.InodeKey;
 import io.canopy.metadata.entity.Lease;
 import io.canopy.metadata.entity.Replica;
 import io.canopy.metadata.entity.UcReplica;
+import io.canopy.namenode.NameNodeConfig;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.InodePartitioning;
 import io.canopy.namenode.fs.ModeBits;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -29,6 +31,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.apache.hadoop.ipc.RetriableException;
 
 /**
  * One operation's view of the namespace inside its transaction: the paths it resolved, the locks it holds, what it
@@ -119,6 +122,10 @@ public final class TransactionContext {
 
   private final Transaction transaction;
   private final InodeHintCache hints;
+  /** The namenode's subtree rows, those this transaction holds, and the operation's name for a refusal. */
+  private final SubtreeRows subtreeRows;
+  private long heldSubtreeRows;
+  private final String operation;
   private final Map<Long, LockMode> locks = new HashMap<>();
   private final Map<FsPath, ResolvedPath> resolved = new HashMap<>();
   private final Map<Long, ReadBatch.Result<FileData>> fileData = new HashMap<>();
@@ -138,9 +145,11 @@ public final class TransactionContext {
   private ReadBatch.Result<Boolean> anyQuota;
   private List<Inode> fileAncestors;
 
-  TransactionContext(Transaction transaction, InodeHintCache hints) {
+  TransactionContext(Transaction transaction, InodeHintCache hints, SubtreeRows subtreeRows, String operation) {
     this.transaction = transaction;
     this.hints = hints;
+    this.subtreeRows = subtreeRows;
+    this.operation = operation;
     this.quotas = new QuotaRows(transaction, hints);
   }
 
@@ -818,12 +827,29 @@ public final class TransactionContext {
   }
 
   /**
+   * How many children of {@code directory} come after {@code startAfter} in name order: with no start point the
+   * directory's own children count, free; else one round trip counting them (a scan of their index entries).
+   */
+  public long childrenAfter(Inode directory, String startAfter) throws StoreException {
+    if (startAfter == null || startAfter.isEmpty()) {
+      return directory.childrenCount();
+    }
+    ReadBatch batch = transaction.batch();
+    ReadBatch.Result<Long> count = directory.spreadsChildren() ? batch.countSpreadChildren(directory.id(), startAfter)
+        : batch.countChildren(directory.id(), directory.id(), startAfter);
+    batch.execute();
+    return count.get();
+  }
+
+  /**
    * Every inode of the subtree under {@code root} (root first, parents before children), read level by level:
    * one round trip per level, each reading a page of children of every directory of the level, locked at
    * {@code mode} top-down. The first level comes from the lock round trip when the path was declared
-   * {@link PathLock#withSubtree}.
+   * {@link PathLock#withSubtree}. The inodes are held ({@link #holdSubtreeRows}) as each round trip reads them: a
+   * subtree too large is refused as soon as a round trip reads past the limit, so the namenode holds at most one
+   * round trip's rows more.
    */
-  public List<Inode> subtree(Inode root, LockMode mode) throws StoreException {
+  public List<Inode> subtree(Inode root, LockMode mode) throws IOException {
     List<Inode> all = new ArrayList<>();
     all.add(root);
     if (!root.directory()) {
@@ -832,12 +858,14 @@ public final class TransactionContext {
     if (mode != LockMode.READ_COMMITTED) {
       requireLock(root, mode, "locking a subtree");
     }
+    holdSubtreeRows(root, 1);
     int limit = PathLock.SUBTREE_SCAN_BATCH;
     // directories whose children are still to read, with the name to continue after
     Map<Inode, String> level = new LinkedHashMap<>();
     ReadBatch.Result<List<Inode>> first = childrenPages.remove(new ChildrenPage(root.id(), null, limit, mode));
     if (first != null) {
       takePage(all, level, root, first.get(), limit, mode);
+      holdSubtreeRows(root, all.size() - 1);
     } else {
       level.put(root, null);
     }
@@ -847,6 +875,7 @@ public final class TransactionContext {
       // a level is read in round trips of at most SUBTREE_SCANS_PER_ROUND_TRIP directories: bounded statements
       // (and parameters) per pipeline however wide the tree is
       for (int from = 0; from < directories.size(); from += SUBTREE_SCANS_PER_ROUND_TRIP) {
+        int before = all.size();
         ReadBatch batch = transaction.batch();
         Map<Inode, ReadBatch.Result<List<Inode>>> pages = new LinkedHashMap<>();
         for (Map.Entry<Inode, String> entry : directories.subList(from,
@@ -860,10 +889,47 @@ public final class TransactionContext {
         for (Map.Entry<Inode, ReadBatch.Result<List<Inode>>> entry : pages.entrySet()) {
           takePage(all, next, entry.getKey(), entry.getValue().get(), limit, mode);
         }
+        holdSubtreeRows(root, all.size() - before);
       }
       level = next;
     }
     return all;
+  }
+
+  /**
+   * Counts {@code rows} more that this transaction holds in memory for the subtree under {@code root} (its inodes as
+   * they are read, the block-level rows of its files before a delete reads them) against the namenode's
+   * {@link NameNodeConfig#SUBTREE_MAX_ROWS}: more than it on its own is refused ({@link SubtreeTooLargeException});
+   * more than what other operations leave answers HDFS's RetriableException, as they give theirs back soon.
+   */
+  public void holdSubtreeRows(Inode root, long rows) throws IOException {
+    if (heldSubtreeRows + rows > subtreeRows.max()) {
+      throw new SubtreeTooLargeException(operation, pathOf(root), subtreeRows.max());
+    }
+    if (!subtreeRows.tryTake(rows)) {
+      throw new RetriableException(operation + " " + pathOf(root) + ": other operations hold "
+          + (subtreeRows.held() - heldSubtreeRows) + " rows of subtrees, and with this one's " + (heldSubtreeRows + rows) + " the namenode would hold more "
+          + "than " + subtreeRows.max() + " (" + NameNodeConfig.SUBTREE_MAX_ROWS + "); try again shortly");
+    }
+    heldSubtreeRows += rows;
+  }
+
+  /** Gives back the subtree rows this transaction held: it ended, and what it read is garbage. */
+  void releaseSubtreeRows() {
+    subtreeRows.give(heldSubtreeRows);
+    heldSubtreeRows = 0;
+  }
+
+  /** The path this operation resolved {@code inode} at, for messages; its id when it resolved none. */
+  private String pathOf(Inode inode) {
+    for (ResolvedPath path : resolved.values()) {
+      for (int depth = path.existingCount() - 1; depth >= 0; depth--) {
+        if (path.at(depth).id() == inode.id()) {
+          return path.path().ancestor(depth).toString();
+        }
+      }
+    }
+    return "inode " + inode.id() + " (" + inode.name() + ")";
   }
 
   private void takePage(List<Inode> all, Map<Inode, String> next, Inode directory, List<Inode> page, int limit,

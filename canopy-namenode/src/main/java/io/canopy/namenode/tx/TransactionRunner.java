@@ -7,6 +7,7 @@ import io.canopy.metadata.TransientStoreException;
 import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.RetryEntry;
 import io.canopy.metadata.entity.RetryKey;
+import io.canopy.namenode.NameNodeConfig;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.Optional;
@@ -14,6 +15,7 @@ import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.ipc.RetriableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,6 +49,8 @@ public final class TransactionRunner {
   private final Sleeper sleeper;
   private final LongSupplier clock;
   private final long retryCacheExpiryMs;
+  /** The rows of subtrees all operations hold at once ({@link TransactionContext#holdSubtreeRows}). */
+  private final SubtreeRows subtreeRows;
   /** Keys calls that do not come from RPC: an identity, not a source of behaviour, so not seeded. */
   private final String ownClientId = "namenode-" + UUID.randomUUID();
   private final AtomicInteger ownCallIds = new AtomicInteger();
@@ -54,11 +58,12 @@ public final class TransactionRunner {
 
   public TransactionRunner(MetadataStore store, InodeHintCache hints, int maxAttempts, Random random,
       Sleeper sleeper) {
-    this(store, hints, maxAttempts, random, sleeper, System::currentTimeMillis, DEFAULT_RETRY_CACHE_EXPIRY_MS);
+    this(store, hints, maxAttempts, random, sleeper, System::currentTimeMillis, DEFAULT_RETRY_CACHE_EXPIRY_MS,
+        NameNodeConfig.subtreeMaxRows(new Configuration(false), Runtime.getRuntime().maxMemory()));
   }
 
   public TransactionRunner(MetadataStore store, InodeHintCache hints, int maxAttempts, Random random,
-      Sleeper sleeper, LongSupplier clock, long retryCacheExpiryMs) {
+      Sleeper sleeper, LongSupplier clock, long retryCacheExpiryMs, long subtreeMaxRows) {
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("transaction attempts must be at least 1, got " + maxAttempts);
     }
@@ -72,6 +77,7 @@ public final class TransactionRunner {
     this.sleeper = sleeper;
     this.clock = clock;
     this.retryCacheExpiryMs = retryCacheExpiryMs;
+    this.subtreeRows = new SubtreeRows(subtreeMaxRows);
   }
 
   public <T> T run(Operation<T> operation) throws IOException {
@@ -95,9 +101,10 @@ public final class TransactionRunner {
     boolean maybeCommitted = false;
     TransientStoreException last = null;
     for (int attempt = 1; attempt <= maxAttempts; attempt++) {
+      TransactionContext context = null;
       try (Transaction transaction = operation.readOnly() ? store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)
           : store.begin(MetadataStore.NO_PARTITION_HINT)) {
-        TransactionContext context = new TransactionContext(transaction, hints);
+        context = new TransactionContext(transaction, hints, subtreeRows, operation.name());
         context.acquire(operation.locks());
         T result;
         try {
@@ -165,6 +172,10 @@ public final class TransactionRunner {
         }
         metrics.failed(operation.name(), attempt);
         throw e;
+      } finally {
+        if (context != null) {
+          context.releaseSubtreeRows(); // what the attempt read is garbage now, committed or not
+        }
       }
     }
     metrics.failed(operation.name(), maxAttempts);

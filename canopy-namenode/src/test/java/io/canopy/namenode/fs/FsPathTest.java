@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -36,6 +37,31 @@ class FsPathTest {
   void rejectsWhatHdfsRejects(String bad) {
     InvalidPathException error = assertThrows(InvalidPathException.class, () -> FsPath.parse(bad));
     assertTrue(error.getMessage().contains(bad), error.getMessage());
+  }
+
+  @Test
+  void aClientPathKeepsHdfsLengthAndDepthLimits() throws IOException {
+    assertEquals(1000, FsPath.parse("mkdirs", "/d".repeat(1000)).depth());
+    assertEquals(1000, FsPath.parse("mkdirs", "/d".repeat(1000) + "/").depth(), "a trailing slash is no level");
+    String longest = "/" + "x".repeat(7999);
+    assertEquals(longest, FsPath.parse("create", longest).toString());
+    String limits = ": Pathname too long.  Limit 8000 characters, 1000 levels.";
+    assertEquals("mkdirs" + limits,
+        assertThrows(IOException.class, () -> FsPath.parse("mkdirs", "/d".repeat(1001))).getMessage());
+    assertEquals("getFileInfo" + limits,
+        assertThrows(IOException.class, () -> FsPath.parse("getFileInfo", longest + "x")).getMessage());
+    // the limits come first, as in HDFS: an overlong path is refused for its length, whatever else is wrong
+    assertThrows(IOException.class, () -> FsPath.parse("delete", "relative" + "/d".repeat(1001)));
+  }
+
+  @Test
+  void refusesWhatTheDatabaseCannotStoreShowingItEscaped() {
+    InvalidPathException nul = assertThrows(InvalidPathException.class, () -> FsPath.parse("/a/b\0c"));
+    assertEquals("Invalid path /a/b\\u0000c. (path component \"b\\u0000c\" holds a NUL character (U+0000), "
+        + "which Canopy cannot store)", nul.getMessage());
+    InvalidPathException surrogate = assertThrows(InvalidPathException.class, () -> FsPath.parse("/a/\uD800x"));
+    assertTrue(surrogate.getMessage().contains("unpaired UTF-16 surrogate (U+D800)"), surrogate.getMessage());
+    assertEquals(List.of("\uD83D\uDE00"), FsPath.parse("/\uD83D\uDE00").components(), "a pair is a character");
   }
 
   @Test

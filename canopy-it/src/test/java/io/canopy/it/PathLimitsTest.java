@@ -1,0 +1,169 @@
+package io.canopy.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.canopy.namenode.NameNodeConfig;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.ContentSummary;
+import org.apache.hadoop.fs.permission.FsAction;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.ClientProtocol;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.ipc.RemoteException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 12, item 7: one user could crash the namenode with a deep path. HDFS's path limits on every call, a tree far
+ * deeper than them (built within them, by renames, as HDFS allows too) counted and deleted by its owner within a
+ * time bound, and subtrees above {@code canopy.namenode.subtree.max-rows} refused and kept.
+ */
+@Timeout(900)
+class PathLimitsTest {
+  /** Small enough for the test to build a tree past it quickly, large enough for the deep tree below. */
+  private static final int SUBTREE_LIMIT = 25_000;
+  /** 997 components of seven characters under a two-level prefix: 999 levels and 7,986 characters. */
+  private static final String CHAIN = "/ddddddd".repeat(997);
+  private static final int CHAINS = 20;
+  /** Generous: the deep tree costs one round trip per level, on a machine shared with other builds. */
+  private static final Duration BOUND = Duration.ofSeconds(180);
+
+  @TempDir
+  static Path directory;
+  static MiniCanopyCluster cluster;
+  static UserClients users;
+  static DistributedFileSystem superuser;
+
+  @BeforeAll
+  static void startCluster() throws IOException {
+    Configuration conf = MiniCanopyCluster.testConfiguration();
+    conf.setLong(NameNodeConfig.SUBTREE_MAX_ROWS, SUBTREE_LIMIT);
+    cluster = MiniCanopyCluster.start(directory, conf, 1, 0);
+    users = new UserClients(cluster);
+    superuser = cluster.fileSystem();
+  }
+
+  @AfterAll
+  static void stopCluster() throws IOException {
+    if (users != null) {
+      users.close();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  private static org.apache.hadoop.fs.Path path(String path) {
+    return new org.apache.hadoop.fs.Path(path);
+  }
+
+  private static void assertTooLong(String call, Executable executable) {
+    RemoteException error = assertThrows(RemoteException.class, executable);
+    assertEquals(IOException.class.getName(), error.getClassName());
+    assertEquals(call + ": Pathname too long.  Limit 8000 characters, 1000 levels.",
+        error.getMessage().split("\n", 2)[0].trim());
+  }
+
+  /** HDFS checks only the calls that create a path; Canopy refuses any path it could never have created. */
+  @Test
+  void everyCallRefusesAPathBeyondHdfsLimitsBeforeReadingIt() throws IOException {
+    ClientProtocol namenode = superuser.getClient().getNamenode();
+    String tooDeep = "/d".repeat(1001);
+    String tooLong = "/" + "x".repeat(200) + ("/" + "x".repeat(199)).repeat(39);
+    assertEquals(8001, tooLong.length());
+    assertTooLong("getFileInfo", () -> namenode.getFileInfo(tooDeep));
+    assertTooLong("getFileInfo", () -> namenode.getFileInfo(tooLong));
+    assertTooLong("getListing", () -> namenode.getListing(tooDeep, HdfsFileStatus.EMPTY_NAME, false));
+    assertTooLong("getBlockLocations", () -> namenode.getBlockLocations(tooDeep, 0, 1));
+    assertTooLong("getContentSummary", () -> namenode.getContentSummary(tooDeep));
+    assertTooLong("getQuotaUsage", () -> namenode.getQuotaUsage(tooDeep));
+    assertTooLong("delete", () -> namenode.delete(tooDeep, true));
+    assertTooLong("setPermission", () -> namenode.setPermission(tooDeep, new FsPermission((short) 0700)));
+    assertTooLong("setOwner", () -> namenode.setOwner(tooDeep, "alice", null));
+    assertTooLong("setTimes", () -> namenode.setTimes(tooDeep, 0, 0));
+    assertTooLong("setReplication", () -> namenode.setReplication(tooDeep, (short) 2));
+    assertTooLong("listXAttrs", () -> namenode.listXAttrs(tooDeep));
+    assertTooLong("checkAccess", () -> namenode.checkAccess(tooDeep, FsAction.READ));
+    assertTooLong("setQuota", () -> namenode.setQuota(tooDeep, 10, HdfsConstants.QUOTA_DONT_SET, null));
+    assertTooLong("rename", () -> namenode.rename(tooDeep, "/x"));
+  }
+
+  /**
+   * A tree 19,960 levels deep, built within the limits as HDFS allows too (999-level chains renamed into each other's
+   * deepest directory), counted and deleted by its owner, a normal user: permission checks must not keep a path per
+   * inode (that was quadratic in depth and ran the namenode out of memory). Its deep paths cannot be named any more.
+   */
+  @Test
+  void aTreeFarBeyondTheDepthLimitIsCountedAndDeletedByItsOwner() throws IOException {
+    superuser.mkdirs(path("/alice"));
+    superuser.setOwner(path("/alice"), "alice", "alice");
+    DistributedFileSystem alice = users.as("alice", "alice");
+    for (int i = 0; i < CHAINS; i++) {
+      assertTrue(alice.mkdirs(path("/alice/c" + i + CHAIN)));
+    }
+    for (int i = 0; i + 1 < CHAINS; i++) {
+      String destination = "/alice/c" + (i + 1) + CHAIN + "/c" + i;
+      assertTrue(alice.rename(path("/alice/c" + i), path(destination)), destination);
+    }
+    String top = "/alice/c" + (CHAINS - 1);
+    long started = System.nanoTime();
+    ContentSummary summary = alice.getContentSummary(path(top));
+    Duration counted = Duration.ofNanos(System.nanoTime() - started);
+    assertEquals(CHAINS * 998L, summary.getDirectoryCount());
+    assertTrue(counted.compareTo(BOUND) < 0, "counting took " + counted);
+    assertTooLong("getFileInfo", () -> alice.getClient().getNamenode().getFileInfo(top + CHAIN + "/c18/ddddddd"));
+
+    started = System.nanoTime();
+    assertTrue(alice.delete(path(top), true));
+    Duration deleted = Duration.ofNanos(System.nanoTime() - started);
+    assertTrue(deleted.compareTo(BOUND) < 0, "deleting took " + deleted);
+    assertFalse(alice.exists(path(top)));
+    System.out.println("tree of " + summary.getDirectoryCount() + " levels: counted in " + counted.toMillis()
+        + " ms, deleted in " + deleted.toMillis() + " ms");
+  }
+
+  private static void assertSubtreeRefused(String call, Executable executable) {
+    IOException error = assertThrows(IOException.class, executable);
+    String message = error.getMessage().split("\n", 2)[0];
+    assertTrue(message.startsWith(call + " /wide: the subtree needs more than " + SUBTREE_LIMIT + " rows")
+        && message.contains(NameNodeConfig.SUBTREE_MAX_ROWS), message);
+  }
+
+  /** 26 chains of 998 directories: 25,949 inodes (rows) under one directory, past the limit of 25,000. */
+  @Test
+  void subtreesAboveTheConfiguredSizeAreRefusedAndLeftWhole() throws IOException {
+    for (int i = 0; i < 26; i++) {
+      assertTrue(superuser.mkdirs(path("/wide/w" + i + CHAIN)));
+    }
+    List<String> before = inodeCount();
+    assertSubtreeRefused("getContentSummary", () -> superuser.getContentSummary(path("/wide")));
+    assertSubtreeRefused("getQuotaUsage", () -> superuser.getQuotaUsage(path("/wide")));
+    assertSubtreeRefused("setQuota", () -> superuser.setQuota(path("/wide"), 100_000, HdfsConstants.QUOTA_DONT_SET));
+    assertSubtreeRefused("delete", () -> superuser.delete(path("/wide"), true));
+    assertEquals(before, inodeCount(), "a refused delete removes nothing");
+
+    assertTrue(superuser.delete(path("/wide/w0"), true), "a part of it is deleted as usual");
+    assertEquals(25 * 998 + 1, superuser.getContentSummary(path("/wide")).getDirectoryCount());
+    assertTrue(superuser.delete(path("/wide"), true));
+  }
+
+  private static List<String> inodeCount() throws IOException {
+    try (var store = cluster.openStore()) {
+      return new ArrayList<>(StoreQueries.column(store, "SELECT count(*) FROM inodes"));
+    }
+  }
+}
