@@ -244,6 +244,9 @@ public final class MiniCanopyCluster implements AutoCloseable {
     NameNode restarted = NameNode.start(restartConf);
     nameNodes.set(index, restarted);
     stopped.remove(index);
+    if (!dataNodes.isEmpty() && restarted.safeMode().isOn()) {
+      waitForSafeModeOff(Duration.ofSeconds(60));
+    }
     return restarted;
   }
 

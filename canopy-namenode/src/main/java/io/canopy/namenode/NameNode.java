@@ -66,6 +66,8 @@ public final class NameNode implements AutoCloseable {
   }
 
   private static final Logger LOG = LoggerFactory.getLogger(NameNode.class);
+  /** Election rounds a starting namenode tries to join the group in before it gives up. */
+  private static final int JOIN_ATTEMPTS = 10;
 
   private final MetadataStore store;
   private final RpcServers servers;
@@ -192,10 +194,17 @@ public final class NameNode implements AutoCloseable {
       }, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
     }
     boundAddress.set(servers.clientAddress());
-    // Join the group before serving, so this namenode is listed (and may lead) from its first answer on.
-    election.runRound();
-    if (election.joinedAlone()) {
-      enterStartupSafeMode(store, runner, services.safeMode());
+    // Join the group before serving, so this namenode is listed (and may lead) from its first answer on, and knows
+    // whether it starts the cluster (then the startup safe mode comes first).
+    try {
+      joinGroup(election);
+      if (election.joinedAlone()) {
+        enterStartupSafeMode(store, runner, services.safeMode(), registry);
+      }
+    } catch (IOException | RuntimeException e) {
+      housekeeping.shutdownNow();
+      servers.stop();
+      throw e;
     }
     ScheduledExecutorService electionThread = Executors.newSingleThreadScheduledExecutor(runnable -> {
       Thread thread = new Thread(runnable, "canopy-leader-election");
@@ -229,13 +238,41 @@ public final class NameNode implements AutoCloseable {
    * view in the database is as old as the last shutdown, so nothing changes and no replica is copied or deleted until
    * datanodes have reported enough blocks. A namespace whose thresholds are met at once does not enter it.
    */
-  private static void enterStartupSafeMode(MetadataStore store, TransactionRunner runner, SafeMode safeMode)
-      throws IOException {
+  private static void enterStartupSafeMode(MetadataStore store, TransactionRunner runner, SafeMode safeMode,
+      DatanodeRegistry registry) throws IOException {
     long total = store.blockCensus().completeBlocks();
-    SafeModeState state = runner.run(new EnterStartupSafeModeOp(safeMode.settings(), total));
+    int registered = 0;
+    for (DatanodeRegistry.Node node : registry.all()) {
+      registered += node.record().isDeclaredDead() ? 0 : 1;
+    }
+    SafeModeState state = runner.run(new EnterStartupSafeModeOp(safeMode.settings(), total, registered));
     safeMode.changed(state);
     if (state.startup()) {
       LOG.info("STATE* Safe mode ON: this namenode starts the cluster; {}", safeMode.tip());
+    }
+  }
+
+  /**
+   * Runs election rounds until this namenode has joined the group, a round time apart, at most {@link
+   * #JOIN_ATTEMPTS} times: a namenode that cannot reach the database does not serve (and could not tell whether it
+   * starts the cluster).
+   */
+  private static void joinGroup(LeaderElection election) throws IOException {
+    for (int attempt = 1; ; attempt++) {
+      election.runRound();
+      if (election.selfId() != 0) {
+        return;
+      }
+      if (attempt >= JOIN_ATTEMPTS) {
+        throw new IOException("Namenode could not join the namenode group in " + JOIN_ATTEMPTS + " election rounds: "
+            + "is the metadata database reachable? (see the warnings above)");
+      }
+      try {
+        Thread.sleep(election.roundMs());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while joining the namenode group", e);
+      }
     }
   }
 

@@ -6,7 +6,6 @@ import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockState;
 import io.canopy.metadata.entity.CorruptReason;
 import io.canopy.metadata.entity.Inode;
-import io.canopy.metadata.entity.InvalidatedBlock;
 import io.canopy.metadata.entity.Replica;
 import io.canopy.metadata.entity.ReplicaKey;
 import io.canopy.metadata.entity.UcReplica;
@@ -27,9 +26,9 @@ import java.util.Set;
 /**
  * Applies what one datanode storage reported about the replicas of one file, under the file's exclusive lock: records
  * finalized replicas (completing committed blocks that reach minimum replication), forgets deleted or missing ones,
- * and marks corrupt the replicas whose stamp or length does not match their block ({@link CorruptReplicas} decides
- * whether one goes at once or stays until the block has good replicas enough); blocks of complete files that end up
- * short of replicas, with too many, or with corrupt ones are queued for the leader. Reporting the same thing twice
+ * and marks corrupt the replicas whose stamp or length does not match their block (the leader deletes them when
+ * {@link CorruptReplicas#deletable} allows); blocks of complete files that end up short of replicas, with too many,
+ * or with corrupt ones are queued for the leader. Reporting the same thing twice
  * changes nothing.
  *
  * <p>Reports of blocks the file does not hold (anymore) are not applied here but answered, for the caller to look their
@@ -138,7 +137,11 @@ public final class ApplyReplicaReportsOp implements Operation<List<ReportedRepli
       // A block being written or recovered has no final length yet; recovery finalizes replicas at the recovery id
       // (above the block's stamp) and they may report before commitBlockSynchronization does.
       boolean open = block.state() == BlockState.UNDER_CONSTRUCTION || block.state() == BlockState.UNDER_RECOVERY;
-      CorruptReason reason = report.generationStamp() < block.generationStamp() ? CorruptReason.GENSTAMP_MISMATCH
+      // An open block's replicas may be behind (a pipeline recovery bumped the stamp) or ahead (a recovery id); a
+      // closed block's must match its stamp and length exactly (HDFS's checkReplicaCorrupt).
+      boolean staleStamp = open ? report.generationStamp() < block.generationStamp()
+          : report.generationStamp() != block.generationStamp();
+      CorruptReason reason = staleStamp ? CorruptReason.GENSTAMP_MISMATCH
           : !open && report.numBytes() != block.numBytes() ? CorruptReason.SIZE_MISMATCH : CorruptReason.NONE;
       if (reason != CorruptReason.NONE) {
         corruptFound(report, block, reason);
@@ -173,31 +176,26 @@ public final class ApplyReplicaReportsOp implements Operation<List<ReportedRepli
       good.computeIfAbsent(replica.blockId(), b -> new HashSet<>()).add(storageId);
     }
 
-    /** A replica on this storage found corrupt for {@code reason}: deleted at once, or kept recorded as corrupt. */
+    /**
+     * A replica on this storage found corrupt for {@code reason}: recorded as corrupt (its stamp kept, a deletion must
+     * name it) and its block queued. Deleting it is the leader's decision, on live replicas that have reported to it
+     * ({@link CorruptReplicas#deletable}): what this namenode reads here may be as old as the cluster's last start.
+     */
     private void corruptFound(ReportedReplica report, Block block, CorruptReason reason) {
       long blockId = block.blockId();
       Replica recorded = here.get(blockId);
-      Set<String> goodStorages = good.getOrDefault(blockId, new HashSet<>());
-      goodStorages.remove(storageId);
-      Map<String, Replica> corruptHere = corrupt.getOrDefault(blockId, Map.of());
-      int corruptCount = corruptHere.size() + (corruptHere.containsKey(storageId) ? 0 : 1);
-      corruptChanged.add(blockId);
-      if (CorruptReplicas.deleteAtOnce(goodStorages.size(), corruptCount, file.replication(), minReplication,
-          reason)) {
-        if (recorded != null) {
-          transaction.replicas().delete(recorded.key());
-          here.remove(blockId);
-          forgetCorrupt(blockId);
-        }
-        transaction.invalidations().insert(new InvalidatedBlock(datanodeUuid, blockId, report.generationStamp(),
-            report.numBytes()));
-        return;
+      Set<String> goodStorages = good.get(blockId);
+      if (goodStorages != null) {
+        goodStorages.remove(storageId);
       }
       Replica marked = new Replica(inodeId, blockId, storageId).markedCorrupt(reason, report.generationStamp());
       if (recorded == null) {
         transaction.replicas().insert(marked);
-      } else {
+      } else if (!marked.equals(recorded)) {
         transaction.replicas().update(marked);
+      }
+      if (!marked.equals(recorded)) {
+        corruptChanged.add(blockId);
       }
       here.put(blockId, marked);
       corrupt.computeIfAbsent(blockId, b -> new HashMap<>()).put(storageId, marked);

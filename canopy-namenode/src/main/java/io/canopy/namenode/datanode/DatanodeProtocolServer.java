@@ -172,7 +172,9 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
       storages.add(report.getStorage().getStorageID());
     }
     if (claimed > 0 && election.claimedTerm() == claimed) {
-      fullReports.reported(claimed, registration.getDatanodeUuid(), storages);
+      fullReports.reported(claimed, registration.getDatanodeUuid(), storages,
+          context == null ? 0 : context.getReportId(), context == null ? 0 : context.getCurRpc(),
+          context == null ? 1 : context.getTotalRpcs());
     }
     return null;
   }

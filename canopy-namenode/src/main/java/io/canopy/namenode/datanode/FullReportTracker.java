@@ -23,7 +23,11 @@ public final class FullReportTracker {
   private final long askAgainMs;
   private long term;
   /** Storages whose full report was processed in the term, by datanode uuid. */
-  private final Map<String, Set<String>> reported = new HashMap<>();
+  private final Map<String, Set<String>> reportedStorages = new HashMap<>();
+  /** Datanodes whose whole full report (every RPC of a report split per storage) was processed in the term. */
+  private final Set<String> reported = new HashSet<>();
+  /** The RPCs seen of a full report split into several (one per storage), by datanode uuid and report id. */
+  private final Map<String, Set<Integer>> partsSeen = new HashMap<>();
   /**
    * When each datanode that has not reported yet was asked to register again, or registered by itself (either way
    * its full report is on its way), in the term.
@@ -46,23 +50,41 @@ public final class FullReportTracker {
     }
     if (currentTerm > term) {
       term = currentTerm;
+      reportedStorages.clear();
       reported.clear();
+      partsSeen.clear();
       askedAtMs.clear();
     }
     return true;
   }
 
-  /** The datanode's full report of {@code storageIds} was processed while this namenode led in {@code term}. */
-  public synchronized void reported(long term, String datanodeUuid, Collection<String> storageIds) {
-    if (at(term)) {
-      reported.computeIfAbsent(datanodeUuid, u -> new HashSet<>()).addAll(storageIds);
+  /**
+   * One RPC of the datanode's full report, covering {@code storageIds}, was processed while this namenode led in
+   * {@code term}: RPC {@code rpc} of {@code totalRpcs} of report {@code reportId} (a DataNode with very many blocks
+   * sends one RPC per storage). The datanode counts as reported once every RPC of one report was.
+   */
+  public synchronized void reported(long term, String datanodeUuid, Collection<String> storageIds, long reportId,
+      int rpc, int totalRpcs) {
+    if (!at(term)) {
+      return;
+    }
+    reportedStorages.computeIfAbsent(datanodeUuid, u -> new HashSet<>()).addAll(storageIds);
+    boolean whole = totalRpcs <= 1;
+    if (!whole) {
+      Set<Integer> parts = partsSeen.computeIfAbsent(datanodeUuid + "/" + reportId, k -> new HashSet<>());
+      parts.add(rpc);
+      whole = parts.size() >= totalRpcs;
+    }
+    if (whole) {
+      reported.add(datanodeUuid);
       askedAtMs.remove(datanodeUuid);
+      partsSeen.keySet().removeIf(key -> key.startsWith(datanodeUuid + "/"));
     }
   }
 
   /** The datanode registered with this namenode while it led in {@code term}: it sends a full report by itself. */
   public synchronized void registered(long term, String datanodeUuid) {
-    if (at(term) && !reported.containsKey(datanodeUuid)) {
+    if (at(term) && !reported.contains(datanodeUuid)) {
       askedAtMs.put(datanodeUuid, clockMs.getAsLong());
     }
   }
@@ -73,7 +95,7 @@ public final class FullReportTracker {
    * records the request.
    */
   public synchronized boolean askForReport(long term, String datanodeUuid) {
-    if (!at(term) || reported.containsKey(datanodeUuid)) {
+    if (!at(term) || reported.contains(datanodeUuid)) {
       return false;
     }
     long now = clockMs.getAsLong();
@@ -87,19 +109,19 @@ public final class FullReportTracker {
 
   /** Whether every one of {@code datanodeUuids} has sent a full report in {@code term}. */
   public synchronized boolean allReported(long term, Collection<String> datanodeUuids) {
-    return term == this.term && term > 0 && reported.keySet().containsAll(datanodeUuids);
+    return term == this.term && term > 0 && reported.containsAll(datanodeUuids);
   }
 
   /** Whether the datanode has sent a full report in {@code term}. */
   public synchronized boolean hasReported(long term, String datanodeUuid) {
-    return term == this.term && term > 0 && reported.containsKey(datanodeUuid);
+    return term == this.term && term > 0 && reported.contains(datanodeUuid);
   }
 
   /** The storages reported in {@code term} (empty for another term). */
   public synchronized Set<String> reportedStorages(long term) {
     Set<String> storages = new HashSet<>();
     if (term == this.term) {
-      reported.values().forEach(storages::addAll);
+      reportedStorages.values().forEach(storages::addAll);
     }
     return storages;
   }

@@ -6,11 +6,9 @@ import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockState;
 import io.canopy.metadata.entity.CorruptReason;
 import io.canopy.metadata.entity.Inode;
-import io.canopy.metadata.entity.InvalidatedBlock;
 import io.canopy.metadata.entity.Replica;
 import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.replication.CorruptReplicas;
-import io.canopy.namenode.replication.ReplicationQueue;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.TransactionContext;
@@ -24,9 +22,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * reportBadBlocks (from a client whose read failed a checksum, or a datanode's block scanner): marks the named
- * replicas of one file's blocks corrupt, under the file's exclusive lock. A corrupt replica is deleted at once only
- * when that loses nothing ({@link CorruptReplicas#deleteAtOnce}); otherwise it stays recorded as corrupt and the block
- * is queued, for the leader to copy it from a good replica and delete the corrupt ones afterwards. A replica that is
+ * replicas of one file's blocks corrupt, under the file's exclusive lock, and queues the blocks, for the leader to
+ * copy them from a good replica and delete the corrupt ones when {@link CorruptReplicas#deletable} allows. A replica that is
  * not recorded (gone already, or a report of a block's older stamp) or already corrupt is left as it is. Answers how
  * many replicas it marked.
  */
@@ -40,15 +37,12 @@ public final class MarkCorruptReplicasOp implements Operation<Integer> {
   private final long inodeId;
   private final List<BadReplica> reports;
   private final DatanodeRegistry registry;
-  private final int minReplication;
   private final long nowMs;
 
-  public MarkCorruptReplicasOp(long inodeId, List<BadReplica> reports, DatanodeRegistry registry, int minReplication,
-      long nowMs) {
+  public MarkCorruptReplicasOp(long inodeId, List<BadReplica> reports, DatanodeRegistry registry, long nowMs) {
     this.inodeId = inodeId;
     this.reports = List.copyOf(reports);
     this.registry = registry;
-    this.minReplication = minReplication;
     this.nowMs = nowMs;
   }
 
@@ -120,29 +114,12 @@ public final class MarkCorruptReplicasOp implements Operation<Integer> {
       String reportedUuid) throws IOException {
     DatanodeRegistry.Node holder = registry.nodeOfStorage(replica.storageId());
     String datanodeUuid = holder != null ? holder.record().uuid() : reportedUuid;
-    long good = ofBlock.stream().filter(r -> !r.corrupt() && r != replica).count();
-    long corrupt = ofBlock.stream().filter(Replica::corrupt).count() + 1;
-    ofBlock.remove(replica);
-    if (CorruptReplicas.deleteAtOnce((int) good, (int) corrupt, file.replication(), minReplication,
-        CorruptReason.CORRUPTION_REPORTED)) {
-      transaction.replicas().delete(replica.key());
-      transaction.invalidations().insert(new InvalidatedBlock(datanodeUuid, block.blockId(),
-          block.generationStamp(), block.numBytes()));
-      LOG.info("Corrupt replica of block {} on datanode {} deleted: the block has {} good replica(s) for a "
-          + "replication of {}", block.blockId(), datanodeUuid, good, file.replication());
-      if (corrupt > 1) {
-        CorruptReplicas.queue(transaction, inodeId, block.blockId(), (int) good, file.replication(), nowMs);
-      } else {
-        ReplicationQueue.queue(transaction, inodeId, block.blockId(), (int) good, file.replication(), nowMs);
-      }
-      return;
-    }
     Replica marked = replica.markedCorrupt(CorruptReason.CORRUPTION_REPORTED, block.generationStamp());
     transaction.replicas().update(marked);
-    ofBlock.add(marked);
+    ofBlock.set(ofBlock.indexOf(replica), marked);
+    long good = ofBlock.stream().filter(r -> !r.corrupt()).count();
     CorruptReplicas.queue(transaction, inodeId, block.blockId(), (int) good, file.replication(), nowMs);
     LOG.warn("Replica of block {} on datanode {} marked corrupt; {} good replica(s) left for a replication of {}: "
-        + "it stays until the block is copied from a good one", block.blockId(), datanodeUuid, good,
-        file.replication());
+        + "the leader deletes it once that loses nothing", block.blockId(), datanodeUuid, good, file.replication());
   }
 }

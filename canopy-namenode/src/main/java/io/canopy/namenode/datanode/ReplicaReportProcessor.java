@@ -84,7 +84,7 @@ public final class ReplicaReportProcessor {
     }
     int marked = 0;
     for (Map.Entry<Long, List<MarkCorruptReplicasOp.BadReplica>> file : byFile.entrySet()) {
-      marked += runner.run(new MarkCorruptReplicasOp(file.getKey(), file.getValue(), registry, minReplication,
+      marked += runner.run(new MarkCorruptReplicasOp(file.getKey(), file.getValue(), registry,
           clockMs.getAsLong()));
     }
     return marked;
@@ -153,8 +153,8 @@ public final class ReplicaReportProcessor {
   }
 
   /**
-   * Whether a finalized replica reported again needs its file's transaction: its stamp is older than its block's, its
-   * length is not a closed block's, or it is recorded corrupt for a reason a good report heals.
+   * Whether a finalized replica reported again needs its file's transaction: its stamp is older than an open block's,
+   * its stamp or length is not a closed block's, or it is recorded corrupt for a reason a good report heals.
    */
   private static boolean differs(ReportedReplica report, ReplicaWithBlock stored) {
     if (stored.blockState() == null) {
@@ -165,8 +165,8 @@ public final class ReplicaReportProcessor {
     }
     boolean open = stored.blockState() == BlockState.UNDER_CONSTRUCTION
         || stored.blockState() == BlockState.UNDER_RECOVERY;
-    return report.generationStamp() < stored.blockGenerationStamp()
-        || !open && report.numBytes() != stored.blockNumBytes();
+    return open ? report.generationStamp() < stored.blockGenerationStamp()
+        : report.generationStamp() != stored.blockGenerationStamp() || report.numBytes() != stored.blockNumBytes();
   }
 
   private void applyByFile(String datanodeUuid, String storageId, Map<Long, List<ReportedReplica>> byFile,

@@ -131,8 +131,17 @@ public final class UnknownReplicas implements LeaderWork {
       postponed.clear();
     }
     int scheduled = 0;
-    for (Map.Entry<String, List<ReportedReplica>> datanode : byDatanode.entrySet()) {
-      scheduled += runner.run(new InvalidateUnknownOp(datanode.getKey(), datanode.getValue(), term));
+    List<Map.Entry<String, List<ReportedReplica>>> datanodes = new ArrayList<>(byDatanode.entrySet());
+    for (int i = 0; i < datanodes.size(); i++) {
+      try {
+        scheduled += runner.run(new InvalidateUnknownOp(datanodes.get(i).getKey(), datanodes.get(i).getValue(),
+            term));
+      } catch (IOException | RuntimeException e) {
+        for (Map.Entry<String, List<ReportedReplica>> left : datanodes.subList(i, datanodes.size())) {
+          postpone(left.getKey(), left.getValue()); // tried again on a later run
+        }
+        throw e;
+      }
     }
     LOG.info("Deletion of {} replica(s) of unknown blocks, postponed until every live datanode had reported to the "
         + "leader of term {}, scheduled", scheduled, term);

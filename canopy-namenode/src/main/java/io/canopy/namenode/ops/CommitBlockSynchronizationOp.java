@@ -120,6 +120,7 @@ public final class CommitBlockSynchronizationOp implements Operation<Boolean> {
       for (String storage : LeaseRecovery.locationsOf(stored, data)) {
         InodeRemover.invalidate(transaction, registry, storage, stored, scheduled);
       }
+      dropCorruptRows(transaction, data, stored, Set.of(), scheduled);
       dropReplicaRows(transaction, data, stored, Set.of());
       transaction.blocks().delete(stored.key());
       transaction.blockLookup().delete(stored.blockId());
@@ -148,15 +149,7 @@ public final class CommitBlockSynchronizationOp implements Operation<Boolean> {
         InodeRemover.invalidate(transaction, registry, storage, stored, scheduled); // a replica left behind
       }
     }
-    for (Replica corrupt : data.corruptReplicas()) {
-      if (corrupt.blockId() == stored.blockId()) {
-        // the recovery rewrote the targets' replicas at the agreed length and stamp; any other corrupt one goes
-        transaction.replicas().delete(corrupt.key());
-        if (!targets.contains(corrupt.storageId())) {
-          InodeRemover.invalidate(transaction, registry, corrupt, stored, scheduled);
-        }
-      }
-    }
+    dropCorruptRows(transaction, data, stored, targets, scheduled);
     Set<String> recorded = dropReplicaRows(transaction, data, stored, targets);
     BlockState state;
     if (request.closeFile()) {
@@ -177,6 +170,22 @@ public final class CommitBlockSynchronizationOp implements Operation<Boolean> {
     Block agreed = stored.with(request.newLength(), request.newGenerationStamp(), state).withoutTruncate();
     transaction.blocks().update(agreed);
     return agreed;
+  }
+
+  /**
+   * Deletes the block's corrupt replica rows: the recovery rewrote the replicas of {@code synchronized} storages at the
+   * agreed length and stamp (they are recorded again as good), any other corrupt replica is deleted on its datanode.
+   */
+  private void dropCorruptRows(Transaction transaction, TransactionContext.FileData data, Block block,
+      Set<String> synchronizedStorages, Set<String> scheduled) throws StoreException {
+    for (Replica corrupt : data.corruptReplicas()) {
+      if (corrupt.blockId() == block.blockId()) {
+        transaction.replicas().delete(corrupt.key());
+        if (!synchronizedStorages.contains(corrupt.storageId())) {
+          InodeRemover.invalidate(transaction, registry, corrupt, block, scheduled);
+        }
+      }
+    }
   }
 
   /**

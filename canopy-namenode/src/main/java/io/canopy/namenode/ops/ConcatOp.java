@@ -9,6 +9,7 @@ import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.quota.QuotaUpdater;
+import io.canopy.namenode.replication.CorruptReplicas;
 import io.canopy.namenode.replication.ReplicationQueue;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.PathLock;
@@ -103,6 +104,7 @@ public final class ConcatOp implements VoidAtMostOnce {
     for (Inode source : sourceFiles) {
       TransactionContext.FileData data = context.readFileData(source, LockMode.EXCLUSIVE);
       Map<Long, Set<String>> replicas = ReplicationQueue.storagesByBlock(data.replicas());
+      Map<Long, Set<String>> corrupt = ReplicationQueue.storagesByBlock(data.corruptReplicas());
       for (Block block : data.blocks()) {
         transaction.blocks().delete(block.key());
         transaction.blocks().insert(block.movedTo(file.id(), index++));
@@ -110,8 +112,12 @@ public final class ConcatOp implements VoidAtMostOnce {
         transaction.blockLookup().insert(block.blockId(), file.id());
         ReplicationQueue.dequeue(transaction, source.id(), block.blockId());
         // the target's replication applies from now on (HDFS's setReplication of every moved block)
-        ReplicationQueue.queue(transaction, file.id(), block.blockId(),
-            replicas.getOrDefault(block.blockId(), Set.of()).size(), file.replication(), services.now());
+        int good = replicas.getOrDefault(block.blockId(), Set.of()).size();
+        if (corrupt.containsKey(block.blockId())) {
+          CorruptReplicas.queue(transaction, file.id(), block.blockId(), good, file.replication(), services.now());
+        } else {
+          ReplicationQueue.queue(transaction, file.id(), block.blockId(), good, file.replication(), services.now());
+        }
         added += block.numBytes();
       }
       for (Replica replica : data.allReplicas()) { // corrupt ones move too, still corrupt

@@ -60,13 +60,13 @@ public final class SafeModeOp implements Operation<SafeModeState> {
         transaction.variables().putLong(SafeModeVariables.MANUAL, 1);
         return state.withManual(true);
       case SAFEMODE_LEAVE:
-        transaction.variables().putLong(SafeModeVariables.MANUAL, 0);
-        if (state.futureBlocks() > 0) {
+        if (state.futureBlocks() > 0) { // as HDFS: nothing changes, the manual flag included
           LOG.error("Refusing to leave safe mode without a force flag. Exiting safe mode will cause a deletion of {} "
               + "byte(s). Please use -forceExit flag to exit safe mode forcefully if data loss is acceptable.",
               state.futureBytes());
-          return state.withManual(false);
+          return state;
         }
+        transaction.variables().putLong(SafeModeVariables.MANUAL, 0);
         SafeModeVariables.leaveStartup(transaction, false);
         return SafeModeState.OFF;
       case SAFEMODE_FORCE_EXIT:

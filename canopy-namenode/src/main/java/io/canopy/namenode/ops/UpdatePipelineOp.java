@@ -67,7 +67,9 @@ public final class UpdatePipelineOp implements VoidAtMostOnce {
       }
     }
     for (Replica replica : transaction.replicas().ofFile(inodeId)) {
-      if (replica.blockId() == current.blockId() && !newStorageIds.contains(replica.storageId())) {
+      // a corrupt replica stays recorded: the leader deletes it on its datanode once the block is closed again
+      if (replica.blockId() == current.blockId() && !replica.corrupt()
+          && !newStorageIds.contains(replica.storageId())) {
         transaction.replicas().delete(replica.key());
       }
     }

@@ -3,38 +3,55 @@ package io.canopy.namenode.replication;
 import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.CorruptReason;
 import io.canopy.metadata.entity.QueuedBlock;
+import io.canopy.metadata.entity.Replica;
 import io.canopy.metadata.entity.ReplicationPriority;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * HDFS's rules for corrupt replicas (BlockManager.markBlockAsCorrupt): a corrupt replica counts for nothing, and it is
- * deleted from its datanode only when that loses nothing: the block has its replication in good replicas, or (with at
- * least the minimum replication good) more good and corrupt replicas than it needs, or it is a stale copy left behind
- * by a write (an older generation stamp). Otherwise it stays recorded as corrupt (the last copies of a block are never
- * deleted for being corrupt), the block is copied from a good replica, and the corrupt ones go once it has its
- * replication again.
+ * deleted from its datanode only when that loses nothing. Reports and reportBadBlocks only mark a replica corrupt and
+ * queue its block; the leader decides deletions ({@link #deletable}) on the block's live good replicas, after the
+ * holders have reported to it: the last copies of a block are never deleted for being corrupt, the block is copied
+ * from a good replica first.
  */
 public final class CorruptReplicas {
   private CorruptReplicas() {
   }
 
   /**
-   * Whether a replica just found corrupt for {@code reason} is deleted at once, the block having {@code good} good
-   * replicas and {@code corrupt} corrupt ones counting this one.
+   * Which of a block's corrupt replicas may be deleted now, the block having {@code live} live good replicas: all of
+   * them once it has its replication; with at least the minimum replication, the stale copies writes left behind (an
+   * older stamp: HDFS's "corrupted during write") and as many others as make good and corrupt replicas together more
+   * than the replication; none otherwise.
    */
-  public static boolean deleteAtOnce(int good, int corrupt, int replication, int minReplication,
-      CorruptReason reason) {
-    if (reason == CorruptReason.NONE || corrupt < 1) {
-      throw new IllegalArgumentException("invariant: only a corrupt replica is deleted for being corrupt");
+  public static List<Replica> deletable(int live, List<Replica> corrupt, int replication, int minReplication) {
+    for (Replica replica : corrupt) {
+      if (!replica.corrupt()) {
+        throw new IllegalArgumentException("invariant: only corrupt replicas are deleted for being corrupt, not "
+            + replica);
+      }
     }
-    boolean enoughGood = good >= replication;
-    boolean moreThanNeeded = good >= minReplication && good + corrupt > replication;
-    boolean leftByAWrite = good >= minReplication && reason == CorruptReason.GENSTAMP_MISMATCH;
-    return enoughGood || moreThanNeeded || leftByAWrite;
-  }
-
-  /** Whether the block's corrupt replicas may all go: it has its replication in good replicas. */
-  public static boolean replicatedAgain(int good, int replication) {
-    return good >= replication;
+    if (live >= replication) {
+      return List.copyOf(corrupt);
+    }
+    if (live < minReplication) {
+      return List.of();
+    }
+    List<Replica> deleted = new ArrayList<>();
+    List<Replica> others = new ArrayList<>();
+    for (Replica replica : corrupt) {
+      (replica.corruptReason() == CorruptReason.GENSTAMP_MISMATCH ? deleted : others).add(replica);
+    }
+    int kept = corrupt.size() - deleted.size();
+    for (Replica replica : others) {
+      if (live + kept <= replication) {
+        break;
+      }
+      deleted.add(replica);
+      kept--;
+    }
+    return deleted;
   }
 
   /**
@@ -47,7 +64,8 @@ public final class CorruptReplicas {
 
   /**
    * Queues a block that has corrupt replicas for the leader: copied when short of good replicas, its corrupt replicas
-   * deleted once it has its replication (queued as excess then, a corrupt replica being one too many).
+   * deleted as {@link #deletable} allows (queued as excess when it has its replication, a corrupt replica being one
+   * too many).
    */
   public static void queue(Transaction transaction, long inodeId, long blockId, int good, int replication,
       long notBeforeMs) {

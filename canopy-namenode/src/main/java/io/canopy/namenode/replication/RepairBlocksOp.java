@@ -124,12 +124,18 @@ final class RepairBlocksOp implements Operation<List<BlockOutcome>> {
       if (live.size() > replication) {
         live = withoutDoomed(block, live);
       }
+      List<ReplicaHolder> deletable = deletableCorrupt(live.size(), corrupt, replication);
       List<String> corruptRemoved = List.of();
-      if (live.size() >= replication && !corrupt.isEmpty()) {
+      if (!deletable.isEmpty()) {
         if (!reportedToThisLeader(live, corrupt)) {
           return BlockOutcome.of(inodeId, block.blockId(), BlockOutcome.Kind.POSTPONED);
         }
-        corruptRemoved = removeCorrupt(block, corrupt);
+        corruptRemoved = removeCorrupt(block, deletable);
+        if (live.size() < replication) {
+          // what is left of the block is copied on the next run; this one's deletions are reported now
+          keepQueued(row, ReplicationQueue.priority(live.size(), replication));
+          return new BlockOutcome(inodeId, block.blockId(), BlockOutcome.Kind.CORRUPT_REMOVED, null, corruptRemoved);
+        }
       }
       if (live.size() == replication) {
         transaction.replicationQueue().delete(row.key());
@@ -140,7 +146,10 @@ final class RepairBlocksOp implements Operation<List<BlockOutcome>> {
         if (!reportedToThisLeader(live, List.of())) {
           return BlockOutcome.of(inodeId, block.blockId(), BlockOutcome.Kind.POSTPONED);
         }
-        return removeExcess(row, block, live, replication);
+        BlockOutcome excess = removeExcess(row, block, live, replication);
+        List<String> removed = new ArrayList<>(corruptRemoved);
+        removed.addAll(excess.datanodes()); // every replica deleted in this transaction counts as doomed
+        return new BlockOutcome(inodeId, block.blockId(), BlockOutcome.Kind.EXCESS_REMOVED, null, removed);
       }
       keepQueued(row, ReplicationQueue.priority(live.size(), replication));
       List<ReplicaHolder> all = new ArrayList<>(holders);
@@ -172,7 +181,22 @@ final class RepairBlocksOp implements Operation<List<BlockOutcome>> {
       return true;
     }
 
-    /** Removes the block's corrupt replicas (their records, and their datanodes delete them); answers the datanodes. */
+    /** The holders of the corrupt replicas {@link CorruptReplicas#deletable} lets go with {@code live} good ones. */
+    private List<ReplicaHolder> deletableCorrupt(int live, List<ReplicaHolder> corrupt, int replication) {
+      List<Replica> rows = new ArrayList<>();
+      corrupt.forEach(holder -> rows.add(holder.replica()));
+      Set<Replica> deletable = new HashSet<>(CorruptReplicas.deletable(live, rows, replication,
+          services.settings().minReplication()));
+      List<ReplicaHolder> holders = new ArrayList<>();
+      for (ReplicaHolder holder : corrupt) {
+        if (deletable.contains(holder.replica())) {
+          holders.add(holder);
+        }
+      }
+      return holders;
+    }
+
+    /** Removes corrupt replicas of the block (their records, and their datanodes delete them); answers the datanodes. */
     private List<String> removeCorrupt(Block block, List<ReplicaHolder> corrupt) {
       List<String> removed = new ArrayList<>();
       for (ReplicaHolder holder : corrupt) {

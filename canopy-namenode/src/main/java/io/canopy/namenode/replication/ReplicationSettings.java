@@ -29,11 +29,13 @@ import org.apache.hadoop.conf.Configuration;
  * @param idleBackoffMs how long a queued block that can not be helped now (no live replica, no datanode to copy to)
  *     is left alone, unless the live datanodes or its queue row change first
  * @param idleRowsLimit queued blocks remembered as left alone, at most (beyond, they are looked at every pass)
+ * @param minReplication {@code dfs.namenode.replication.min} (1): the good replicas a block keeps before any corrupt
+ *     one is deleted for being one too many
  */
 public record ReplicationSettings(long monitorIntervalMs, long deadCheckIntervalMs, int maxStreams,
     int workMultiplier, long pendingTimeoutMs, int blocksPerRun, int queuePageSize, long reportGraceMs,
     int deadFilesPerRun, int storagePageSize, int missingLogLimit, long deletionGraceMs, long idleBackoffMs,
-    int idleRowsLimit) {
+    int idleRowsLimit, int minReplication) {
   public static final int QUEUE_PAGE_SIZE = 256;
   public static final int STORAGE_PAGE_SIZE = 1000;
   public static final int MISSING_LOG_LIMIT = 10_000;
@@ -58,6 +60,7 @@ public record ReplicationSettings(long monitorIntervalMs, long deadCheckInterval
     require(deletionGraceMs > 0, "deletion grace", deletionGraceMs);
     require(idleBackoffMs >= 0, "idle backoff", idleBackoffMs);
     require(idleRowsLimit >= 0, "idle files limit", idleRowsLimit);
+    require(minReplication > 0, "dfs.namenode.replication.min", minReplication);
   }
 
   public static ReplicationSettings from(Configuration conf) {
@@ -75,7 +78,7 @@ public record ReplicationSettings(long monitorIntervalMs, long deadCheckInterval
         conf.getLong(NameNodeConfig.REPLICATION_REPORT_GRACE_MS, NameNodeConfig.REPLICATION_REPORT_GRACE_MS_DEFAULT),
         conf.getInt(NameNodeConfig.DEAD_DATANODE_FILES_PER_RUN, NameNodeConfig.DEAD_DATANODE_FILES_PER_RUN_DEFAULT),
         STORAGE_PAGE_SIZE, MISSING_LOG_LIMIT, DELETION_GRACE_HEARTBEATS * heartbeatMs, IDLE_BACKOFF_MS,
-        IDLE_ROWS_LIMIT);
+        IDLE_ROWS_LIMIT, conf.getInt("dfs.namenode.replication.min", 1));
   }
 
   private static void require(boolean condition, String what, long value) {

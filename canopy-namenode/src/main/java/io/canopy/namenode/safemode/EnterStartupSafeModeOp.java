@@ -10,16 +10,22 @@ import java.io.IOException;
 /**
  * Turns the startup safe mode on for a cluster that starts (the first namenode to run finds no other): until datanodes
  * have reported enough of the {@code totalBlocks} complete blocks, namenodes change nothing and the leader neither
- * copies nor deletes replicas (the datanode view in the database is as old as the last shutdown). As in HDFS, a
- * namespace whose thresholds are met at once (no blocks, no datanode minimum) does not enter it. Answers the state.
+ * copies nor deletes replicas (the datanode view in the database is as old as the last shutdown). A namespace whose
+ * thresholds are met at once does not enter it when no datanode is registered either (a new cluster); unlike HDFS, one
+ * with registered datanodes does, however few its blocks, and leaves once they have reported (or after the
+ * extension): a datanode may hold blocks from the future, which must be seen before any id is handed out again. A
+ * cluster that stopped during its safe mode starts it afresh (the extension from now, the counts anew). Answers the
+ * state.
  */
 public final class EnterStartupSafeModeOp implements Operation<SafeModeState> {
   private final SafeModeSettings settings;
   private final long totalBlocks;
+  private final int registeredDatanodes;
 
-  public EnterStartupSafeModeOp(SafeModeSettings settings, long totalBlocks) {
+  public EnterStartupSafeModeOp(SafeModeSettings settings, long totalBlocks, int registeredDatanodes) {
     this.settings = settings;
     this.totalBlocks = totalBlocks;
+    this.registeredDatanodes = registeredDatanodes;
   }
 
   @Override
@@ -42,7 +48,7 @@ public final class EnterStartupSafeModeOp implements Operation<SafeModeState> {
     Transaction transaction = context.cluster();
     transaction.variables().getLong(SafeModeVariables.STARTUP, LockMode.EXCLUSIVE);
     SafeModeState state = SafeModeVariables.read(transaction);
-    if (state.startup() || settings.thresholdsMet(0, totalBlocks, 0)) {
+    if (!state.startup() && registeredDatanodes == 0 && settings.thresholdsMet(0, totalBlocks, 0)) {
       return state;
     }
     SafeModeVariables.enterStartup(transaction.variables());

@@ -20,7 +20,7 @@ class FullReportTrackerTest {
     assertFalse(tracker.askForReport(1, "dn-1"), "asked already");
     clock.addAndGet(5_000);
     assertTrue(tracker.askForReport(1, "dn-1"), "no report came: asked again");
-    tracker.reported(1, "dn-1", List.of("DS-1"));
+    tracker.reported(1, "dn-1", List.of("DS-1"), 7, 0, 1);
     clock.addAndGet(60_000);
     assertFalse(tracker.askForReport(1, "dn-1"), "it reported in this term");
   }
@@ -35,8 +35,8 @@ class FullReportTrackerTest {
 
   @Test
   void aNewTermForgetsTheReportsOfTheOldOne() {
-    tracker.reported(1, "dn-1", List.of("DS-1", "DS-2"));
-    tracker.reported(1, "dn-2", List.of("DS-3"));
+    tracker.reported(1, "dn-1", List.of("DS-1", "DS-2"), 7, 0, 1);
+    tracker.reported(1, "dn-2", List.of("DS-3"), 8, 0, 1);
     assertTrue(tracker.allReported(1, List.of("dn-1", "dn-2")));
     assertEquals(Set.of("DS-1", "DS-2", "DS-3"), tracker.reportedStorages(1));
     assertTrue(tracker.hasReported(1, "dn-2"));
@@ -45,8 +45,22 @@ class FullReportTrackerTest {
     assertFalse(tracker.allReported(2, List.of("dn-1")));
     assertFalse(tracker.allReported(1, List.of("dn-1")), "the old term is over");
     assertEquals(Set.of(), tracker.reportedStorages(2));
-    tracker.reported(1, "dn-2", List.of("DS-3"));
+    tracker.reported(1, "dn-2", List.of("DS-3"), 9, 0, 1);
     assertFalse(tracker.hasReported(2, "dn-2"), "a report processed under the old term does not count");
     assertFalse(tracker.askForReport(0, "dn-3"), "a namenode that does not lead asks nothing");
+  }
+
+  @Test
+  void aReportSplitPerStorageCountsOnceEveryPartArrived() {
+    tracker.reported(1, "dn-1", List.of("DS-1"), 42, 0, 2);
+    assertFalse(tracker.hasReported(1, "dn-1"), "one storage of two reported");
+    assertEquals(Set.of("DS-1"), tracker.reportedStorages(1), "its blocks count for safe mode already");
+    tracker.reported(1, "dn-1", List.of("DS-1"), 42, 0, 2);
+    assertFalse(tracker.hasReported(1, "dn-1"), "the same part twice is still one part");
+    tracker.reported(1, "dn-1", List.of("DS-2"), 43, 1, 2);
+    assertFalse(tracker.hasReported(1, "dn-1"), "a part of another report does not complete this one");
+    tracker.reported(1, "dn-1", List.of("DS-2"), 42, 1, 2);
+    assertTrue(tracker.hasReported(1, "dn-1"));
+    assertFalse(tracker.askForReport(1, "dn-1"));
   }
 }

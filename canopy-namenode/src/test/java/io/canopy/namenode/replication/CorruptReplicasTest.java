@@ -1,40 +1,47 @@
 package io.canopy.namenode.replication;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.canopy.metadata.entity.CorruptReason;
+import io.canopy.metadata.entity.Replica;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** HDFS's rules for when a corrupt replica may be deleted (BlockManager.markBlockAsCorrupt's three cases). */
+/** HDFS's rules for when corrupt replicas may be deleted (BlockManager.markBlockAsCorrupt's three cases). */
 class CorruptReplicasTest {
+  private static Replica corrupt(String storage, CorruptReason reason) {
+    return new Replica(20_001, 1_001, storage).markedCorrupt(reason, 1_001);
+  }
+
+  private static final Replica REPORTED_A = corrupt("DS-A", CorruptReason.CORRUPTION_REPORTED);
+  private static final Replica REPORTED_B = corrupt("DS-B", CorruptReason.CORRUPTION_REPORTED);
+  private static final Replica SHORT = corrupt("DS-C", CorruptReason.SIZE_MISMATCH);
+  private static final Replica STALE = corrupt("DS-D", CorruptReason.GENSTAMP_MISMATCH);
+
   @Test
   void theLastCopiesAreNeverDeletedForBeingCorrupt() {
-    for (CorruptReason reason : new CorruptReason[] {CorruptReason.CORRUPTION_REPORTED, CorruptReason.SIZE_MISMATCH,
-        CorruptReason.GENSTAMP_MISMATCH}) {
-      assertFalse(CorruptReplicas.deleteAtOnce(0, 1, 1, 1, reason), reason + ": the only replica stays");
-      assertFalse(CorruptReplicas.deleteAtOnce(0, 3, 3, 1, reason), reason + ": no good replica, all stay");
-    }
+    assertEquals(List.of(), CorruptReplicas.deletable(0, List.of(SHORT), 1, 1), "the only replica stays");
+    assertEquals(List.of(), CorruptReplicas.deletable(0, List.of(REPORTED_A, SHORT, STALE), 3, 1),
+        "no good replica: every corrupt one stays");
   }
 
   @Test
-  void aCorruptReplicaWaitsUntilTheGoodOnesReachTheReplication() {
-    // 2 good of 3, 1 corrupt: 2 + 1 is not more than 3, it stays until the block is copied
-    assertFalse(CorruptReplicas.deleteAtOnce(2, 1, 3, 1, CorruptReason.CORRUPTION_REPORTED));
-    assertFalse(CorruptReplicas.deleteAtOnce(1, 2, 3, 1, CorruptReason.SIZE_MISMATCH));
-    assertTrue(CorruptReplicas.deleteAtOnce(3, 1, 3, 1, CorruptReason.CORRUPTION_REPORTED), "enough good ones");
-    assertTrue(CorruptReplicas.replicatedAgain(3, 3));
-    assertFalse(CorruptReplicas.replicatedAgain(2, 3));
+  void corruptReplicasWaitUntilTheGoodOnesReachTheReplication() {
+    assertEquals(List.of(), CorruptReplicas.deletable(2, List.of(REPORTED_A), 3, 1), "2 + 1 is not more than 3");
+    assertEquals(List.of(REPORTED_A, REPORTED_B), CorruptReplicas.deletable(3, List.of(REPORTED_A, REPORTED_B), 3, 1),
+        "replicated again: all go");
+    assertEquals(List.of(SHORT), CorruptReplicas.deletable(1, List.of(SHORT), 1, 1), "setrep 1 with a good one");
   }
 
   @Test
-  void moreReplicasThanNeededOrAStaleCopyFromAWriteGoAtOnceWhenAGoodOneExists() {
-    assertTrue(CorruptReplicas.deleteAtOnce(2, 2, 3, 1, CorruptReason.CORRUPTION_REPORTED), "2 + 2 > 3");
-    assertFalse(CorruptReplicas.deleteAtOnce(0, 4, 3, 1, CorruptReason.CORRUPTION_REPORTED), "no good one");
-    assertTrue(CorruptReplicas.deleteAtOnce(1, 1, 3, 1, CorruptReason.GENSTAMP_MISMATCH), "left by a write");
-    assertFalse(CorruptReplicas.deleteAtOnce(1, 1, 3, 2, CorruptReason.GENSTAMP_MISMATCH), "below min replication");
-    assertFalse(CorruptReplicas.deleteAtOnce(1, 1, 3, 1, CorruptReason.SIZE_MISMATCH));
+  void moreReplicasThanNeededOrAStaleCopyFromAWriteGoWhenAGoodOneExists() {
+    assertEquals(List.of(REPORTED_A), CorruptReplicas.deletable(2, List.of(REPORTED_A, REPORTED_B), 3, 1),
+        "2 good + 2 corrupt > 3: one goes, one stays until the block is copied");
+    assertEquals(List.of(STALE), CorruptReplicas.deletable(1, List.of(STALE, SHORT), 3, 1), "left by a write");
+    assertEquals(List.of(), CorruptReplicas.deletable(1, List.of(STALE), 3, 2), "below the minimum replication");
   }
 
   @Test
@@ -43,6 +50,6 @@ class CorruptReplicasTest {
     assertTrue(CorruptReplicas.healedByAGoodReport(CorruptReason.SIZE_MISMATCH));
     assertFalse(CorruptReplicas.healedByAGoodReport(CorruptReason.CORRUPTION_REPORTED));
     assertThrows(IllegalArgumentException.class,
-        () -> CorruptReplicas.deleteAtOnce(3, 1, 3, 1, CorruptReason.NONE));
+        () -> CorruptReplicas.deletable(3, List.of(new Replica(20_001, 1_001, "DS-A")), 3, 1));
   }
 }
