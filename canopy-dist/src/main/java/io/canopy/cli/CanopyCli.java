@@ -15,8 +15,9 @@ import picocli.CommandLine.Spec;
     description = {"Canopy: an HDFS-compatible distributed file system with its metadata in PostgreSQL.",
         "Every command works on one cluster directory: --dir DIR, else $" + ClusterLayout.DIR_ENVIRONMENT_VARIABLE
             + ", else ./" + ClusterLayout.DEFAULT_DIR + "."},
-    subcommands = {UpCommand.class, DownCommand.class, StatusCommand.class, DfsCommand.class, SqlCommand.class,
-        FormatCommand.class, NamenodeCommand.class, AdminCommand.class, CommandLine.HelpCommand.class},
+    subcommands = {UpCommand.class, DownCommand.class, StatusCommand.class, DfsCommand.class, DfsAdminCommand.class,
+        SqlCommand.class, FormatCommand.class, NamenodeCommand.class, AdminCommand.class,
+        CommandLine.HelpCommand.class},
     footer = {"", "Run `canopy COMMAND --help` for the options of a command. Set CANOPY_DEBUG=1 to see stack traces."})
 public final class CanopyCli implements Runnable {
   /** Environment variable that makes errors print their stack trace. */
@@ -29,7 +30,7 @@ public final class CanopyCli implements Runnable {
   @Override
   public void run() {
     throw new ParameterException(spec.commandLine(),
-        "Missing command: one of up, down, status, dfs, sql, format, namenode, admin");
+        "Missing command: one of up, down, status, dfs, dfsadmin, sql, format, namenode, admin");
   }
 
   public static void main(String[] args) {
@@ -43,11 +44,13 @@ public final class CanopyCli implements Runnable {
   /** The command line with every subcommand, as main runs it; tests call execute on it. */
   public static CommandLine newCommandLine() {
     CommandLine commandLine = new CommandLine(new CanopyCli());
-    CommandLine dfs = commandLine.getSubcommands().get("dfs");
-    // Everything from the first shell argument on belongs to FsShell, options (-ls, -R, -D) included.
-    dfs.setStopAtPositional(true);
-    dfs.setUnmatchedOptionsArePositionalParams(true);
-    dfs.setPosixClusteredShortOptionsAllowed(false);
+    for (String tool : new String[] {"dfs", "dfsadmin"}) {
+      CommandLine passThrough = commandLine.getSubcommands().get(tool);
+      // Everything from the first tool argument on belongs to FsShell or DFSAdmin, options (-ls, -R, -D) included.
+      passThrough.setStopAtPositional(true);
+      passThrough.setUnmatchedOptionsArePositionalParams(true);
+      passThrough.setPosixClusteredShortOptionsAllowed(false);
+    }
     commandLine.setExecutionExceptionHandler(CanopyCli::handleError);
     // Wrapped so picocli does not treat it as a legacy handler: for those it replaces the writers set with setOut
     // and setErr by the System.out/System.err of the moment the handler was made, if System.out changed since.

@@ -77,8 +77,10 @@ final class ClusterProbe {
         return "safe mode is on";
       } catch (IOException refused) {
         String message = String.valueOf(refused.getMessage());
+        int stack = message.indexOf("\tat "); // a server that sends the stack with the message
+        message = stack < 0 ? message : message.substring(0, stack);
         int tip = message.indexOf(SAFE_MODE_PREFIX);
-        return tip < 0 ? message : message.substring(tip + SAFE_MODE_PREFIX.length()).trim();
+        return (tip < 0 ? message : message.substring(tip + SAFE_MODE_PREFIX.length())).trim();
       }
     }
   }

@@ -100,8 +100,8 @@ final class ClusterStarter {
       throw new IOException("still in safe mode: " + tip.replace('\n', ' '));
     });
     if (operatorOnly[0] != null) {
-      err.println("WARNING: the cluster is up but stays in safe mode (read-only) until an operator ends it: "
-          + operatorOnly[0].replace('\n', ' '));
+      err.println("WARNING: the cluster is up but stays in safe mode (read-only) until an operator ends it "
+          + "(canopy dfsadmin -safemode leave, or forceExit): " + operatorOnly[0].replace('\n', ' '));
       err.flush();
     } else {
       progress("namenode-1 left safe mode: the datanodes reported their blocks");

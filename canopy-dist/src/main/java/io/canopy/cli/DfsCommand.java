@@ -1,14 +1,9 @@
 package io.canopy.cli;
 
-import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FsShell;
-import org.apache.hadoop.security.UserGroupInformation;
-import org.apache.hadoop.util.ToolRunner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -34,28 +29,6 @@ public final class DfsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Configuration conf = ClusterConfigs.loadClient(dirOption.layout());
-    if (UserGroupInformation.isSecurityEnabled()) {
-      return runShell(conf);
-    }
-    // Hadoop caches FileSystem instances per user. Under a user of its own, the shell gets fresh connections
-    // (not ones cached before a cluster restart, when run in-process) and this command closes exactly what it
-    // opened. With simple authentication the namenode sees the same user name.
-    UserGroupInformation user = UserGroupInformation.createRemoteUser(
-        UserGroupInformation.getCurrentUser().getShortUserName());
-    try {
-      return user.doAs((PrivilegedExceptionAction<Integer>) () -> runShell(conf));
-    } finally {
-      FileSystem.closeAllForUGI(user);
-    }
-  }
-
-  private int runShell(Configuration conf) throws Exception {
-    FsShell shell = new FsShell(conf);
-    try {
-      return ToolRunner.run(conf, shell, shellArguments.toArray(new String[0]));
-    } finally {
-      shell.close();
-    }
+    return ClientToolRunner.run(dirOption, FsShell::new, shellArguments);
   }
 }

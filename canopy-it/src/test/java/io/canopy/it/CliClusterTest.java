@@ -68,6 +68,9 @@ class CliClusterTest {
     System.out.println("restarted at " + defaultFsAgain + " (first start: " + defaultFs + ")");
     // up returns once the startup safe mode is over: the namespace takes changes at once
     canopy().succeed("dfs", "-mkdir", "/after-restart");
+    assertTrue(canopy().succeed("dfsadmin", "-safemode", "get").out().contains("Safe mode is OFF"));
+    String report = canopy().succeed("dfsadmin", "-report").out();
+    assertTrue(report.contains("Blocks with corrupt replicas: 0") && report.contains("Live datanodes (3)"), report);
     Path copyAfterRestart = work.resolve("copy-after-restart.bin");
     canopy().succeed("dfs", "-get", "/it/random.bin", copyAfterRestart.toString());
     assertArrayEquals(content, Files.readAllBytes(copyAfterRestart), "bytes differ after a restart");

@@ -33,6 +33,7 @@ import org.apache.hadoop.hdfs.protocolPB.NamenodeProtocolPB;
 import org.apache.hadoop.hdfs.protocolPB.NamenodeProtocolServerSideTranslatorPB;
 import org.apache.hadoop.hdfs.server.namenode.LeaseExpiredException;
 import org.apache.hadoop.hdfs.server.namenode.NotReplicatedYetException;
+import org.apache.hadoop.hdfs.server.namenode.SafeModeException;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeProtocol;
 import org.apache.hadoop.hdfs.server.protocol.NamenodeProtocol;
 import org.apache.hadoop.ipc.ProtobufRpcEngine2;
@@ -124,6 +125,8 @@ public final class RpcServerFactory {
     server.addTerseExceptions(HadoopIllegalArgumentException.class, RecoveryInProgressException.class);
     // a user running into a quota is not a server problem (HDFS lists them too)
     server.addTerseExceptions(NSQuotaExceededException.class, DSQuotaExceededException.class);
+    // nor is a change refused in safe mode (HDFS lists it too)
+    server.addTerseExceptions(SafeModeException.class);
     // a datanode (or anyone) sending DatanodeProtocol to the client port
     server.addTerseExceptions(RpcNoSuchProtocolException.class);
     // a database that does not answer fails every call for a while: one line each, whose message names it
