@@ -6,10 +6,14 @@ import java.util.Optional;
 
 /** One process of a cluster: the database, namenode I or datanode I. */
 public record Role(Kind kind, int index) {
-  /** The kinds of process, in start order; each with its main class and default heap. */
+  /**
+   * The kinds of process, in start order; each with its main class and default heap. A namenode's heap also sizes
+   * the subtrees it holds in one transaction (canopy.namenode.subtree.max-rows, one row per KB): 3 GB admits every
+   * recursive delete that worked before that bound existed (design 011).
+   */
   public enum Kind {
     DATABASE("db", "io.canopy.metadata.postgres.EmbeddedPostgresMain", "-Xmx128m", "CANOPY_DB_OPTS"),
-    NAMENODE("namenode", "io.canopy.namenode.NameNodeMain", "-Xmx1g", "CANOPY_NAMENODE_OPTS"),
+    NAMENODE("namenode", "io.canopy.namenode.NameNodeMain", "-Xmx3g", "CANOPY_NAMENODE_OPTS"),
     DATANODE("datanode", "io.canopy.datanode.DataNodeMain", "-Xmx384m", "CANOPY_DATANODE_OPTS");
 
     private final String prefix;

@@ -15,7 +15,7 @@ class DaemonLauncherTest {
     List<String> command = launcher.command(Role.namenode(2), List.of("/tmp/cluster/etc/namenode-2"));
     assertEquals("/usr/bin/setsid", command.get(0));
     assertEquals("/jdk/bin/java", command.get(1));
-    assertTrue(command.contains("-Xmx1g"));
+    assertTrue(command.contains("-Xmx3g"));
     assertTrue(command.contains("-Dcanopy.dir=/tmp/cluster"));
     assertTrue(command.contains("-Dcanopy.role=namenode-2"));
     int classPath = command.indexOf("-cp");

@@ -20,7 +20,11 @@ import java.util.regex.Pattern;
  * child exits by itself if this JVM dies.
  */
 public final class HdfsBaseline implements AutoCloseable {
-  public static final String DEFAULT_HEAP = "-Xmx2g";
+  /**
+   * The namenode and its datanodes share this JVM: at least the heap Canopy's namenode (3 GB) and datanodes (384 MB
+   * each) get from {@code canopy up}, so neither side wins by collecting garbage less often.
+   */
+  public static final String DEFAULT_HEAP = "-Xmx4g";
   private static final Pattern READY = Pattern.compile(
       "(?m)^" + Pattern.quote(HdfsBaselineMain.READY_PREFIX) + "(hdfs://127\\.0\\.0\\.1:\\d+)\\s*$");
   private static final Duration STOP_GRACE = Duration.ofSeconds(30);
