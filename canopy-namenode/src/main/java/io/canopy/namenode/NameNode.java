@@ -152,7 +152,8 @@ public final class NameNode implements AutoCloseable {
         new BlockLocator(registry, identity.blockPoolId()));
     AtomicReference<InetSocketAddress> boundAddress = new AtomicReference<>();
     LeaderElection election = new LeaderElection(store, NameNodeConfig.electionSettings(conf),
-        () -> boundAddress.get().getAddress().getHostAddress() + ":" + boundAddress.get().getPort(), conf.get(NameNodeConfig.HTTP_ADDRESS, ""),
+        () -> boundAddress.get().getAddress().getHostAddress() + ":" + boundAddress.get().getPort(),
+        conf.get(NameNodeConfig.HTTP_ADDRESS, ""),
         conf.getInt(NameNodeConfig.LOCATION_DOMAIN_ID, 0), System::nanoTime, System::currentTimeMillis);
     List<DatanodeCommandSource> commandSources = new ArrayList<>();
     List<LeaderWork> leaderWork = new ArrayList<>();

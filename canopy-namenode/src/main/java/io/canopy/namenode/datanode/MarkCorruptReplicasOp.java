@@ -23,9 +23,9 @@ import org.slf4j.LoggerFactory;
 /**
  * reportBadBlocks (from a client whose read failed a checksum, or a datanode's block scanner): marks the named
  * replicas of one file's blocks corrupt, under the file's exclusive lock, and queues the blocks, for the leader to
- * copy them from a good replica and delete the corrupt ones when {@link CorruptReplicas#deletable} allows. A replica that is
- * not recorded (gone already, or a report of a block's older stamp) or already corrupt is left as it is. Answers how
- * many replicas it marked.
+ * copy them from a good replica and delete the corrupt ones when {@link CorruptReplicas#deletable} allows. A replica
+ * that is not recorded (gone already, or a report of a block's older stamp) or already corrupt is left as it is.
+ * Answers how many replicas it marked.
  */
 public final class MarkCorruptReplicasOp implements Operation<Integer> {
   /** One replica a client or datanode reports bad: the block and stamp it read, the datanode and maybe the storage. */

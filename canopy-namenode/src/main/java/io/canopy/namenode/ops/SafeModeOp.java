@@ -1,6 +1,5 @@
 package io.canopy.namenode.ops;
 
-import io.canopy.metadata.LockMode;
 import io.canopy.metadata.dal.Transaction;
 import io.canopy.namenode.safemode.SafeModeState;
 import io.canopy.namenode.safemode.SafeModeVariables;
@@ -53,8 +52,7 @@ public final class SafeModeOp implements Operation<SafeModeState> {
     if (action == SafeModeAction.SAFEMODE_GET) {
       return SafeModeVariables.read(transaction);
     }
-    transaction.variables().getLong(SafeModeVariables.STARTUP, LockMode.EXCLUSIVE);
-    SafeModeState state = SafeModeVariables.read(transaction);
+    SafeModeState state = SafeModeVariables.readLocked(transaction);
     switch (action) {
       case SAFEMODE_ENTER:
         transaction.variables().putLong(SafeModeVariables.MANUAL, 1);

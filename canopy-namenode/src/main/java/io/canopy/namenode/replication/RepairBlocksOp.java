@@ -196,7 +196,7 @@ final class RepairBlocksOp implements Operation<List<BlockOutcome>> {
       return holders;
     }
 
-    /** Removes corrupt replicas of the block (their records, and their datanodes delete them); answers the datanodes. */
+    /** Removes corrupt replicas of the block (records deleted, deletions queued); answers their datanodes. */
     private List<String> removeCorrupt(Block block, List<ReplicaHolder> corrupt) {
       List<String> removed = new ArrayList<>();
       for (ReplicaHolder holder : corrupt) {

@@ -1,6 +1,5 @@
 package io.canopy.namenode.safemode;
 
-import io.canopy.metadata.LockMode;
 import io.canopy.metadata.dal.Transaction;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
@@ -46,8 +45,7 @@ public final class EnterStartupSafeModeOp implements Operation<SafeModeState> {
   @Override
   public SafeModeState execute(TransactionContext context) throws IOException {
     Transaction transaction = context.cluster();
-    transaction.variables().getLong(SafeModeVariables.STARTUP, LockMode.EXCLUSIVE);
-    SafeModeState state = SafeModeVariables.read(transaction);
+    SafeModeState state = SafeModeVariables.readLocked(transaction);
     if (!state.startup() && registeredDatanodes == 0 && settings.thresholdsMet(0, totalBlocks, 0)) {
       return state;
     }

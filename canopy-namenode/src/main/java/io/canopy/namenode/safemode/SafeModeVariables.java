@@ -1,5 +1,6 @@
 package io.canopy.namenode.safemode;
 
+import io.canopy.metadata.LockMode;
 import io.canopy.metadata.StoreException;
 import io.canopy.metadata.dal.ReadBatch;
 import io.canopy.metadata.dal.Transaction;
@@ -49,6 +50,15 @@ public final class SafeModeVariables {
     batch.execute();
     return new SafeModeState(value(manual) != 0, value(startup) != 0, value(reached), value(safe), value(total),
         (int) value(live), value(futureBlocks), value(futureBytes));
+  }
+
+  /**
+   * The whole state, with the startup flag locked exclusively first: every change of the safe mode (an operator's,
+   * the leader's, a namenode starting the cluster, blocks from the future) takes this lock, so they serialize.
+   */
+  public static SafeModeState readLocked(Transaction transaction) throws StoreException {
+    transaction.variables().getLong(STARTUP, LockMode.EXCLUSIVE);
+    return read(transaction);
   }
 
   private static long value(ReadBatch.Result<OptionalLong> result) {

@@ -1,6 +1,5 @@
 package io.canopy.namenode.safemode;
 
-import io.canopy.metadata.LockMode;
 import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.dal.VariableTable;
 import io.canopy.namenode.membership.LeaderFence;
@@ -51,8 +50,7 @@ final class StartupSafeModeStepOp implements Operation<SafeModeState> {
   public SafeModeState execute(TransactionContext context) throws IOException {
     Transaction transaction = context.cluster();
     LeaderFence.check(transaction, term);
-    transaction.variables().getLong(SafeModeVariables.STARTUP, LockMode.EXCLUSIVE);
-    SafeModeState state = SafeModeVariables.read(transaction);
+    SafeModeState state = SafeModeVariables.readLocked(transaction);
     if (!state.startup()) {
       return state;
     }

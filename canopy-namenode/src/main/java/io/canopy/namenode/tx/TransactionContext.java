@@ -664,7 +664,9 @@ public final class TransactionContext {
     ReadBatch.Result<List<Block>> blocks = batch.blocksOfFile(inodeId);
     ReadBatch.Result<List<Replica>> replicas = batch.replicasOfFile(inodeId);
     ReadBatch.Result<List<UcReplica>> ucReplicas = batch.ucReplicasOfFile(inodeId);
-    fileData.put(inodeId, () -> FileData.of(blocks.get(), replicas.get(), ucReplicas.get()));
+    FileData[] split = new FileData[1]; // split into good and corrupt replicas once, however often it is asked
+    fileData.put(inodeId, () -> split[0] != null ? split[0]
+        : (split[0] = FileData.of(blocks.get(), replicas.get(), ucReplicas.get())));
   }
 
   // ---- what operations use ----
@@ -908,8 +910,9 @@ public final class TransactionContext {
     }
     if (!subtreeRows.tryTake(rows)) {
       throw new RetriableException(operation + " " + pathOf(root) + ": other operations hold "
-          + (subtreeRows.held() - heldSubtreeRows) + " rows of subtrees, and with this one's " + (heldSubtreeRows + rows) + " the namenode would hold more "
-          + "than " + subtreeRows.max() + " (" + NameNodeConfig.SUBTREE_MAX_ROWS + "); try again shortly");
+          + (subtreeRows.held() - heldSubtreeRows) + " rows of subtrees, and with this one's "
+          + (heldSubtreeRows + rows) + " the namenode would hold more than " + subtreeRows.max() + " ("
+          + NameNodeConfig.SUBTREE_MAX_ROWS + "); try again shortly");
     }
     heldSubtreeRows += rows;
   }
