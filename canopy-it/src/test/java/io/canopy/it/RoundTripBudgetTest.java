@@ -37,6 +37,12 @@ class RoundTripBudgetTest {
   /** One batched read of the path, its locks and the file's blocks; nothing else. */
   private static final long WARM_GET_FILE_INFO = 1;
   private static final long WARM_GET_BLOCK_LOCATIONS = 1;
+  /**
+   * Statements in that one round trip (issue 13): the path, whatever its depth, is one statement; a file's blocks,
+   * replicas and pipeline replicas one more.
+   */
+  private static final long WARM_GET_FILE_INFO_STATEMENTS = 1;
+  private static final long WARM_GET_BLOCK_LOCATIONS_STATEMENTS = 2;
   /** The lock round trip, then the writes and the commit in one pipeline. */
   private static final long WARM_CREATE = 2;
   private static final int LISTING_LIMIT = 10;
@@ -70,12 +76,18 @@ class RoundTripBudgetTest {
 
   /** Round trips of the one {@code operation} call that {@code call} makes on {@code nameNode}. */
   private static long roundTrips(NameNode nameNode, String operation, IoRunnable call) throws IOException {
+    return cost(nameNode, operation, call).roundTrips();
+  }
+
+  /** Round trips and statements of the one {@code operation} call that {@code call} makes on {@code nameNode}. */
+  private static OperationMetrics.Snapshot cost(NameNode nameNode, String operation, IoRunnable call)
+      throws IOException {
     OperationMetrics.Snapshot before = snapshot(nameNode, operation);
     call.run();
     OperationMetrics.Snapshot delta = snapshot(nameNode, operation).minus(before);
     assertEquals(1, delta.operations(), operation + " should have run exactly once");
     assertEquals(0, delta.retries(), operation + " should not have retried");
-    return delta.roundTrips();
+    return delta;
   }
 
   private static OperationMetrics.Snapshot snapshot(NameNode nameNode, String operation) {
@@ -106,10 +118,15 @@ class RoundTripBudgetTest {
       create(client, file); // warms the hints for the parent's components
       assertEquals(WARM_CREATE, roundTrips(nameNode, "create", () -> create(client, second)),
           "create at depth " + depth);
-      assertEquals(WARM_GET_FILE_INFO, roundTrips(nameNode, "getFileInfo", () -> client.getFileInfo(file)),
-          "getFileInfo at depth " + depth);
-      assertEquals(WARM_GET_BLOCK_LOCATIONS, roundTrips(nameNode, "getBlockLocations",
-          () -> client.getBlockLocations(file, 0, 1)), "getBlockLocations at depth " + depth);
+      OperationMetrics.Snapshot info = cost(nameNode, "getFileInfo", () -> client.getFileInfo(file));
+      assertEquals(WARM_GET_FILE_INFO, info.roundTrips(), "getFileInfo round trips at depth " + depth);
+      assertEquals(WARM_GET_FILE_INFO_STATEMENTS, info.statements(), "getFileInfo statements at depth " + depth);
+      OperationMetrics.Snapshot locations = cost(nameNode, "getBlockLocations",
+          () -> client.getBlockLocations(file, 0, 1));
+      assertEquals(WARM_GET_BLOCK_LOCATIONS, locations.roundTrips(), "getBlockLocations round trips at depth "
+          + depth);
+      assertEquals(WARM_GET_BLOCK_LOCATIONS_STATEMENTS, locations.statements(), "getBlockLocations statements at "
+          + "depth " + depth);
     }
   }
 

@@ -35,7 +35,11 @@ public interface ReadBatch {
   /** Primary-key read of one inode. */
   Result<Optional<Inode>> inode(InodeKey key, LockMode lock);
 
-  /** Batched primary-key read of inodes (one statement, so use one lock mode only where the order is free). */
+  /**
+   * Batched primary-key read of inodes (one statement, so use one lock mode only where the order is free). Unlocked
+   * reads ({@link LockMode#READ_COMMITTED}) added one after another, by this method or {@link #inode}, may travel as
+   * one statement: that is how a whole path costs one statement whatever its depth.
+   */
   Result<Map<InodeKey, Inode>> inodes(List<InodeKey> keys, LockMode lock);
 
   /** Unique-key read of one inode by id. */
@@ -62,6 +66,26 @@ public interface ReadBatch {
   Result<List<Replica>> replicasOfFile(long inodeId);
 
   Result<List<UcReplica>> ucReplicasOfFile(long inodeId);
+
+  /** A file's blocks (ordered by index), replicas and pipeline replicas: what reading or writing a file needs. */
+  record FileRows(List<Block> blocks, List<Replica> replicas, List<UcReplica> ucReplicas) {
+    public FileRows {
+      blocks = List.copyOf(blocks);
+      replicas = List.copyOf(replicas);
+      ucReplicas = List.copyOf(ucReplicas);
+    }
+  }
+
+  /**
+   * {@link #blocksOfFile}, {@link #replicasOfFile} and {@link #ucReplicasOfFile} of one file together; an engine may
+   * read them with one statement (PostgreSQL does), since every read of a file's data wants all three.
+   */
+  default Result<FileRows> fileRows(long inodeId) {
+    Result<List<Block>> blocks = blocksOfFile(inodeId);
+    Result<List<Replica>> replicas = replicasOfFile(inodeId);
+    Result<List<UcReplica>> ucReplicas = ucReplicasOfFile(inodeId);
+    return () -> new FileRows(blocks.get(), replicas.get(), ucReplicas.get());
+  }
 
   Result<Optional<Lease>> lease(String holder);
 

@@ -8,6 +8,7 @@ import io.canopy.metadata.entity.InodeKey;
 import io.canopy.metadata.spi.WriteBuffer;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,50 +46,59 @@ final class PgInodeTable implements InodeTable, BufferedTable {
   }
 
   /**
-   * Up to this many keys are read with one primary-key statement each (in one pipeline): the plan of a single-key
-   * lookup never changes, while a join against unnested key arrays gets a generic plan that guesses the array
-   * length and can turn into a scan of the whole table.
+   * Inodes read by primary key, any number of them with one statement whose plan does not depend on how many: a
+   * lateral join over the unnested key arrays whose inner side is a one-row primary-key lookup ({@code LIMIT 1}
+   * keeps it a parameterized index scan, never a hash join, even under a generic plan that guesses the arrays'
+   * length). A whole path is one statement whatever its depth (docs/design/012-statements-per-operation.md). Keys
+   * can be added until the statement runs.
    */
-  static final int MAX_SINGLE_KEY_STATEMENTS = 64;
+  static final class KeyReads {
+    private final List<InodeKey> keys = new ArrayList<>();
+    private final Jdbc.Part<Inode> part;
+    private Map<InodeKey, Inode> rows;
 
-  /** The statements reading {@code keys}: one per key, or one join for a larger batch. */
-  static List<Jdbc.Part<Inode>> getAllParts(List<InodeKey> keys, LockMode lock) {
-    List<Jdbc.Part<Inode>> parts = new java.util.ArrayList<>();
-    if (keys.size() <= MAX_SINGLE_KEY_STATEMENTS) {
-      for (InodeKey key : keys) {
-        parts.add(getPart(key, lock));
+    KeyReads(LockMode lock) {
+      part = new Jdbc.Part<>("SELECT " + COLUMNS + " FROM unnest(?::bigint[], ?::bigint[], ?::text[]) AS k(p, pa, n) "
+          + "CROSS JOIN LATERAL (SELECT " + COLUMNS + " FROM inodes i WHERE i.partition_id = k.p "
+          + "AND i.parent_id = k.pa AND i.name = k.n COLLATE \"C\" LIMIT 1" + Jdbc.lockClause(lock, "i") + ") i",
+          this::bind, PgInodeTable::map);
+    }
+
+    Jdbc.Part<Inode> part() {
+      return part;
+    }
+
+    void add(InodeKey key) {
+      if (part.rows() != null) {
+        throw new IllegalStateException("inode key reads already executed");
       }
-    } else {
-      parts.add(getAllPart(keys, lock));
+      keys.add(key);
     }
-    return parts;
-  }
 
-  static Map<InodeKey, Inode> byKeyOf(List<Jdbc.Part<Inode>> parts) {
-    Map<InodeKey, Inode> result = new LinkedHashMap<>();
-    for (Jdbc.Part<Inode> part : parts) {
-      result.putAll(byKey(part.rows()));
+    private void bind(Params s) throws SQLException {
+      Long[] partitions = new Long[keys.size()];
+      Long[] parents = new Long[keys.size()];
+      String[] names = new String[keys.size()];
+      for (int i = 0; i < keys.size(); i++) {
+        partitions[i] = keys.get(i).partitionId();
+        parents[i] = keys.get(i).parentId();
+        names[i] = keys.get(i).name();
+      }
+      s.setArray(1, s.getConnection().createArrayOf("bigint", partitions));
+      s.setArray(2, s.getConnection().createArrayOf("bigint", parents));
+      s.setArray(3, s.getConnection().createArrayOf("text", names));
     }
-    return result;
-  }
 
-  static Jdbc.Part<Inode> getAllPart(List<InodeKey> keys, LockMode lock) {
-    Long[] partitions = new Long[keys.size()];
-    Long[] parents = new Long[keys.size()];
-    String[] names = new String[keys.size()];
-    for (int i = 0; i < keys.size(); i++) {
-      partitions[i] = keys.get(i).partitionId();
-      parents[i] = keys.get(i).parentId();
-      names[i] = keys.get(i).name();
+    /** The rows found, by key; throws before the statement ran. */
+    Map<InodeKey, Inode> rows() {
+      if (rows == null) {
+        if (part.rows() == null) {
+          throw new IllegalStateException("read batch not executed yet");
+        }
+        rows = byKey(part.rows());
+      }
+      return rows;
     }
-    // One statement for any batch size: join the key arrays against the primary key.
-    return new Jdbc.Part<>("SELECT " + COLUMNS + " FROM unnest(?::bigint[], ?::bigint[], ?::text[]) AS k(p, pa, n) "
-        + "JOIN inodes i ON i.partition_id = k.p AND i.parent_id = k.pa AND i.name = k.n COLLATE \"C\""
-        + Jdbc.lockClause(lock, "i"), s -> {
-          s.setArray(1, s.getConnection().createArrayOf("bigint", partitions));
-          s.setArray(2, s.getConnection().createArrayOf("bigint", parents));
-          s.setArray(3, s.getConnection().createArrayOf("text", names));
-        }, PgInodeTable::map);
   }
 
   static Jdbc.Part<Inode> byIdPart(long inodeId, LockMode lock) {
@@ -114,9 +124,10 @@ final class PgInodeTable implements InodeTable, BufferedTable {
     if (keys.isEmpty()) {
       return new LinkedHashMap<>();
     }
-    List<Jdbc.Part<Inode>> parts = getAllParts(keys, jdbc.effective(lock));
-    jdbc.pipeline(parts, false);
-    return byKeyOf(parts);
+    KeyReads reads = new KeyReads(jdbc.effective(lock));
+    keys.forEach(reads::add);
+    jdbc.run(reads.part());
+    return reads.rows();
   }
 
   @Override

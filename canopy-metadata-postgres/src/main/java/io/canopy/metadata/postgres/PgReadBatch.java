@@ -26,6 +26,8 @@ final class PgReadBatch implements ReadBatch {
   private final Jdbc jdbc;
   private final List<Jdbc.Part<?>> parts = new ArrayList<>();
   private boolean executed;
+  private PgInodeTable.KeyReads keyReads;
+  private LockMode keyReadsMode;
 
   PgReadBatch(Jdbc jdbc) {
     this.jdbc = jdbc;
@@ -48,9 +50,32 @@ final class PgReadBatch implements ReadBatch {
     return rows.stream().findFirst();
   }
 
+  /**
+   * The inode key reads the next key read joins: those of the last statement added, while it is one. A locked read
+   * ends the run, so reads keep their order relative to locks (the batch's contract).
+   */
+  private PgInodeTable.KeyReads openKeyReads(LockMode effective) {
+    if (executed) {
+      throw new IllegalStateException("read batch already executed");
+    }
+    if (keyReads == null || keyReadsMode != effective || parts.get(parts.size() - 1) != keyReads.part()) {
+      keyReads = new PgInodeTable.KeyReads(effective);
+      keyReadsMode = effective;
+      parts.add(keyReads.part());
+    }
+    return keyReads;
+  }
+
   @Override
   public Result<Optional<Inode>> inode(InodeKey key, LockMode lock) {
-    return add(PgInodeTable.getPart(key, jdbc.effective(lock)), PgReadBatch::first);
+    LockMode effective = jdbc.effective(lock);
+    if (effective != LockMode.READ_COMMITTED) {
+      // one statement per locked row, so rows are locked in the order the caller added them
+      return add(PgInodeTable.getPart(key, effective), PgReadBatch::first);
+    }
+    PgInodeTable.KeyReads reads = openKeyReads(effective);
+    reads.add(key);
+    return () -> Optional.ofNullable(reads.rows().get(key));
   }
 
   @Override
@@ -67,16 +92,19 @@ final class PgReadBatch implements ReadBatch {
         return new LinkedHashMap<>();
       };
     }
-    if (executed) {
-      throw new IllegalStateException("read batch already executed");
-    }
-    List<Jdbc.Part<Inode>> inodeParts = PgInodeTable.getAllParts(keys, jdbc.effective(lock));
-    parts.addAll(inodeParts);
+    LockMode effective = jdbc.effective(lock);
+    PgInodeTable.KeyReads reads = openKeyReads(effective);
+    keys.forEach(reads::add);
     return () -> {
-      if (inodeParts.get(0).rows() == null) {
-        throw new IllegalStateException("read batch not executed yet");
+      Map<InodeKey, Inode> all = reads.rows();
+      Map<InodeKey, Inode> mine = new LinkedHashMap<>();
+      for (InodeKey key : keys) {
+        Inode row = all.get(key);
+        if (row != null) {
+          mine.put(key, row);
+        }
       }
-      return PgInodeTable.byKeyOf(inodeParts);
+      return mine;
     };
   }
 
@@ -109,6 +137,11 @@ final class PgReadBatch implements ReadBatch {
   @Override
   public Result<List<Block>> blocksOfFile(long inodeId) {
     return add(PgBlockTable.ofFilePart(inodeId), List::copyOf);
+  }
+
+  @Override
+  public Result<FileRows> fileRows(long inodeId) {
+    return add(PgFileRows.part(inodeId), PgFileRows::shape);
   }
 
   @Override

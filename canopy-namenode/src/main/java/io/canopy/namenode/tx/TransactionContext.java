@@ -53,7 +53,10 @@ public final class TransactionContext {
    */
   public record FileData(List<Block> blocks, List<Replica> replicas, List<Replica> corruptReplicas,
       List<UcReplica> ucReplicas) {
-    static FileData of(List<Block> blocks, List<Replica> replicaRows, List<UcReplica> ucReplicas) {
+    static FileData of(ReadBatch.FileRows rows) {
+      List<Block> blocks = rows.blocks();
+      List<Replica> replicaRows = rows.replicas();
+      List<UcReplica> ucReplicas = rows.ucReplicas();
       List<Replica> good = new ArrayList<>(replicaRows.size());
       List<Replica> corrupt = new ArrayList<>(0);
       for (Replica replica : replicaRows) {
@@ -661,12 +664,9 @@ public final class TransactionContext {
   }
 
   private void prefetchFileData(ReadBatch batch, long inodeId) {
-    ReadBatch.Result<List<Block>> blocks = batch.blocksOfFile(inodeId);
-    ReadBatch.Result<List<Replica>> replicas = batch.replicasOfFile(inodeId);
-    ReadBatch.Result<List<UcReplica>> ucReplicas = batch.ucReplicasOfFile(inodeId);
+    ReadBatch.Result<ReadBatch.FileRows> rows = batch.fileRows(inodeId);
     FileData[] split = new FileData[1]; // split into good and corrupt replicas once, however often it is asked
-    fileData.put(inodeId, () -> split[0] != null ? split[0]
-        : (split[0] = FileData.of(blocks.get(), replicas.get(), ucReplicas.get())));
+    fileData.put(inodeId, () -> split[0] != null ? split[0] : (split[0] = FileData.of(rows.get())));
   }
 
   // ---- what operations use ----
