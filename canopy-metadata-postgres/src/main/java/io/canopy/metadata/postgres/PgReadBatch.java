@@ -51,8 +51,9 @@ final class PgReadBatch implements ReadBatch {
   }
 
   /**
-   * The inode key reads the next key read joins: those of the last statement added, while it is one. A locked read
-   * ends the run, so reads keep their order relative to locks (the batch's contract).
+   * The inode key reads the next key read joins: those of the last statement added, while it is one of the same lock
+   * mode. Any other read ends the run, so reads keep their order relative to locks (the batch's contract), and the
+   * rows of one run are locked in the order their keys were added (the statement's nested loop follows the keys).
    */
   private PgInodeTable.KeyReads openKeyReads(LockMode effective) {
     if (executed) {
@@ -68,12 +69,7 @@ final class PgReadBatch implements ReadBatch {
 
   @Override
   public Result<Optional<Inode>> inode(InodeKey key, LockMode lock) {
-    LockMode effective = jdbc.effective(lock);
-    if (effective != LockMode.READ_COMMITTED) {
-      // one statement per locked row, so rows are locked in the order the caller added them
-      return add(PgInodeTable.getPart(key, effective), PgReadBatch::first);
-    }
-    PgInodeTable.KeyReads reads = openKeyReads(effective);
+    PgInodeTable.KeyReads reads = openKeyReads(jdbc.effective(lock));
     reads.add(key);
     return () -> Optional.ofNullable(reads.rows().get(key));
   }

@@ -56,6 +56,24 @@ public final class PostgresSettings {
   public static final String SYNCHRONOUS_COMMIT = "canopy.metadata.synchronous-commit";
   public static final String SYNCHRONOUS_COMMIT_DEFAULT = "on";
 
+  /**
+   * After how many executions of the same SQL on a connection the driver makes it a server-side prepared statement
+   * (pgjdbc's prepareThreshold, 0: never): parsed once per connection instead of on every execution. From the first
+   * (1), since Canopy's statements are few and repeat (docs/design/012-statements-per-operation.md).
+   */
+  public static final String PREPARE_THRESHOLD = "canopy.metadata.jdbc.prepare-threshold";
+  public static final int PREPARE_THRESHOLD_DEFAULT = 1;
+
+  /**
+   * PostgreSQL's plan_cache_mode for the namenode's sessions: whether a prepared statement is planned once for all
+   * parameter values (generic) or again for each execution (custom). Generic by default: every statement Canopy
+   * sends is a key lookup or a short index range, whose plan does not depend on the values, and a path's lateral
+   * join over key arrays would otherwise be planned again on every execution (PostgreSQL's auto mode keeps custom
+   * plans when the generic one guesses the arrays' length), which doubled the database's CPU per getFileInfo.
+   */
+  public static final String PLAN_CACHE_MODE = "canopy.metadata.plan-cache-mode";
+  public static final String PLAN_CACHE_MODE_DEFAULT = "force_generic_plan";
+
   private final Map<String, String> values;
 
   PostgresSettings(Map<String, String> values) {
@@ -156,11 +174,35 @@ public final class PostgresSettings {
     return Map.of(
         "options", "-c lock_timeout=" + lockTimeoutMs() + " -c statement_timeout=" + statementTimeoutMs()
             + " -c idle_in_transaction_session_timeout=" + idleInTransactionTimeoutMs()
-            + " -c synchronous_commit=" + synchronousCommit()
+            + " -c synchronous_commit=" + synchronousCommit() + " -c plan_cache_mode=" + planCacheMode()
             + (readOnlySessions ? " -c default_transaction_read_only=on" : ""),
         "socketTimeout", String.valueOf(socketTimeoutSeconds()),
+        "prepareThreshold", String.valueOf(prepareThreshold()),
         "connectTimeout", String.valueOf(connectSeconds),
         "loginTimeout", String.valueOf(connectSeconds));
+  }
+
+  String planCacheMode() {
+    String mode = values.getOrDefault(PLAN_CACHE_MODE, PLAN_CACHE_MODE_DEFAULT).trim();
+    if (!mode.matches("auto|force_generic_plan|force_custom_plan")) {
+      throw new IllegalArgumentException(PLAN_CACHE_MODE + " must be one of auto, force_generic_plan, "
+          + "force_custom_plan; got '" + mode + "'");
+    }
+    return mode;
+  }
+
+  int prepareThreshold() {
+    String value = values.getOrDefault(PREPARE_THRESHOLD, String.valueOf(PREPARE_THRESHOLD_DEFAULT)).trim();
+    try {
+      int threshold = Integer.parseInt(value);
+      if (threshold < 0) {
+        throw new IllegalArgumentException(PREPARE_THRESHOLD + " must be at least 0 (0: never prepare), got "
+            + threshold);
+      }
+      return threshold;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(PREPARE_THRESHOLD + " must be a whole number, got '" + value + "'", e);
+    }
   }
 
   long idleInTransactionTimeoutMs() {

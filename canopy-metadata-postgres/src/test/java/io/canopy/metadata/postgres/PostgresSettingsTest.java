@@ -54,4 +54,25 @@ class PostgresSettingsTest {
             .idleInTransactionTimeoutMs());
     assertTrue(notANumber.getMessage().contains("'1m'"), notANumber.getMessage());
   }
+
+  @Test
+  void statementsArePreparedOnTheServerAndPlannedOnceByDefault() {
+    Map<String, String> driver = new PostgresSettings(Map.of()).driverProperties(false);
+    assertEquals("1", driver.get("prepareThreshold"));
+    assertTrue(driver.get("options").contains("-c plan_cache_mode=force_generic_plan"), driver.get("options"));
+    Map<String, String> custom = new PostgresSettings(Map.of(PostgresSettings.PREPARE_THRESHOLD, "0",
+        PostgresSettings.PLAN_CACHE_MODE, "auto")).driverProperties(true);
+    assertEquals("0", custom.get("prepareThreshold"));
+    assertTrue(custom.get("options").contains("-c plan_cache_mode=auto"), custom.get("options"));
+  }
+
+  @Test
+  void planCacheModeAndPrepareThresholdAreChecked() {
+    IllegalArgumentException mode = assertThrows(IllegalArgumentException.class,
+        () -> new PostgresSettings(Map.of(PostgresSettings.PLAN_CACHE_MODE, "generic")).planCacheMode());
+    assertTrue(mode.getMessage().contains(PostgresSettings.PLAN_CACHE_MODE), mode.getMessage());
+    IllegalArgumentException threshold = assertThrows(IllegalArgumentException.class,
+        () -> new PostgresSettings(Map.of(PostgresSettings.PREPARE_THRESHOLD, "-1")).prepareThreshold());
+    assertTrue(threshold.getMessage().contains(PostgresSettings.PREPARE_THRESHOLD), threshold.getMessage());
+  }
 }
