@@ -1597,6 +1597,35 @@ public abstract class MetadataStoreContractTest {
     }
   }
 
+  /**
+   * A read batch's reads after a lock it waited for see what the lock's holder committed meanwhile: locked or not,
+   * the later reads must not use a view taken before the wait (a mkdirs -p proving a parent still missing under the
+   * grandparent's lock would otherwise create it twice).
+   */
+  @Test
+  void readsOfABatchAfterALockItWaitedForSeeWhatTheHolderCommitted() throws Exception {
+    Inode child = file(20_001, ROOT_ID, "made-meanwhile");
+    Inode other = file(20_002, ROOT_ID, "also-made-meanwhile");
+    try (Transaction holder = begin()) {
+      holder.inodes().get(ROOT.key(), LockMode.EXCLUSIVE).orElseThrow();
+      Future<List<Optional<Inode>>> waiter = threads.submit(() -> {
+        try (Transaction tx = begin()) {
+          ReadBatch batch = tx.batch();
+          batch.inode(ROOT.key(), LockMode.EXCLUSIVE);
+          ReadBatch.Result<Optional<Inode>> locked = batch.inode(child.key(), LockMode.EXCLUSIVE);
+          ReadBatch.Result<Optional<Inode>> unlocked = batch.inode(other.key(), LockMode.READ_COMMITTED);
+          batch.execute();
+          return List.of(locked.get(), unlocked.get());
+        }
+      });
+      assertStillWaiting(waiter);
+      holder.inodes().insert(child);
+      holder.inodes().insert(other);
+      holder.commit();
+      assertEquals(List.of(Optional.of(child), Optional.of(other)), waiter.get(WAIT_SECONDS, SECONDS));
+    }
+  }
+
   @Test
   void crossedExclusiveLocksDeadlockAndOneSideGetsATransientError() throws Exception {
     Inode x = file(20_001, ROOT_ID, "x");

@@ -50,8 +50,8 @@ final class PgInodeTable implements InodeTable, BufferedTable {
    * lateral join over the unnested key arrays whose inner side is a one-row primary-key lookup ({@code LIMIT 1}
    * keeps it a parameterized index scan, never a hash join, even under a generic plan that guesses the arrays'
    * length). A whole path is one statement whatever its depth (docs/design/012-statements-per-operation.md). Keys
-   * can be added until the statement runs. A locking read locks its rows one key after the other, in the order the
-   * keys were added: the outer side is the unnested arrays, in order, and each inner lookup takes its row's lock.
+   * can be added until the statement runs. Meant for unlocked reads: a locking one reads every key with the snapshot
+   * the statement started with, even keys looked up after waiting for a lock (see {@link PgReadBatch#inode}).
    */
   static final class KeyReads {
     private final List<InodeKey> keys = new ArrayList<>();

@@ -52,8 +52,7 @@ final class PgReadBatch implements ReadBatch {
 
   /**
    * The inode key reads the next key read joins: those of the last statement added, while it is one of the same lock
-   * mode. Any other read ends the run, so reads keep their order relative to locks (the batch's contract), and the
-   * rows of one run are locked in the order their keys were added (the statement's nested loop follows the keys).
+   * mode. Any other read ends the run, so reads keep their order relative to locks (the batch's contract).
    */
   private PgInodeTable.KeyReads openKeyReads(LockMode effective) {
     if (executed) {
@@ -69,7 +68,15 @@ final class PgReadBatch implements ReadBatch {
 
   @Override
   public Result<Optional<Inode>> inode(InodeKey key, LockMode lock) {
-    PgInodeTable.KeyReads reads = openKeyReads(jdbc.effective(lock));
+    LockMode effective = jdbc.effective(lock);
+    if (effective != LockMode.READ_COMMITTED) {
+      // One statement per locked row, never one for several: a read-committed statement reads with the snapshot
+      // it started with, so a row looked up after waiting for another row's lock in the same statement would miss
+      // what the lock holder committed (a mkdirs -p would not see the parent its competitor just created). Each
+      // statement of the pipeline starts after the lock before it is granted, and sees what that holder committed.
+      return add(PgInodeTable.getPart(key, effective), PgReadBatch::first);
+    }
+    PgInodeTable.KeyReads reads = openKeyReads(effective);
     reads.add(key);
     return () -> Optional.ofNullable(reads.rows().get(key));
   }
