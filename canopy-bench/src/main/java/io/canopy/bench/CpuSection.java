@@ -34,7 +34,9 @@ final class CpuSection {
         + "runs). A process's figure is its own time and its reaped children's, summed over its process tree, so "
         + "PostgreSQL is the postmaster and every backend, whether or not it lived through the interval. Canopy "
         + "total also counts the idle JVM that launched PostgreSQL. HDFS is one JVM: MiniDFSCluster runs the "
-        + "namenode and the datanodes in the same process, so its figure includes the datanodes' work. Unpinned: "
+        + "namenode and the datanodes in the same process, so its figure includes the datanodes' work. Every thread "
+        + "of a process counts, the JVMs' compiler and garbage collector included: in short runs (quick mode) the "
+        + "warm-up compilation of fresh JVMs is a visible part. Unpinned: "
         + "servers and clients free to use every CPU; every other row ran with the servers pinned as described in "
         + "Setup.\n\n");
     md.append("| workload | Canopy / HDFS throughput | Canopy namenode µs | PostgreSQL µs | Canopy datanodes µs | "

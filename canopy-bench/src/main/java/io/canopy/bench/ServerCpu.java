@@ -29,8 +29,9 @@ import java.util.Set;
  * which the kernel adds to the parent when it reaps them (PostgreSQL's postmaster reaps its backends). So a backend
  * that exits between two samples is counted at the start as itself and at the end inside its parent, and the
  * difference of two samples is exactly the tree's CPU time between them. Not counted: a process that leaves the tree
- * (re-parented when its parent dies, which a server's own workers do not do) and a child reaped exactly while the
- * sample reads /proc (it is then read twice or not at all: at most one exiting process per sample).
+ * (re-parented when its parent dies, which a server's own workers do not do), a child reaped exactly while the
+ * sample reads /proc (it is then read twice or not at all: at most one exiting process per sample), and a live
+ * child that a JVM's non-main thread forked (see {@link #readTrees}; it counts once its parent reaped it).
  *
  * <p>{@code /proc} reports times in USER_HZ ticks, 100 per second on every Linux architecture this runs on, whatever
  * the kernel's own tick rate: a figure per process is exact to 10 ms, so a short interval over many processes is
@@ -124,9 +125,46 @@ public final class ServerCpu {
     return processes;
   }
 
+  /**
+   * The times of the processes of the trees under {@code roots}, found from each root down through
+   * {@code /proc/PID/task/PID/children}: a few small reads per process, so a sample takes about a millisecond
+   * and can be taken on a benchmark's own thread. That file lists the children its main thread forked; a JVM's
+   * other threads may fork short-lived helpers (Hadoop's shell-based group lookup), which count once reaped. On a
+   * kernel without the file (CONFIG_PROC_CHILDREN off) every process in /proc is read instead.
+   */
+  static Map<Long, ProcessTimes> readTrees(Collection<Long> roots) throws IOException {
+    Map<Long, ProcessTimes> members = new HashMap<>();
+    Deque<Long> pending = new ArrayDeque<>(roots);
+    while (!pending.isEmpty()) {
+      long pid = pending.pop();
+      if (members.containsKey(pid)) {
+        continue;
+      }
+      Path process = PROC.resolve(Long.toString(pid));
+      String children;
+      try {
+        members.put(pid, parse(Files.readString(process.resolve("stat"))));
+        children = Files.readString(process.resolve("task").resolve(Long.toString(pid)).resolve("children"));
+      } catch (NoSuchFileException gone) {
+        if (members.containsKey(pid) && Files.exists(process)) {
+          return readProc(); // the process is there but the kernel does not list children
+        }
+        continue; // exited
+      }
+      for (String child : children.trim().split(" +")) {
+        if (!child.isEmpty()) {
+          pending.push(Long.parseLong(child));
+        }
+      }
+    }
+    return members;
+  }
+
   /** CPU ticks so far of each kind's process trees; kinds keep their order. */
   public static Sample sample(Map<String, List<Long>> rootsByKind) throws IOException {
-    Map<Long, ProcessTimes> processes = readProc();
+    List<Long> allRoots = new ArrayList<>();
+    rootsByKind.values().forEach(allRoots::addAll);
+    Map<Long, ProcessTimes> processes = readTrees(allRoots);
     Map<String, Long> ticks = new LinkedHashMap<>();
     rootsByKind.forEach((kind, roots) -> ticks.put(kind, treeTicks(processes, roots)));
     return new Sample(ticks);

@@ -102,6 +102,22 @@ class ServerCpuTest {
     assertTrue(sample.ticksByKind().get("test JVM") >= times.ownTicks(), "CPU time never decreases");
   }
 
+  @Test
+  void aTreeReadFromProcHoldsTheChildrenOfItsRoot() throws Exception {
+    // a single-threaded root that forks from its main thread, as PostgreSQL's postmaster forks its backends
+    Process root = new ProcessBuilder("sh", "-c", "sleep 30 & echo $!; wait").start();
+    try {
+      long child = Long.parseLong(new java.io.BufferedReader(new java.io.InputStreamReader(root.getInputStream()))
+          .readLine().trim());
+      Map<Long, ServerCpu.ProcessTimes> tree = ServerCpu.readTrees(List.of(root.pid()));
+      assertEquals(java.util.Set.of(root.pid(), child), tree.keySet());
+      assertEquals(root.pid(), tree.get(child).parentPid());
+    } finally {
+      root.descendants().forEach(ProcessHandle::destroyForcibly);
+      root.destroyForcibly().waitFor();
+    }
+  }
+
   private static void put(Map<Long, ServerCpu.ProcessTimes> processes, long pid, long parent, long own,
       long reaped) {
     processes.put(pid, new ServerCpu.ProcessTimes(pid, parent, own, reaped));

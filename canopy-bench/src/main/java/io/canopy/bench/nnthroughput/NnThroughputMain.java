@@ -48,6 +48,11 @@ public final class NnThroughputMain {
       return null;
     }
     TimedPhaseCpu cpu = new TimedPhaseCpu(args[op + 1], TimedPhaseCpu.parseRoots(roots), System.out);
+    try {
+      cpu.warmUp();
+    } catch (java.io.IOException e) {
+      System.out.println("canopy-bench: cannot read the servers' CPU time: " + e);
+    }
     org.apache.log4j.Logger.getLogger(BENCHMARK_CLASS).addAppender(cpu);
     return cpu;
   }
