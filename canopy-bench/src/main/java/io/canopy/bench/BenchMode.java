@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * How much to measure. {@code SMOKE} only proves the harness works (CI); {@code QUICK} is for development (under
- * three minutes for everything); {@code FULL} is what docs/benchmarks.md reports.
+ * a few minutes for everything, the new rows included); {@code FULL} is what docs/benchmarks.md reports.
  *
  * @param repetitions times each measurement is repeated (median and spread are reported)
  * @param nnThreads NNThroughputBenchmark client threads
