@@ -14,6 +14,7 @@ import java.util.Random;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -35,17 +36,17 @@ public final class CreateWriteRunner {
   private static final int MAX_FAILURE_MESSAGES = 10;
 
   private final URI uri;
-  private final org.apache.hadoop.conf.Configuration configuration;
+  private final Configuration configuration;
   private final int threads;
   private final Duration warmup;
   private final Duration duration;
   private final long seed;
   private final LongSupplier nanoClock;
 
-  public CreateWriteRunner(URI uri, org.apache.hadoop.conf.Configuration configuration, int threads,
+  public CreateWriteRunner(URI uri, Configuration configuration, int threads,
       Duration warmup, Duration duration, long seed) {
     this.uri = Objects.requireNonNull(uri, "uri");
-    this.configuration = new org.apache.hadoop.conf.Configuration(configuration);
+    this.configuration = new Configuration(configuration);
     if (threads < 1 || threads > MixSettings.MAX_THREADS) {
       throw new IllegalArgumentException("threads must be within [1, " + MixSettings.MAX_THREADS + "], got "
           + threads);
