@@ -52,8 +52,9 @@ public final class TimedPhaseCpu extends AppenderSkeleton {
 
   /**
    * Reads the servers a few times before the benchmark starts, so that the sample taken on its clock runs
-   * compiled code: measured on a loaded two-core machine, a cold sample of Canopy's 34 processes took 8-18 ms, a
-   * warm one 2-6 ms.
+   * warmer code. Measured in quick runs on a loaded two-core machine (the line this class prints): Canopy's 34
+   * processes took 8-18 ms cold, 6-11 ms after this, at most 1.5% of a quick-mode timed phase (0.1% in full
+   * mode's ten times longer ones); HDFS's one JVM 0.4-2.4 ms.
    */
   void warmUp() throws IOException {
     for (int i = 0; i < WARM_UP_SAMPLES; i++) {
