@@ -29,10 +29,11 @@ public final class BenchCli implements Runnable {
   /** Runs every workload on both systems and writes the report. */
   @Command(name = "report", mixinStandardHelpOptions = true,
       description = {"Starts Canopy and HDFS, runs NNThroughputBenchmark (create, mkdirs, open, fileStatus, rename,",
-          "delete), the Spotify mix and its write-heavy variant on both, profiles Canopy's namenode during the mix,",
-          "and writes the report (Markdown + a PNG chart of the ratios). Only figures measured in this run appear.",
-          "Modes: smoke (seconds; proves the harness works), quick (under 3 minutes), full (the published one:",
-          "every figure repeated 3 times, median and range reported)."},
+          "delete), the Spotify mix (servers pinned, then unpinned) and its write-heavy variant, and create + write",
+          "4 KB + close on both, reads the servers' CPU time per operation from /proc, profiles Canopy's namenode",
+          "during the mix, and writes the report (Markdown + a PNG chart of the ratios). Only figures measured in",
+          "this run appear. Modes: smoke (seconds; proves the harness works), quick (a few minutes), full (the",
+          "published one: every figure repeated 3 times, median and range reported)."},
       footer = {"", "Exit status: 0 when every run completed without a failed operation, 1 otherwise."})
   static final class Report implements Callable<Integer> {
     @Option(names = "--mode", defaultValue = "quick", paramLabel = "MODE",

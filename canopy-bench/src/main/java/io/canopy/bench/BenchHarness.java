@@ -20,8 +20,9 @@ import org.apache.hadoop.conf.Configuration;
 /**
  * Runs every workload against Canopy and Apache HDFS in one run on this machine: both clusters are started once
  * with the same datanode count, replication, block size and log level, their servers pinned away from the load
- * generator; each measurement alternates which system goes first; then one extra, unmeasured Canopy mix run is
- * profiled with JFR.
+ * generator (except for one more Spotify-mix comparison with nothing pinned); each measurement alternates which
+ * system goes first and reads the servers' CPU time over its measured interval; then one extra, unmeasured Canopy
+ * mix run is profiled with JFR.
  */
 final class BenchHarness {
   private static final int DATANODES = 3;
@@ -30,6 +31,7 @@ final class BenchHarness {
       "dfs.replication", "3",
       "dfs.namenode.fs-limits.min-block-size", "16");
 
+  static final String UNPINNED_SPOTIFY = "Spotify mix, unpinned";
   /** Marks a directory as the harness's scratch space, which it may empty. */
   private static final String WORK_MARKER = ".canopy-bench-work";
 
@@ -60,6 +62,8 @@ final class BenchHarness {
     List<NnThroughputComparison.Row> nn;
     OpenDepthComparison.Outcome openDepth;
     List<MixComparison.Outcome> mixes = new ArrayList<>();
+    CreateWriteComparison.Outcome createWrite;
+    MixComparison.Outcome spotifyUnpinned;
     JfrProfile.Summary profile = null;
     String profileNote;
     try (CanopySystem canopy = CanopySystem.start(work.resolve("canopy"), DATANODES, CLUSTER_SETTINGS);
@@ -81,6 +85,9 @@ final class BenchHarness {
         progress.println(workload.getKey() + ": " + workload.getValue().describe());
         mixes.add(MixComparison.run(workload.getKey(), settings, mode, canopy, hdfs, clientConf, progress));
       }
+      progress.println("Create + write 4 KB + close, " + mode.writeThreads() + " threads:");
+      createWrite = CreateWriteComparison.run(mode, systems, clientConf, seed, progress);
+      spotifyUnpinned = unpinnedSpotify(pinning, canopy, hdfs, clientConf, progress);
       if (JfrProfile.available()) {
         profile = profile(canopy, clientConf, progress);
         profileNote = "one extra Spotify-mix run of " + mode.profileSeconds() + " s on Canopy (not counted above), "
@@ -91,7 +98,7 @@ final class BenchHarness {
     }
     return new BenchResults(mode, seed, machine, started,
         Duration.ofNanos(System.nanoTime() - startNanos), pinning.describe(), durability, CLUSTER_SETTINGS,
-        DATANODES, nn, openDepth, mixes, profile, profileNote);
+        DATANODES, nn, openDepth, mixes, spotifyUnpinned, createWrite, profile, profileNote);
   }
 
   static Map<String, OperationMix> workloads() {
@@ -100,6 +107,26 @@ final class BenchHarness {
     // Paper 002's write-intensive variant: creates at 20%, taken from the file reads.
     workloads.put("Write-heavy mix", OperationMix.writeHeavyFromReads());
     return workloads;
+  }
+
+  /**
+   * The Spotify mix with servers and clients free to use every CPU, as a user runs them; pinned again afterwards
+   * (PostgreSQL backends started meanwhile included).
+   */
+  private MixComparison.Outcome unpinnedSpotify(CpuPinning pinning, CanopySystem canopy, HdfsSystem hdfs,
+      Configuration conf, PrintWriter progress) throws IOException {
+    progress.println(UNPINNED_SPOTIFY + ": every server and the load generator on every CPU");
+    List<Long> servers = new ArrayList<>(canopy.serverPids());
+    servers.addAll(hdfs.serverPids());
+    pinning.unpin(servers);
+    try {
+      return MixComparison.run(UNPINNED_SPOTIFY, MixComparison.settings(mode, OperationMix.spotify(), seed), mode,
+          canopy, hdfs, conf, progress);
+    } finally {
+      pinning.pinServers(canopy.serverPids());
+      pinning.pinServers(hdfs.serverPids());
+      pinning.pinThisProcessToClients();
+    }
   }
 
   private JfrProfile.Summary profile(CanopySystem canopy, Configuration conf, PrintWriter progress)

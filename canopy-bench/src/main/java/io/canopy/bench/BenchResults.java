@@ -5,14 +5,19 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-/** Everything one harness run measured, and where: the report is written from this alone. */
+/**
+ * Everything one harness run measured, and where: the report is written from this alone. {@code mixes} ran with
+ * the servers pinned (the first is the Spotify mix); {@code spotifyUnpinned} is the Spotify mix again with every
+ * process free to use every CPU.
+ */
 record BenchResults(BenchMode mode, long seed, MachineInfo machine, Instant started, Duration took, String pinning,
     Map<String, String> durability, Map<String, String> clusterSettings, int datanodes,
     List<NnThroughputComparison.Row> nnThroughput, OpenDepthComparison.Outcome openDepth,
-    List<MixComparison.Outcome> mixes, JfrProfile.Summary profile, String profileNote) {
+    List<MixComparison.Outcome> mixes, MixComparison.Outcome spotifyUnpinned, CreateWriteComparison.Outcome createWrite,
+    JfrProfile.Summary profile, String profileNote) {
 
   long failures() {
-    long failures = 0;
+    long failures = spotifyUnpinned.failures() + createWrite.failures();
     for (MixComparison.Outcome outcome : mixes) {
       failures += outcome.failures();
     }

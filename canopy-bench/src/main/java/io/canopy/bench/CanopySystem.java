@@ -27,6 +27,14 @@ public final class CanopySystem implements SystemUnderTest {
   private static final Pattern DEFAULT_FS =
       Pattern.compile("(?m)^fs\\.defaultFS=(hdfs://(?:127\\.0\\.0\\.1:\\d+|[a-z]+))$");
   static final String SERVER_LOG4J = "canopy-bench-servers-log4j.properties";
+  /** Kinds of {@link #serverCpuRoots()}: the namenode JVMs. */
+  public static final String NAMENODES = "namenode";
+  /** The PostgreSQL server: the postmaster and all its children (backends, background workers). */
+  public static final String POSTGRESQL = "PostgreSQL";
+  /** The DataNode JVMs. */
+  public static final String DATANODES = "datanodes";
+  /** The JVM that launched the embedded PostgreSQL and holds it (idle while the cluster runs). */
+  public static final String LAUNCHER = "database launcher";
 
   private final Path directory;
   private final String uri;
@@ -117,24 +125,27 @@ public final class CanopySystem implements SystemUnderTest {
   }
 
   /**
-   * The server processes by kind: {@code namenodes}, {@code datanodes}, {@code database} (its launcher, the
-   * PostgreSQL server and its backends).
+   * Roots of the server process trees by kind: {@link #NAMENODES}, {@link #POSTGRESQL} (the postmaster, whose tree
+   * holds every backend), {@link #DATANODES}, and {@link #LAUNCHER}, the idle JVM that started PostgreSQL (pg_ctl
+   * detaches the server from it, so it is a tree of its own).
    */
-  public Map<String, List<Long>> serverPidsByKind() throws IOException {
-    Map<String, List<Long>> kinds = new java.util.TreeMap<>();
+  @Override
+  public Map<String, List<Long>> serverCpuRoots() throws IOException {
+    Map<String, List<Long>> roots = new java.util.LinkedHashMap<>();
+    for (String kind : List.of(NAMENODES, POSTGRESQL, DATANODES, LAUNCHER)) {
+      roots.put(kind, new ArrayList<>());
+    }
     try (Stream<Path> files = Files.list(layout().runDir())) {
       for (Path file : (Iterable<Path>) files::iterator) {
         String name = file.getFileName().toString();
         if (name.endsWith(".pid")) {
-          String kind = name.startsWith("namenode") ? "namenodes" : name.startsWith("datanode") ? "datanodes"
-              : "database";
-          kinds.computeIfAbsent(kind, k -> new ArrayList<>()).add(Long.parseLong(Files.readString(file).trim()));
+          String kind = name.startsWith("namenode") ? NAMENODES : name.startsWith("datanode") ? DATANODES : LAUNCHER;
+          roots.get(kind).add(Long.parseLong(Files.readString(file).trim()));
         }
       }
     }
-    Postmaster.running(layout().databaseDir()).ifPresent(server -> kinds.computeIfAbsent("database",
-        k -> new ArrayList<>()).addAll(CpuPinning.withDescendants(server.pid())));
-    return kinds;
+    Postmaster.running(layout().databaseDir()).ifPresent(server -> roots.get(POSTGRESQL).add(server.pid()));
+    return roots;
   }
 
   @Override

@@ -14,6 +14,8 @@ public final class CpuPinning {
   private final boolean enabled;
   private final String serverCpus;
   private final String clientCpus;
+  /** Every CPU: where an unpinned process may run. */
+  private final String allCpus;
 
   private final String unpinnedReason;
 
@@ -21,6 +23,7 @@ public final class CpuPinning {
     this.enabled = enabled;
     this.serverCpus = serverCpus;
     this.clientCpus = clientCpus;
+    this.allCpus = "0-" + (Runtime.getRuntime().availableProcessors() - 1);
     this.unpinnedReason = unpinnedReason;
   }
 
@@ -50,10 +53,25 @@ public final class CpuPinning {
 
   /** Pins every thread of each process (and of its children, e.g. PostgreSQL backends) to the server CPUs. */
   public void pinServers(List<Long> pids) throws IOException {
+    place(pids, serverCpus);
+  }
+
+  /**
+   * Lets these processes and this JVM run on every CPU, as a user runs them (undone by {@link #pinServers} and
+   * {@link #pinThisProcessToClients}); processes they start from now on inherit that.
+   */
+  public void unpin(List<Long> pids) throws IOException {
+    place(pids, allCpus);
+    if (enabled) {
+      run(List.of("taskset", "-a", "-p", "-c", allCpus, Long.toString(ProcessHandle.current().pid())));
+    }
+  }
+
+  private void place(List<Long> pids, String cpus) throws IOException {
     if (enabled) {
       for (long pid : pids) {
         try {
-          run(List.of("taskset", "-a", "-p", "-c", serverCpus, Long.toString(pid)));
+          run(List.of("taskset", "-a", "-p", "-c", cpus, Long.toString(pid)));
         } catch (IOException e) {
           if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
             throw e; // a process that exited meanwhile (a PostgreSQL backend) needs no pinning

@@ -9,6 +9,8 @@ import java.util.Map;
 
 /** Apache HDFS 3.5.0 (MiniDFSCluster from Maven artifacts) in its own process, the baseline Canopy is measured by. */
 public final class HdfsSystem implements SystemUnderTest {
+  /** The one process whose CPU time is HDFS's: MiniDFSCluster runs the namenode and the datanodes in one JVM. */
+  public static final String JVM = "namenode + datanodes (one JVM)";
   private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
 
   private final HdfsBaseline baseline;
@@ -34,6 +36,11 @@ public final class HdfsSystem implements SystemUnderTest {
   @Override
   public List<Long> serverPids() {
     return List.of(baseline.pid());
+  }
+
+  @Override
+  public Map<String, List<Long>> serverCpuRoots() {
+    return Map.of(JVM, List.of(baseline.pid()));
   }
 
   @Override

@@ -26,9 +26,10 @@ import org.apache.hadoop.fs.Path;
  * with alternating order. Also counts the database round trips Canopy's namenode spent per operation type.
  */
 final class MixComparison {
-  /** What one workload measured. */
+  /** What one workload measured; CPU time per run, in the order of the runs. */
   record Outcome(String workload, MixSettings settings, List<MixResult> canopy, List<MixResult> hdfs,
-      Map<String, OperationMetrics.Snapshot> canopyStatements) {
+      Map<String, OperationMetrics.Snapshot> canopyStatements, List<ServerCpu.Usage> canopyCpu,
+      List<ServerCpu.Usage> hdfsCpu) {
     long failures() {
       long failures = 0;
       for (MixResult result : canopy) {
@@ -38,6 +39,20 @@ final class MixComparison {
         failures += result.totalFailures();
       }
       return failures;
+    }
+
+    ServerCpu.PerOperation canopyCpuPerOperation() {
+      return ServerCpu.PerOperation.of(canopyCpu, operations(canopy));
+    }
+
+    ServerCpu.PerOperation hdfsCpuPerOperation() {
+      return ServerCpu.PerOperation.of(hdfsCpu, operations(hdfs));
+    }
+
+    private static List<Long> operations(List<MixResult> runs) {
+      List<Long> operations = new ArrayList<>();
+      runs.forEach(run -> operations.add(run.totalCount()));
+      return operations;
     }
   }
 
@@ -55,6 +70,8 @@ final class MixComparison {
       Configuration conf, PrintWriter progress) throws IOException {
     List<MixResult> canopyRuns = new ArrayList<>();
     List<MixResult> hdfsRuns = new ArrayList<>();
+    List<ServerCpu.Usage> canopyCpu = new ArrayList<>();
+    List<ServerCpu.Usage> hdfsCpu = new ArrayList<>();
     Map<String, OperationMetrics.Snapshot> statements = new TreeMap<>();
     for (int repetition = 0; repetition < mode.repetitions(); repetition++) {
       List<SystemUnderTest> order = new ArrayList<>(List.of(canopy, hdfs));
@@ -67,19 +84,23 @@ final class MixComparison {
         progress.flush();
         MixNamespace namespace = loadNamespace(system, settings, conf, progress);
         Map<String, OperationMetrics.Snapshot> before = system == canopy ? awaitFreshMetrics(canopy) : Map.of();
-        MixResult result = new MixRunner(URI.create(system.uri()), conf, settings).run(namespace, progress);
+        ServerCpu.Meter meter = new ServerCpu.Meter(system.serverCpuRoots());
+        MixResult result = new MixRunner(URI.create(system.uri()), conf, settings).run(namespace, progress, meter);
         if (system == canopy) {
           canopyRuns.add(result);
+          canopyCpu.add(meter.usage());
           addDelta(statements, before, awaitFreshMetrics(canopy));
         } else {
           hdfsRuns.add(result);
+          hdfsCpu.add(meter.usage());
         }
-        progress.printf(Locale.ROOT, "  %s on %s: %.0f ops/s, %d failures%n", workload, system.name(),
-            result.totalOpsPerSecond(), result.totalFailures());
+        progress.printf(Locale.ROOT, "  %s on %s: %.0f ops/s, %d failures, server CPU %.0f us/op%n", workload,
+            system.name(), result.totalOpsPerSecond(), result.totalFailures(),
+            meter.usage().totalMicrosPerOperation(Math.max(1, result.totalCount())));
         progress.flush();
       }
     }
-    return new Outcome(workload, settings, canopyRuns, hdfsRuns, statements);
+    return new Outcome(workload, settings, canopyRuns, hdfsRuns, statements, canopyCpu, hdfsCpu);
   }
 
   /** Builds the namespace on first use, else lists it: not part of what is measured or counted. */

@@ -10,10 +10,8 @@ import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -28,7 +26,10 @@ final class NamenodeScaling {
   private static final int DATANODES = 3;
   private static final Map<String, String> CLUSTER_SETTINGS = Map.of("dfs.replication", "3");
 
-  /** One configuration's measurements: throughputs of the repetitions and server CPU seconds per kind. */
+  /**
+   * One configuration's measurements: throughputs of the repetitions, and server CPU seconds per kind over their
+   * recorded parts, which together last {@code measuredSeconds}.
+   */
   record Row(String system, int namenodes, List<Double> opsPerSecond, Map<String, Double> cpuSeconds,
       double measuredSeconds, long failures) {
     double serverCores() {
@@ -56,8 +57,7 @@ final class NamenodeScaling {
       try (CanopySystem canopy = CanopySystem.start(directory, namenodes, DATANODES, CLUSTER_SETTINGS)) {
         pinning.pinServers(canopy.serverPids());
         Configuration conf = canopy.clientConfiguration(base);
-        rows.add(measure("Canopy", namenodes, canopy, canopy::serverPidsByKind, conf, settings, mode, pinning,
-            progress));
+        rows.add(measure("Canopy", namenodes, canopy, conf, settings, mode, pinning, progress));
       }
     }
     Path hdfsDirectory = work.resolve("hdfs");
@@ -66,53 +66,32 @@ final class NamenodeScaling {
     progress.flush();
     try (HdfsSystem hdfs = HdfsSystem.start(hdfsDirectory, DATANODES, CLUSTER_SETTINGS)) {
       pinning.pinServers(hdfs.serverPids());
-      rows.add(measure("HDFS", 1, hdfs, () -> Map.of("namenode and datanodes (one JVM)", hdfs.serverPids()), base,
-          settings, mode, pinning, progress));
+      rows.add(measure("HDFS", 1, hdfs, base, settings, mode, pinning, progress));
     }
     return rows;
   }
 
-  private interface PidSource {
-    Map<String, List<Long>> pids() throws IOException;
-  }
-
-  private static Row measure(String name, int namenodes, SystemUnderTest system, PidSource pids, Configuration conf,
+  private static Row measure(String name, int namenodes, SystemUnderTest system, Configuration conf,
       MixSettings settings, BenchMode mode, CpuPinning pinning, PrintWriter progress) throws IOException {
     List<Double> throughputs = new ArrayList<>();
-    Map<String, Double> cpu = new LinkedHashMap<>();
+    ServerCpu.Usage cpu = ServerCpu.Usage.NONE;
     double seconds = 0;
     long failures = 0;
     for (int repetition = 0; repetition < mode.repetitions(); repetition++) {
       // Built on first use, listed again before every run (the previous run renamed and deleted files).
       MixNamespace namespace = MixComparison.loadNamespace(system, settings, conf, progress);
       pinning.pinServers(system.serverPids()); // backends started since are pinned too
-      Map<String, Double> before = cpuSeconds(pids.pids());
-      long start = System.nanoTime();
-      MixResult result = new MixRunner(URI.create(system.uri()), conf, settings).run(namespace, progress);
-      seconds += (System.nanoTime() - start) / 1e9;
-      Map<String, Double> after = cpuSeconds(pids.pids());
-      after.forEach((kind, value) -> cpu.merge(kind, value - before.getOrDefault(kind, 0.0), Double::sum));
+      ServerCpu.Meter meter = new ServerCpu.Meter(system.serverCpuRoots());
+      MixResult result = new MixRunner(URI.create(system.uri()), conf, settings).run(namespace, progress, meter);
+      seconds += result.measuredSeconds();
+      cpu = cpu.plus(meter.usage());
       throughputs.add(result.totalOpsPerSecond());
       failures += result.totalFailures();
       progress.printf(Locale.ROOT, "  %s, %d namenode(s), run %d: %.0f ops/s, %d failures%n", name, namenodes,
           repetition + 1, result.totalOpsPerSecond(), result.totalFailures());
       progress.flush();
     }
-    return new Row(name, namenodes, throughputs, cpu, seconds, failures);
-  }
-
-  /** CPU seconds (user + system) so far of each kind's live processes. */
-  private static Map<String, Double> cpuSeconds(Map<String, List<Long>> pidsByKind) {
-    Map<String, Double> seconds = new LinkedHashMap<>();
-    pidsByKind.forEach((kind, pids) -> {
-      double total = 0;
-      for (long pid : pids) {
-        total += ProcessHandle.of(pid).flatMap(p -> p.info().totalCpuDuration()).map(Duration::toNanos)
-            .orElse(0L) / 1e9;
-      }
-      seconds.put(kind, total);
-    });
-    return seconds;
+    return new Row(name, namenodes, throughputs, cpu.secondsByKind(), seconds, failures);
   }
 
   static void write(List<Row> rows, BenchMode mode, long seed, Path out, String command, Instant started)

@@ -21,10 +21,28 @@ final class NnThroughputComparison {
   static final List<String> OPERATIONS = List.of("create", "mkdirs", "open", "fileStatus", "rename", "delete");
   private static final Duration RUN_TIMEOUT = Duration.ofMinutes(10);
 
-  /** Throughputs of one operation on both systems. */
-  record Row(String operation, Spread canopy, Spread hdfs) {
+  /** Throughputs of one operation on both systems, and their servers' CPU per operation in the timed phase. */
+  record Row(String operation, Spread canopy, Spread hdfs, ServerCpu.PerOperation canopyCpu,
+      ServerCpu.PerOperation hdfsCpu) {
     double ratio() {
       return canopy.median() / hdfs.median();
+    }
+  }
+
+  /** Every run of one operation on one system. */
+  private record Runs(List<Double> opsPerSecond, List<ServerCpu.Usage> cpu, List<Long> operations) {
+    Runs() {
+      this(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+    }
+
+    void add(NnThroughputResult result) {
+      opsPerSecond.add(result.opsPerSecond());
+      cpu.add(result.serverCpu());
+      operations.add(result.operations());
+    }
+
+    ServerCpu.PerOperation cpuPerOperation() {
+      return ServerCpu.PerOperation.of(cpu, operations);
     }
   }
 
@@ -33,7 +51,7 @@ final class NnThroughputComparison {
 
   static List<Row> run(BenchMode mode, List<SystemUnderTest> systems, Map<String, String> conf, Path workDir,
       CpuPinning pinning, PrintWriter progress) throws IOException {
-    Map<String, Map<String, List<Double>>> measured = new LinkedHashMap<>();
+    Map<String, Map<String, Runs>> measured = new LinkedHashMap<>();
     for (int repetition = 0; repetition < mode.repetitions(); repetition++) {
       List<SystemUnderTest> order = new ArrayList<>(systems);
       if (repetition % 2 == 1) {
@@ -43,19 +61,22 @@ final class NnThroughputComparison {
         for (SystemUnderTest system : order) {
           NnThroughputResult result = NnThroughput.run(system.uri(), operation, mode.nnThreads(),
               mode.nnOperations(), conf, RUN_TIMEOUT, workDir.resolve(system.name().toLowerCase(Locale.ROOT)),
-              pinning.clientCommandPrefix());
+              pinning.clientCommandPrefix(), List.of(NnThroughput.serverCpuOption(system.serverCpuRoots())));
           measured.computeIfAbsent(operation, o -> new LinkedHashMap<>())
-              .computeIfAbsent(system.name(), s -> new ArrayList<>()).add(result.opsPerSecond());
-          progress.printf(Locale.ROOT, "  NNThroughputBenchmark %-10s %-6s run %d: %8.0f ops/s%n", operation,
-              system.name(), repetition + 1, result.opsPerSecond());
+              .computeIfAbsent(system.name(), s -> new Runs()).add(result);
+          progress.printf(Locale.ROOT, "  NNThroughputBenchmark %-10s %-6s run %d: %8.0f ops/s, server CPU %.0f "
+              + "us/op%n", operation, system.name(), repetition + 1, result.opsPerSecond(),
+              result.serverCpu().totalMicrosPerOperation(result.operations()));
           progress.flush();
         }
       }
     }
     List<Row> rows = new ArrayList<>();
     for (String operation : OPERATIONS) {
-      Map<String, List<Double>> bySystem = measured.get(operation);
-      rows.add(new Row(operation, Spread.of(bySystem.get("Canopy")), Spread.of(bySystem.get("HDFS"))));
+      Runs canopy = measured.get(operation).get("Canopy");
+      Runs hdfs = measured.get(operation).get("HDFS");
+      rows.add(new Row(operation, Spread.of(canopy.opsPerSecond()), Spread.of(hdfs.opsPerSecond()),
+          canopy.cpuPerOperation(), hdfs.cpuPerOperation()));
     }
     return rows;
   }

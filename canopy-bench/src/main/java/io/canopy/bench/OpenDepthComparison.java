@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -74,11 +73,7 @@ final class OpenDepthComparison {
       }
     }
     for (int repetition = 0; repetition < mode.repetitions(); repetition++) {
-      List<Integer> order = new ArrayList<>(List.of(0, 1));
-      if (repetition % 2 == 1) {
-        Collections.reverse(order);
-      }
-      for (int index : order) {
+      for (int index : BenchMode.alternatingOrder(repetition, systems.size())) {
         SystemUnderTest system = systems.get(index);
         int[] depths = repetition % 2 == 0 ? new int[] {SHALLOW, DEEP} : new int[] {DEEP, SHALLOW};
         for (int depth : depths) {

@@ -26,6 +26,8 @@ public final class RatioChart {
   private static final int BAR_AREA_HEIGHT = 360;
   private static final int TOP = 50;
   private static final int LEFT = 70;
+  /** Room right of the last bar for its label, which is drawn slanting down to the right. */
+  private static final int RIGHT = 110;
   private static final int BOTTOM_LABELS = 130;
 
   private RatioChart() {
@@ -47,7 +49,7 @@ public final class RatioChart {
       double max = Math.max(1.5, bars.stream().mapToDouble(Bar::ratio).max().orElse(1) * 1.15);
       int baseline = TOP + BAR_AREA_HEIGHT;
       drawAxis(g, max, baseline);
-      int slot = (WIDTH - LEFT - 20) / Math.max(1, bars.size());
+      int slot = (WIDTH - LEFT - RIGHT) / Math.max(1, bars.size());
       int barWidth = Math.max(8, (int) (slot * 0.6));
       g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
       for (int i = 0; i < bars.size(); i++) {
@@ -68,7 +70,7 @@ public final class RatioChart {
       int parity = baseline - (int) Math.round(1.0 / max * BAR_AREA_HEIGHT);
       g.setColor(new Color(0x1565c0));
       g.setStroke(new BasicStroke(2, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10, new float[] {8, 6}, 0));
-      g.drawLine(LEFT, parity, WIDTH - 20, parity);
+      g.drawLine(LEFT, parity, WIDTH - RIGHT, parity);
       g.drawString("HDFS = 1.0", 4, parity - 6);
     } finally {
       g.dispose();
@@ -81,7 +83,7 @@ public final class RatioChart {
     g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
     g.setColor(Color.GRAY);
     g.drawLine(LEFT, TOP, LEFT, baseline);
-    g.drawLine(LEFT, baseline, WIDTH - 20, baseline);
+    g.drawLine(LEFT, baseline, WIDTH - RIGHT, baseline);
     double step = max > 4 ? 1.0 : 0.25;
     for (double tick = 0; tick <= max; tick += step) {
       int y = baseline - (int) Math.round(tick / max * BAR_AREA_HEIGHT);

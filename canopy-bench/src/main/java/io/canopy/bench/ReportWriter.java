@@ -1,5 +1,7 @@
 package io.canopy.bench;
 
+import io.canopy.bench.mix.CreateWriteResult;
+import io.canopy.bench.mix.CreateWriteRunner;
 import io.canopy.bench.mix.MixOperation;
 import io.canopy.bench.mix.MixResult;
 import io.canopy.namenode.tx.OperationMetrics;
@@ -33,8 +35,10 @@ final class ReportWriter {
     nnThroughput(md, results);
     openDepth(md, results);
     for (MixComparison.Outcome mix : results.mixes()) {
-      mixSection(md, mix, results);
+      mixSection(md, mix, mix == results.mixes().get(0) ? results.spotifyUnpinned() : null);
     }
+    createWrite(md, results.createWrite());
+    CpuSection.write(md, results);
     profile(md, results);
     Files.createDirectories(report.toAbsolutePath().getParent());
     Files.writeString(report, md.toString());
@@ -48,10 +52,15 @@ final class ReportWriter {
     OpenDepthComparison.Outcome depth = results.openDepth();
     bars.add(new RatioChart.Bar("open at depth " + OpenDepthComparison.DEEP,
         depth.canopyDeep().median() / depth.hdfsDeep().median()));
-    for (MixComparison.Outcome mix : results.mixes()) {
+    List<MixComparison.Outcome> mixes = new ArrayList<>(results.mixes());
+    mixes.add(1, results.spotifyUnpinned());
+    for (MixComparison.Outcome mix : mixes) {
       bars.add(new RatioChart.Bar(mix.workload(), median(mix.canopy(), MixResult::totalOpsPerSecond)
           / median(mix.hdfs(), MixResult::totalOpsPerSecond)));
     }
+    CreateWriteComparison.Outcome write = results.createWrite();
+    bars.add(new RatioChart.Bar("create + write 4 KB", median(write.canopy(), CreateWriteResult::filesPerSecond)
+        / median(write.hdfs(), CreateWriteResult::filesPerSecond)));
     return bars;
   }
 
@@ -122,21 +131,24 @@ final class ReportWriter {
     md.append('\n');
   }
 
-  private static void mixSection(StringBuilder md, MixComparison.Outcome mix, BenchResults results) {
+  /** A mix's section; {@code unpinned}, if not null, is the same mix run unpinned, shown as a second total row. */
+  private static void mixSection(StringBuilder md, MixComparison.Outcome mix, MixComparison.Outcome unpinned) {
     md.append("## ").append(mix.workload()).append("\n\n");
     md.append("Through the Hadoop FileSystem API, ").append(mix.settings().threads()).append(" client threads, ")
         .append(mix.settings().warmup().toSeconds()).append(" s warm-up then ")
         .append(mix.settings().duration().toSeconds()).append(" s measured, seed ").append(mix.settings().seed())
         .append("; namespace: ").append(mix.settings().shape().describe()).append(". Mix: ")
         .append(mix.settings().mix().describe()).append(".\n\n");
-    double canopyTotal = median(mix.canopy(), MixResult::totalOpsPerSecond);
-    double hdfsTotal = median(mix.hdfs(), MixResult::totalOpsPerSecond);
     md.append("| | Canopy | HDFS | Canopy / HDFS |\n|---|---:|---:|---:|\n");
-    md.append("| total ops/s | ").append(spread(mix.canopy(), MixResult::totalOpsPerSecond).format("%.0f"))
-        .append(" | ").append(spread(mix.hdfs(), MixResult::totalOpsPerSecond).format("%.0f")).append(" | ")
-        .append(String.format(Locale.ROOT, "%.2f", canopyTotal / hdfsTotal)).append(" |\n");
-    md.append("| failed operations | ").append(failures(mix.canopy())).append(" | ").append(failures(mix.hdfs()))
-        .append(" | |\n\n");
+    totalRow(md, unpinned == null ? "total ops/s" : "total ops/s, servers pinned", mix);
+    long failed = failures(mix.canopy());
+    long hdfsFailed = failures(mix.hdfs());
+    if (unpinned != null) {
+      totalRow(md, "total ops/s, unpinned (servers and clients on every CPU)", unpinned);
+      failed += failures(unpinned.canopy());
+      hdfsFailed += failures(unpinned.hdfs());
+    }
+    md.append("| failed operations | ").append(failed).append(" | ").append(hdfsFailed).append(" | |\n\n");
     md.append("Per operation (latency in ms; ops/s and percentiles are medians over the runs). A create includes "
         + "writing its 0-100 bytes through the datanode pipeline and closing the file; when the namenode answers "
         + "the close before the datanodes confirmed the block, the stock HDFS client sleeps 400 ms before asking "
@@ -158,6 +170,48 @@ final class ReportWriter {
       md.append(" |\n");
     }
     md.append('\n');
+  }
+
+  private static void totalRow(StringBuilder md, String label, MixComparison.Outcome mix) {
+    md.append("| ").append(label).append(" | ").append(spread(mix.canopy(), MixResult::totalOpsPerSecond)
+        .format("%.0f")).append(" | ").append(spread(mix.hdfs(), MixResult::totalOpsPerSecond).format("%.0f"))
+        .append(" | ").append(String.format(Locale.ROOT, "%.2f", median(mix.canopy(), MixResult::totalOpsPerSecond)
+            / median(mix.hdfs(), MixResult::totalOpsPerSecond))).append(" |\n");
+  }
+
+  private static void createWrite(StringBuilder md, CreateWriteComparison.Outcome write) {
+    md.append("## Create + write 4 KB + close\n\n");
+    md.append(String.format(Locale.ROOT, "The stock client through the FileSystem API: %d threads, each with its "
+        + "own client and connection, repeat `fs.create(path)`, write %d bytes, `close()` of new files in one "
+        + "directory per run (%d s warm-up, then %d s measured). One file is create, addBlock, the three-datanode "
+        + "pipeline and complete; the stock client sleeps 400 ms and asks again when complete finds the block "
+        + "not yet confirmed by the datanodes (Canopy's namenode waits for the confirmation itself).%n%n",
+        write.threads(), CreateWriteRunner.FILE_BYTES, write.warmup().toSeconds(), write.duration().toSeconds()));
+    md.append("| | Canopy | HDFS | Canopy / HDFS |\n|---|---:|---:|---:|\n");
+    writeRow(md, "files/s", write, CreateWriteResult::filesPerSecond);
+    writeRow(md, "p50 latency, ms", write, run -> run.latency().p50Ms());
+    writeRow(md, "p99 latency, ms", write, run -> run.latency().p99Ms());
+    md.append(String.format(Locale.ROOT, "| server CPU per file, µs | %.0f | %.0f | %.2f |%n",
+        write.canopyCpuPerFile().medianTotalMicros(), write.hdfsCpuPerFile().medianTotalMicros(),
+        write.canopyCpuPerFile().medianTotalMicros() / write.hdfsCpuPerFile().medianTotalMicros()));
+    long canopyFailed = 0;
+    long hdfsFailed = 0;
+    for (CreateWriteResult run : write.canopy()) {
+      canopyFailed += run.totalFailures();
+    }
+    for (CreateWriteResult run : write.hdfs()) {
+      hdfsFailed += run.totalFailures();
+    }
+    md.append("| failed files | ").append(canopyFailed).append(" | ").append(hdfsFailed).append(" | |\n\n");
+  }
+
+  private static void writeRow(StringBuilder md, String label, CreateWriteComparison.Outcome write,
+      ToDoubleFunction<CreateWriteResult> figure) {
+    String pattern = label.startsWith("files") ? "%.0f" : "%.1f";
+    md.append("| ").append(label).append(" | ").append(spread(write.canopy(), figure).format(pattern))
+        .append(" | ").append(spread(write.hdfs(), figure).format(pattern)).append(" | ")
+        .append(String.format(Locale.ROOT, "%.2f", median(write.canopy(), figure) / median(write.hdfs(), figure)))
+        .append(" |\n");
   }
 
   private static void profile(StringBuilder md, BenchResults results) {
@@ -234,11 +288,11 @@ final class ReportWriter {
     return findings;
   }
 
-  private static double median(List<MixResult> runs, ToDoubleFunction<MixResult> figure) {
+  static <T> double median(List<T> runs, ToDoubleFunction<T> figure) {
     return spread(runs, figure).median();
   }
 
-  private static Spread spread(List<MixResult> runs, ToDoubleFunction<MixResult> figure) {
+  static <T> Spread spread(List<T> runs, ToDoubleFunction<T> figure) {
     List<Double> values = new ArrayList<>();
     runs.forEach(run -> values.add(figure.applyAsDouble(run)));
     return Spread.of(values);

@@ -9,6 +9,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
@@ -46,6 +47,15 @@ class BenchReportSmokeTest {
     assertTrue(text.contains("## Open at depth 2 and 10") && text.contains("| Canopy | ")
         && text.contains("| HDFS | "), "open-depth figures missing:\n" + text);
     assertTrue(text.contains("Durability, Canopy") && text.contains("Durability, HDFS"), text);
+    assertTrue(text.contains("## Server CPU per operation"), "CPU per operation missing:\n" + text);
+    for (String row : List.of("| NNTB create | ", "| NNTB delete | ", "| Spotify mix | ", "| Spotify mix, unpinned | ",
+        "| Write-heavy mix | ", "| create + write 4 KB + close (per file) | ")) {
+      assertTrue(text.contains(row), "no CPU-per-operation row " + row + ":\n" + text);
+    }
+    assertTrue(text.contains("| total ops/s, unpinned"), "unpinned Spotify mix missing:\n" + text);
+    assertTrue(text.contains("## Create + write 4 KB + close") && text.contains("| failed files | 0 | 0 | |"),
+        "create + write missing or failed:\n" + text);
+    assertTrue(text.contains("| getBlockLocations | ") && text.contains("statements per call"), text);
     BufferedImage chart = ImageIO.read(ReportWriter.chartPath(report).toFile());
     assertNotNull(chart, "the chart is not a readable PNG");
     assertTrue(chart.getWidth() > 0 && chart.getHeight() > 0);

@@ -81,6 +81,11 @@ public final class MixRunner {
 
   /** Runs the mix on {@code namespace} (built by {@link NamespaceBuilder} with the same shape). */
   public MixResult run(MixNamespace namespace, PrintWriter progress) throws IOException {
+    return run(namespace, progress, RecordedInterval.NONE);
+  }
+
+  /** As {@link #run(MixNamespace, PrintWriter)}, telling {@code interval} when the recorded part starts and ends. */
+  public MixResult run(MixNamespace namespace, PrintWriter progress, RecordedInterval interval) throws IOException {
     UserGroupInformation currentUser = UserGroupInformation.getCurrentUser();
     String userName = currentUser.getShortUserName();
     String group = settings.chownGroup() != null ? settings.chownGroup() : primaryGroup(currentUser, namespace);
@@ -101,7 +106,7 @@ public final class MixRunner {
       for (int i = 0; i < settings.threads(); i++) {
         workers.add(new MixWorker(i, clients.get(i), state, settings.seed(), sampleCapacity));
       }
-      runWorkers(workers, state, progress);
+      runWorkers(workers, state, progress, interval);
       return result(namespace, state, workers);
     } finally {
       closeAll(clients, progress);
@@ -109,7 +114,16 @@ public final class MixRunner {
   }
 
   private FileSystem newClient(String userName) throws IOException {
-    if (!settings.connectionPerThread()) {
+    return newClient(uri, configuration, userName, settings.connectionPerThread());
+  }
+
+  /**
+   * A client of its own: with {@code connectionPerThread} as a distinct UGI of {@code userName}, so that it also
+   * gets its own RPC connection (see the class comment).
+   */
+  static FileSystem newClient(URI uri, Configuration configuration, String userName, boolean connectionPerThread)
+      throws IOException {
+    if (!connectionPerThread) {
       return FileSystem.newInstance(uri, configuration);
     }
     UserGroupInformation client = UserGroupInformation.createRemoteUser(userName);
@@ -121,7 +135,8 @@ public final class MixRunner {
     }
   }
 
-  private void runWorkers(List<MixWorker> workers, MixState state, PrintWriter progress) throws IOException {
+  private void runWorkers(List<MixWorker> workers, MixState state, PrintWriter progress, RecordedInterval interval)
+      throws IOException {
     CountDownLatch go = new CountDownLatch(1);
     List<Thread> threads = new ArrayList<>();
     for (MixWorker worker : workers) {
@@ -144,6 +159,7 @@ public final class MixRunner {
     long deadlineMs = settings.countBased() ? Long.MAX_VALUE
         : System.currentTimeMillis() + (warmupNanos + durationNanos) / 1_000_000 + STUCK_GRACE.toMillis();
     try {
+      interval.startAt(state.warmupEndNanos(), nanoClock);
       for (int i = 0; i < threads.size(); i++) {
         Thread thread = threads.get(i);
         while (thread.isAlive()) {
@@ -165,7 +181,11 @@ public final class MixRunner {
       threads.forEach(Thread::interrupt);
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("interrupted while the mix ran");
+    } catch (IOException e) {
+      threads.forEach(Thread::interrupt); // a failed measurement ends the run: no client may keep going
+      throw e;
     }
+    interval.ended();
     for (MixWorker worker : workers) {
       if (worker.crash() != null) {
         throw new IOException("mix client thread " + worker.index() + " crashed: " + worker.crash(),
@@ -239,7 +259,7 @@ public final class MixRunner {
     }
   }
 
-  private static void closeAll(List<FileSystem> clients, PrintWriter progress) {
+  static void closeAll(List<FileSystem> clients, PrintWriter progress) {
     for (FileSystem client : clients) {
       try {
         client.close();

@@ -1,5 +1,6 @@
 package io.canopy.bench.nnthroughput;
 
+import io.canopy.bench.ServerCpu;
 import io.canopy.bench.hdfs.ChildJvm;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -38,6 +39,7 @@ public final class NnThroughput {
   /** Each run works in BASE_DIR_PARENT/RUN-ID/OP, so runs never see each other's files. */
   public static final String BASE_DIR_PARENT = "/nnThroughputBenchmark";
   private static final int TAIL_LINES = 60;
+  private static final String SERVER_CPU_OPTION = "-D" + TimedPhaseCpu.ROOTS_PROPERTY + "=";
   private static final int STACK_LINES = 30;
   private static final AtomicLong RUNS = new AtomicLong();
   private static final DateTimeFormatter RUN_ID = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT);
@@ -107,11 +109,25 @@ public final class NnThroughput {
     NnThroughputResult result = parse(op, threads, output).orElseThrow(() -> new NnThroughputException(
         describe(op, fsUri) + " exited 0 but printed no '--- " + op + " stats ---' figures; " + log
             + " ends with:\n" + child.tail(TAIL_LINES), false, log, child.pid()));
+    if (jvmOptions.stream().anyMatch(option -> option.startsWith(SERVER_CPU_OPTION))
+        && result.serverCpu().secondsByKind().isEmpty()) {
+      throw new NnThroughputException(describe(op, fsUri) + " did not print the servers' CPU time of its timed "
+          + "phase ('" + TimedPhaseCpu.LINE_PREFIX + "'); " + log + " ends with:\n" + child.tail(TAIL_LINES), false,
+          log, child.pid());
+    }
     if (result.operations() != opsCount) {
       throw new NnThroughputException(describe(op, fsUri) + " executed " + result.operations() + " operations, "
           + opsCount + " asked for; " + log + " ends with:\n" + child.tail(TAIL_LINES), false, log, child.pid());
     }
     return result;
+  }
+
+  /**
+   * The benchmark-JVM option (for {@code jvmOptions}) that makes a run measure the CPU time of these server
+   * process trees over its timed phase (see {@link TimedPhaseCpu}); the run then fails if it printed none.
+   */
+  public static String serverCpuOption(Map<String, List<Long>> rootsByKind) {
+    return SERVER_CPU_OPTION + TimedPhaseCpu.format(rootsByKind);
   }
 
   /** The benchmark's arguments for one run (generic options first: ToolRunner stops at the first other one). */
@@ -201,7 +217,8 @@ public final class NnThroughput {
     if (operations == null || elapsed == null || rate == null || average == null) {
       return Optional.empty();
     }
-    return Optional.of(new NnThroughputResult(op, threads, operations, elapsed, rate, average));
+    return Optional.of(new NnThroughputResult(op, threads, operations, elapsed, rate, average,
+        TimedPhaseCpu.parseUsage(output).orElse(ServerCpu.Usage.NONE)));
   }
 
   private static String describe(String op, String fsUri) {

@@ -11,6 +11,8 @@ import org.apache.hadoop.hdfs.server.namenode.NNThroughputBenchmark;
  */
 public final class NnThroughputMain {
   static final String BENCHMARK_CLASS = NNThroughputBenchmark.class.getName();
+  /** The CPU line follows the end of the timed phase by far less; the clean-up after it takes longer. */
+  private static final long REPORT_WAIT_MS = 10_000;
 
   private NnThroughputMain() {
   }
@@ -18,9 +20,13 @@ public final class NnThroughputMain {
   public static void main(String[] args) {
     configureLogging();
     ChildJvm.exitWhenParentDies();
+    TimedPhaseCpu cpu = measureServerCpu(args);
     int status = 0;
     try {
       NNThroughputBenchmark.main(args);
+      if (cpu != null) {
+        cpu.awaitReport(REPORT_WAIT_MS);
+      }
     } catch (Throwable e) {
       System.out.println("NNThroughputBenchmark failed: " + e);
       e.printStackTrace(System.out);
@@ -29,6 +35,26 @@ public final class NnThroughputMain {
     System.out.flush();
     // RPC client threads may linger; the run is over either way.
     System.exit(status);
+  }
+
+  /**
+   * With {@value TimedPhaseCpu#ROOTS_PROPERTY} set: an appender on the benchmark's log that measures the servers'
+   * CPU time over the timed phase of the {@code -op} operation; else null.
+   */
+  private static TimedPhaseCpu measureServerCpu(String[] args) {
+    String roots = System.getProperty(TimedPhaseCpu.ROOTS_PROPERTY);
+    int op = java.util.Arrays.asList(args).indexOf("-op");
+    if (roots == null || op < 0 || op + 1 >= args.length) {
+      return null;
+    }
+    TimedPhaseCpu cpu = new TimedPhaseCpu(args[op + 1], TimedPhaseCpu.parseRoots(roots), System.out);
+    try {
+      cpu.warmUp();
+    } catch (java.io.IOException e) {
+      System.out.println("canopy-bench: cannot read the servers' CPU time: " + e);
+    }
+    org.apache.log4j.Logger.getLogger(BENCHMARK_CLASS).addAppender(cpu);
+    return cpu;
   }
 
   /** WARN and up on stdout, plus the benchmark's own INFO lines (they carry the results). */

@@ -72,8 +72,43 @@ class MixSmokeTest {
       IOException wrongSeed = assertThrows(IOException.class, () -> MixRunner.runAgainst(uri, conf,
           settings.withSeed(SEED + 1), new PrintWriter(new StringWriter())));
       assertTrue(wrongSeed.getMessage().contains("another shape or seed"), wrongSeed.getMessage());
+
+      createWriteWritesWholeFilesAndMarksItsRecordedPart(uri, conf);
     } finally {
       run("down", "--dir", clusterDir.toString());
+    }
+  }
+
+  private static void createWriteWritesWholeFilesAndMarksItsRecordedPart(URI uri, Configuration conf)
+      throws IOException {
+    java.util.List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+    RecordedInterval interval = new RecordedInterval() {
+      @Override
+      public void started() {
+        events.add("started");
+      }
+
+      @Override
+      public void ended() {
+        events.add("ended");
+      }
+    };
+    org.apache.hadoop.fs.Path directory = new org.apache.hadoop.fs.Path("/bench/create-write");
+    StringWriter progress = new StringWriter();
+    CreateWriteResult result = new CreateWriteRunner(uri, conf, 2, Duration.ofSeconds(1), Duration.ofSeconds(2), SEED)
+        .run(directory, new PrintWriter(progress, true), interval);
+    System.out.println(progress);
+    assertEquals(java.util.List.of("started", "ended"), events);
+    assertEquals(0, result.totalFailures(), result.firstFailures().toString());
+    assertTrue(result.files() > 0, "no file recorded");
+    assertEquals(result.files() / result.measuredSeconds(), result.filesPerSecond(), 1e-6);
+    assertTrue(result.latency().p50Ms() > 0 && result.latency().p99Ms() >= result.latency().p50Ms());
+    try (org.apache.hadoop.fs.FileSystem fs = org.apache.hadoop.fs.FileSystem.newInstance(uri, conf)) {
+      org.apache.hadoop.fs.FileStatus[] files = fs.listStatus(directory);
+      assertTrue(files.length >= result.files(), "warm-up and recorded files: " + files.length);
+      for (org.apache.hadoop.fs.FileStatus file : files) {
+        assertEquals(CreateWriteRunner.FILE_BYTES, file.getLen(), file.getPath().toString());
+      }
     }
   }
 

@@ -3,6 +3,7 @@ package io.canopy.bench.nnthroughput;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.canopy.bench.ServerCpu;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -22,7 +23,25 @@ class NnThroughputParseTest {
         PREFIX + " Ops per sec: 843.8818565400844",
         PREFIX + "Average Time: 2");
     NnThroughputResult result = NnThroughput.parse("open", 2, output).orElseThrow();
-    assertEquals(new NnThroughputResult("open", 2, 200, 237, 843.8818565400844, 2.0), result);
+    assertEquals(new NnThroughputResult("open", 2, 200, 237, 843.8818565400844, 2.0, ServerCpu.Usage.NONE),
+        result);
+  }
+
+  @Test
+  void readsTheServersCpuTimeOfTheTimedPhase() {
+    String output = String.join("\n",
+        PREFIX + "Starting 200 open(s).",
+        TimedPhaseCpu.LINE_PREFIX + "namenode=0.42;PostgreSQL=0.31;datanodes=0.00;database launcher=0.01",
+        PREFIX + "--- open stats  ---",
+        PREFIX + "# operations: 200",
+        PREFIX + "Elapsed Time: 237",
+        PREFIX + " Ops per sec: 843.8818565400844",
+        PREFIX + "Average Time: 2");
+    ServerCpu.Usage cpu = NnThroughput.parse("open", 2, output).orElseThrow().serverCpu();
+    assertEquals(List.of("namenode", "PostgreSQL", "datanodes", "database launcher"),
+        List.copyOf(cpu.secondsByKind().keySet()));
+    assertEquals(0.42, cpu.secondsByKind().get("namenode"), 1e-9);
+    assertEquals(3700.0, cpu.totalMicrosPerOperation(200), 1e-6); // 0.74 s over 200 operations
   }
 
   @Test
