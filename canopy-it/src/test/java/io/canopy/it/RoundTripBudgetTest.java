@@ -131,6 +131,28 @@ class RoundTripBudgetTest {
   }
 
   /**
+   * A rename to a new name, in the same directory or into another known one, costs its lock round trip and its
+   * commit (issue 13): the destination's own new name (and dst/name, in case dst were a directory) are predicted
+   * missing from the hints instead of resolved component by component.
+   */
+  @Test
+  void aWarmRenameToANewNameIsTwoRoundTrips() throws IOException {
+    NameNode nameNode = cluster.nameNode(0);
+    ClientProtocol client = cluster.fileSystem(0).getClient().getNamenode();
+    for (int depth : DEPTHS) {
+      String parent = dir("rename", depth);
+      String other = parent + "/other";
+      cluster.fileSystem(0).mkdirs(new org.apache.hadoop.fs.Path(other));
+      create(client, parent + "/file");
+      assertEquals(2, roundTrips(nameNode, "rename", () -> client.rename(parent + "/file", parent + "/renamed")),
+          "rename in one directory at depth " + depth);
+      assertEquals(2, roundTrips(nameNode, "rename", () -> client.rename(parent + "/renamed", other + "/moved")),
+          "rename into a sibling directory at depth " + depth);
+      assertNotNull(client.getFileInfo(other + "/moved"));
+    }
+  }
+
+  /**
    * A listing page, the count of what is left after it included (HDFS's remaining entries): the first page counts
    * from the directory's children count, a later one from the page before it on the same namenode; a namenode that
    * did not serve the page before counts in one more round trip.

@@ -100,6 +100,8 @@ public final class TransactionContext {
     final InodeKey[] keys;
     final boolean[] spreads;
     final boolean[] quotas;
+    /** The depth of the first proper ancestor the hints do not know (predicted missing, with all below), or 0. */
+    int missingFrom;
 
     Prediction(FsPath path) {
       this.path = path;
@@ -240,7 +242,7 @@ public final class TransactionContext {
       }
     }
     if (byId != null) {
-      acquiredById(request, byId.get().orElse(null));
+      acquiredById(request, byId.get().orElse(null), !quotaReads.isEmpty());
     }
     quotas.recordLocks(quotaReads);
     if (pathQuota) {
@@ -399,11 +401,21 @@ public final class TransactionContext {
         long parentId = prediction.ids[depth - 1];
         InodeHintCache.Hint hint = hints.get(parentId, name);
         if (hint == null) {
-          if (depth < names.size()) {
-            return null; // an unknown ancestor: resolve component by component
+          // The target may or may not exist: its key is known from its parent. So may an unknown ancestor that
+          // another path of the request names as its target (a rename locks dst and dst/name, and dst is usually a
+          // new name): it is predicted missing, with everything below it; if it exists after all, the rows read
+          // say so and the operation re-runs with the hint learnt. Any other unknown ancestor is resolved
+          // component by component, the cheaper way for a namenode whose hints are cold.
+          if (depth < names.size() && !isRequestTarget(request, path.ancestor(depth))) {
+            return null;
           }
-          prediction.ids[depth] = -1; // the target may or may not exist: its key is known from its parent
+          prediction.ids[depth] = -1;
           prediction.keys[depth] = InodePartitioning.keyOf(parentId, prediction.spreads[depth - 1], name);
+          if (depth < names.size()) {
+            prediction.missingFrom = depth;
+            java.util.Arrays.fill(prediction.ids, depth + 1, prediction.ids.length, -1);
+            break;
+          }
         } else {
           prediction.ids[depth] = hint.id();
           prediction.keys[depth] = new InodeKey(hint.partitionId(), parentId, name);
@@ -416,14 +428,31 @@ public final class TransactionContext {
     return result;
   }
 
+  private static boolean isRequestTarget(LockRequest request, FsPath path) {
+    for (PathLock lock : request.paths()) {
+      if (lock.path().equals(path)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The lock plan on predicted paths: every proper ancestor exists and is a directory. */
   private TreeMap<FsPath, LockTarget> plan(LockRequest request, Map<FsPath, Prediction> predictions) {
     TreeMap<FsPath, LockTarget> targets = new TreeMap<>();
     for (PathLock lock : request.paths()) {
       Prediction prediction = predictions.get(lock.path());
       int depth = lock.path().depth();
-      add(targets, lock.path(), depth, prediction.keys[depth], prediction.ids[depth], lock.targetMode(), null);
       int ancestorDepth = depth - 1;
+      if (prediction.missingFrom > 0) {
+        // as planFromResolved plans a path missing from there: its deepest existing ancestor, and the first
+        // missing component under that ancestor's lock
+        ancestorDepth = prediction.missingFrom - 1;
+        add(targets, lock.path(), prediction.missingFrom, prediction.keys[prediction.missingFrom], -1,
+            lock.ancestorMode(), null);
+      } else {
+        add(targets, lock.path(), depth, prediction.keys[depth], prediction.ids[depth], lock.targetMode(), null);
+      }
       for (int shared = lock.sharedAncestorsFromDepth(); shared < ancestorDepth; shared++) {
         add(targets, lock.path(), shared, prediction.keys[shared], prediction.ids[shared], LockMode.SHARED, null);
       }
@@ -471,6 +500,10 @@ public final class TransactionContext {
         rememberHint(row);
         if (!row.directory()) {
           break;
+        }
+        if (prediction.missingFrom > 0 && depth == prediction.missingFrom) {
+          // predicted missing, but a directory is there: what lies below it was not read (the hint is learnt now)
+          throw new StalePathException(prediction.path.ancestor(depth) + " exists: resolving the path again");
         }
       }
       resolved.put(prediction.path, path);
@@ -619,15 +652,31 @@ public final class TransactionContext {
 
   // ---- by-id locks ----
 
-  private void acquiredById(LockRequest request, Inode row) throws StoreException {
+  /**
+   * How many times a by-id lock that found its row replaced by a move is taken again in place before the operation
+   * re-runs. A writer's calls name its file by id; a client renaming that file in a loop holds its lock most of the
+   * time, and every re-run would wait behind the next rename and find the row replaced again.
+   */
+  static final int MAX_RELOCKS_IN_PLACE = 3;
+
+  private void acquiredById(LockRequest request, Inode row, boolean laterLocksTaken) throws StoreException {
+    boolean locking = request.inodeMode() != LockMode.READ_COMMITTED;
+    for (int again = 0; row == null && locking; again++) {
+      if (transaction.inodes().getById(request.inodeId(), LockMode.READ_COMMITTED).isEmpty()) {
+        break; // deleted: the operation answers for a missing inode
+      }
+      // A move (delete + insert of the row) committed while the locking read waited: it skipped the old row and
+      // cannot see the new one. When no lock later in the global order was taken yet, lock the new row now;
+      // otherwise (or when moves keep coming) re-run on the moved row.
+      if (laterLocksTaken || again == MAX_RELOCKS_IN_PLACE) {
+        throw new StalePathException("inode " + request.inodeId() + " moved while being locked");
+      }
+      row = transaction.inodes().getById(request.inodeId(), request.inodeMode()).orElse(null);
+      fileData.remove(request.inodeId()); // prefetched without the lock: read again on demand
+    }
     lockedById = row;
     if (row != null) {
       locks.merge(row.id(), request.inodeMode(), TransactionContext::stronger);
-    } else if (request.inodeMode() != LockMode.READ_COMMITTED
-        && transaction.inodes().getById(request.inodeId(), LockMode.READ_COMMITTED).isPresent()) {
-      // A move (delete + insert of the row) committed while this read waited for the lock: the locking read
-      // skipped the old row and cannot see the new one. The inode exists: re-run on the moved row.
-      throw new StalePathException("inode " + request.inodeId() + " moved while being locked");
     }
   }
 
