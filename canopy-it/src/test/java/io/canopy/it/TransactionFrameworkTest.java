@@ -93,6 +93,23 @@ class TransactionFrameworkTest {
     assertTrue(mkdirs.retries() >= 3);
   }
 
+  /**
+   * A path the hints already know is read in one round trip, and rows that confirm the hints are not stored again:
+   * storing each of a path's components on every call was a measurable share of the namenode's CPU.
+   */
+  @Test
+  void rowsConfirmingTheHintsAreNotStoredAgain() throws IOException {
+    String file = "/confirmed/a/b/c/d/e/f/g/h";
+    assertTrue(runner.run(mkdirs(file)));
+    GetFileInfoOp getFileInfo = new GetFileInfoOp(FsPath.parse(file), superuser());
+    assertTrue(runner.run(getFileInfo) != null); // the hints now know every component
+    long stored = runner.hints().stores();
+    for (int i = 0; i < 5; i++) {
+      assertTrue(runner.run(new GetFileInfoOp(FsPath.parse(file), superuser())) != null);
+    }
+    assertEquals(stored, runner.hints().stores(), "warm hints confirmed by the rows read");
+  }
+
   @Test
   void givesUpAfterMaxAttemptsNamingTheLimit() {
     store.failNext(4);

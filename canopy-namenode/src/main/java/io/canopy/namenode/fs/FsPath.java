@@ -17,6 +17,14 @@ public final class FsPath implements Comparable<FsPath> {
 
   private final String text;
   private final List<String> components;
+  /**
+   * This path's ancestors by depth, made on first use: lock planning asks for every prefix of a path several times
+   * per call, and making one joins its components again (quadratic in the depth). A racy cache: two threads may both
+   * make an ancestor, and either equal copy serves.
+   */
+  private FsPath[] ancestors;
+  /** The hash of the components, once computed (0: not yet); paths are keys of the lock plan's maps. */
+  private int hash;
 
   private FsPath(String text, List<String> components) {
     this.text = text;
@@ -57,31 +65,44 @@ public final class FsPath implements Comparable<FsPath> {
     if (src == null || src.isEmpty() || src.charAt(0) != '/') {
       throw new InvalidPathException(String.valueOf(src), "Path must be absolute");
     }
-    String[] pieces = src.substring(1).split("/", -1);
-    List<String> parts = new ArrayList<>(pieces.length);
-    for (int i = 0; i < pieces.length; i++) {
-      String part = pieces[i];
+    List<String> parts = new ArrayList<>();
+    int start = 1;
+    while (start <= src.length()) {
+      int end = src.indexOf('/', start);
+      if (end < 0) {
+        end = src.length();
+      }
+      String part = src.substring(start, end);
       if (part.isEmpty()) {
-        if (i != pieces.length - 1) { // only a trailing slash may leave an empty component
+        if (end != src.length()) { // only a trailing slash may leave an empty component
           throw new InvalidPathException(src, "Empty path component");
         }
-      } else if (part.equals(".") || part.equals("..")) {
-        throw new InvalidPathException(src, "Path component '" + part + "' is not allowed");
-      } else if (part.indexOf(':') >= 0) {
-        throw new InvalidPathException(src, "Path component '" + part + "' contains ':'");
       } else {
-        String unstorable = StorableText.problem(part);
-        if (unstorable != null) {
-          throw new InvalidPathException(StorableText.shown(src),
-              "path component \"" + StorableText.shown(part) + "\" " + unstorable);
-        }
+        requireValidComponent(src, part);
         parts.add(part);
       }
+      start = end + 1;
     }
     if (parts.isEmpty()) {
       return ROOT;
     }
-    return new FsPath("/" + String.join("/", parts), Collections.unmodifiableList(parts));
+    // A path without a trailing slash is its own text: no need to join the components again.
+    String text = src.charAt(src.length() - 1) == '/' ? "/" + String.join("/", parts) : src;
+    return new FsPath(text, Collections.unmodifiableList(parts));
+  }
+
+  private static void requireValidComponent(String src, String part) {
+    if (part.equals(".") || part.equals("..")) {
+      throw new InvalidPathException(src, "Path component '" + part + "' is not allowed");
+    }
+    if (part.indexOf(':') >= 0) {
+      throw new InvalidPathException(src, "Path component '" + part + "' contains ':'");
+    }
+    String unstorable = StorableText.problem(part);
+    if (unstorable != null) {
+      throw new InvalidPathException(StorableText.shown(src),
+          "path component \"" + StorableText.shown(part) + "\" " + unstorable);
+    }
   }
 
   public List<String> components() {
@@ -115,8 +136,24 @@ public final class FsPath implements Comparable<FsPath> {
     if (depth == components.size()) {
       return this;
     }
-    List<String> parts = components.subList(0, depth);
-    return parts.isEmpty() ? ROOT : new FsPath("/" + String.join("/", parts), parts);
+    if (depth == 0) {
+      return ROOT;
+    }
+    FsPath[] known = ancestors;
+    if (known == null) {
+      known = new FsPath[components.size()];
+      ancestors = known;
+    }
+    FsPath ancestor = known[depth];
+    if (ancestor == null) {
+      int end = 0; // the text is "/" + the components joined by "/": the prefix ends after depth of them
+      for (int i = 0; i < depth; i++) {
+        end += 1 + components.get(i).length();
+      }
+      ancestor = new FsPath(text.substring(0, end), components.subList(0, depth));
+      known[depth] = ancestor;
+    }
+    return ancestor;
   }
 
   public FsPath child(String name) {
@@ -151,7 +188,12 @@ public final class FsPath implements Comparable<FsPath> {
 
   @Override
   public int hashCode() {
-    return components.hashCode();
+    int h = hash;
+    if (h == 0) {
+      h = components.hashCode();
+      hash = h;
+    }
+    return h;
   }
 
   @Override

@@ -24,7 +24,9 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -110,9 +112,26 @@ public final class TransactionContext {
       this.spreads = new boolean[path.depth() + 1];
       this.quotas = new boolean[path.depth() + 1];
     }
+
+    /** Whether the hint this prediction took for {@code depth} says exactly what {@code row} says. */
+    boolean confirmedBy(int depth, Inode row) {
+      return ids[depth] == row.id() && keys[depth].partitionId() == row.partitionId()
+          && spreads[depth] == row.spreadsChildren() && quotas[depth] == row.hasQuota();
+    }
   }
 
-  private record ChildrenPage(long directoryId, String after, int limit, LockMode mode) {
+  record ChildrenPage(long directoryId, String after, int limit, LockMode mode) {
+    // Explicit: the generated ones run through method handles.
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof ChildrenPage page && page.directoryId == directoryId && page.limit == limit
+          && page.mode == mode && Objects.equals(page.after, after);
+    }
+
+    @Override
+    public int hashCode() {
+      return Long.hashCode(directoryId) * 31 + Objects.hashCode(after);
+    }
   }
 
   /** Directories whose children one subtree round trip reads at most. */
@@ -172,16 +191,16 @@ public final class TransactionContext {
         firstEpochPending = false;
       }
       targets = plan(request, predictions);
-      List<InodeKey> readCommitted = new ArrayList<>();
+      Set<InodeKey> readCommitted = new LinkedHashSet<>(); // in path order, each key once
       for (Prediction prediction : predictions.values()) {
         for (int depth = 0; depth < prediction.keys.length; depth++) {
           InodeKey key = prediction.keys[depth];
-          if (key != null && !targets.containsKey(prediction.path.ancestor(depth)) && !readCommitted.contains(key)) {
+          if (key != null && !targets.containsKey(prediction.path.ancestor(depth))) {
             readCommitted.add(key);
           }
         }
       }
-      unlocked = batch.inodes(readCommitted, LockMode.READ_COMMITTED);
+      unlocked = batch.inodes(new ArrayList<>(readCommitted), LockMode.READ_COMMITTED);
     } else {
       for (PathLock lock : request.paths()) {
         if (!resolved.containsKey(lock.path())) {
@@ -497,7 +516,9 @@ public final class TransactionContext {
           throw new StalePathException(prediction.path.ancestor(depth) + " is no longer a directory");
         }
         path.set(depth, row);
-        rememberHint(row);
+        if (!prediction.confirmedBy(depth, row)) {
+          rememberHint(row); // a hint already saying this costs the cache's write lock for nothing
+        }
         if (!row.directory()) {
           break;
         }

@@ -2,6 +2,7 @@ package io.canopy.namenode.fs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -92,5 +93,34 @@ class FsPathTest {
     assertEquals(path, path.ancestor(3));
     assertEquals(path.parent(), path.ancestor(2));
     assertThrows(IllegalArgumentException.class, () -> path.ancestor(4));
+  }
+
+  @Test
+  void ancestorsAreMadeOncePerPath() {
+    FsPath path = FsPath.parse("/a/\u00e9t\u00e9/c/d");
+    for (int depth = 1; depth < path.depth(); depth++) {
+      FsPath ancestor = path.ancestor(depth);
+      assertSame(ancestor, path.ancestor(depth), "lock planning asks for each prefix several times, depth " + depth);
+      FsPath parsed = FsPath.parse(ancestor.toString());
+      assertEquals(parsed, ancestor);
+      assertEquals(parsed.hashCode(), ancestor.hashCode());
+      assertEquals(parsed.components(), ancestor.components());
+    }
+    assertEquals("/a/\u00e9t\u00e9", path.ancestor(2).toString());
+    assertSame(path.parent(), path.ancestor(3));
+  }
+
+  @Test
+  void nameOrderIsUtf8ByteOrder() {
+    String[] names = {"", "a", "ab", "b", "A", "\u00e9", "\u07ff", "\u0800", "\uD7FF", "\uE000", "\uFF21",
+        "\uFFFF", "\uD83D\uDE00", "\uD83D\uDE01", "\uD800\uDC00", "a\uD83D\uDE00", "a\uFF21", "a\uFF21b"};
+    for (String left : names) {
+      for (String right : names) {
+        int bytes = java.util.Arrays.compareUnsigned(left.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+            right.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertEquals(Integer.signum(bytes), Integer.signum(NameOrder.compare(left, right)),
+            "'" + left + "' vs '" + right + "'");
+      }
+    }
   }
 }

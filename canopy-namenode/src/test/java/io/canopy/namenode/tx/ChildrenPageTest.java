@@ -1,0 +1,26 @@
+package io.canopy.namenode.tx;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+import io.canopy.metadata.LockMode;
+import org.junit.jupiter.api.Test;
+
+/** The listing pages a transaction read are keyed by ChildrenPage: hand-written equals and hashCode, by value. */
+class ChildrenPageTest {
+  @Test
+  void equalByEveryComponentWithConsistentHash() {
+    TransactionContext.ChildrenPage page =
+        new TransactionContext.ChildrenPage(7, new String("b"), 100, LockMode.SHARED);
+    TransactionContext.ChildrenPage same = new TransactionContext.ChildrenPage(7, "b", 100, LockMode.SHARED);
+    assertEquals(page, same);
+    assertEquals(page.hashCode(), same.hashCode());
+    assertEquals(new TransactionContext.ChildrenPage(7, null, 100, LockMode.SHARED),
+        new TransactionContext.ChildrenPage(7, null, 100, LockMode.SHARED), "the first page starts after nothing");
+    assertNotEquals(page, new TransactionContext.ChildrenPage(8, "b", 100, LockMode.SHARED));
+    assertNotEquals(page, new TransactionContext.ChildrenPage(7, "c", 100, LockMode.SHARED));
+    assertNotEquals(page, new TransactionContext.ChildrenPage(7, null, 100, LockMode.SHARED));
+    assertNotEquals(page, new TransactionContext.ChildrenPage(7, "b", 101, LockMode.SHARED));
+    assertNotEquals(page, new TransactionContext.ChildrenPage(7, "b", 100, LockMode.EXCLUSIVE));
+  }
+}
