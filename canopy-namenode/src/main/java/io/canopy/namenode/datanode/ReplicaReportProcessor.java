@@ -20,6 +20,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -71,7 +72,14 @@ public final class ReplicaReportProcessor implements AutoCloseable {
           Thread thread = new Thread(runnable, "canopy-replica-reports");
           thread.setDaemon(true);
           return thread;
-        }, new ThreadPoolExecutor.CallerRunsPolicy());
+        }, (task, executor) -> {
+          // a full queue: the reporting handler applies the file itself. Once stopped, refuse (a task dropped
+          // silently, as CallerRunsPolicy would, leaves its report waiting forever)
+          if (executor.isShutdown()) {
+            throw new RejectedExecutionException("the namenode is stopping");
+          }
+          task.run();
+        });
     this.fileTransactions.allowCoreThreadTimeOut(true);
     this.runner = runner;
     this.minReplication = minReplication;
@@ -239,19 +247,27 @@ public final class ReplicaReportProcessor implements AutoCloseable {
       files.add(fileTransactions.submit(() -> applyFile(datanodeUuid, storageId, file.getKey(), file.getValue())));
     }
     List<ReportedReplica> moved = new ArrayList<>();
-    IOException failure = null;
+    Throwable failure = null;
     for (Future<List<ReportedReplica>> file : files) {
       try {
         moved.addAll(file.get());
       } catch (ExecutionException e) {
-        failure = firstFailure(failure, e.getCause());
+        failure = withSuppressed(failure, e.getCause());
       } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        failure = firstFailure(failure, e);
+        Thread.currentThread().interrupt(); // the namenode stops: the transactions left end with its store
+        failure = withSuppressed(failure, new InterruptedIOException("interrupted while applying a report of "
+            + "storage " + storageId));
+        break;
       }
     }
+    if (failure instanceof IOException io) {
+      throw io;
+    }
+    if (failure instanceof RuntimeException runtime) {
+      throw runtime;
+    }
     if (failure != null) {
-      throw failure;
+      throw (Error) failure;
     }
     return moved;
   }
@@ -264,21 +280,12 @@ public final class ReplicaReportProcessor implements AutoCloseable {
     return moved;
   }
 
-  private static IOException firstFailure(IOException first, Throwable next) {
-    if (first != null) {
-      first.addSuppressed(next);
-      return first;
+  private static Throwable withSuppressed(Throwable first, Throwable next) {
+    if (first == null) {
+      return next;
     }
-    if (next instanceof IOException io) {
-      return io;
-    }
-    if (next instanceof RuntimeException runtime) {
-      throw runtime;
-    }
-    if (next instanceof Error error) {
-      throw error;
-    }
-    return new InterruptedIOException("interrupted while applying replica reports: " + next);
+    first.addSuppressed(next);
+    return first;
   }
 
   /** Stops the report threads (the namenode stops; its RPC servers are stopped first). */
