@@ -7,6 +7,7 @@ import io.canopy.metadata.entity.NamespaceIdentity;
 import io.canopy.namenode.blocks.BlockLocator;
 import io.canopy.namenode.blocks.BlockPlacement;
 import io.canopy.namenode.blocks.BlockServices;
+import io.canopy.namenode.blocks.ReplicaArrivals;
 import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.datanode.DatanodeProtocolServer;
 import io.canopy.namenode.datanode.FullReportTracker;
@@ -149,7 +150,7 @@ public final class NameNode implements AutoCloseable {
         java.util.concurrent.TimeUnit.MILLISECONDS);
     String metricsFile = conf.get(NameNodeConfig.METRICS_FILE);
     BlockServices blocks = new BlockServices(registry, new BlockPlacement(registry, new Random(random.nextLong())),
-        new BlockLocator(registry, identity.blockPoolId()));
+        new BlockLocator(registry, identity.blockPoolId()), new ReplicaArrivals());
     AtomicReference<InetSocketAddress> boundAddress = new AtomicReference<>();
     LeaderElection election = new LeaderElection(store, NameNodeConfig.electionSettings(conf),
         () -> boundAddress.get().getAddress().getHostAddress() + ":" + boundAddress.get().getPort(),
@@ -177,7 +178,8 @@ public final class NameNode implements AutoCloseable {
         replication.settings().monitorIntervalMs());
     leaderWork.add(unknownReplicas);
     ReplicaReportProcessor replicaReports = new ReplicaReportProcessor(runner, services.limits().minReplication(),
-        services::now, unknownReplicas, registry);
+        services::now, unknownReplicas, registry, blocks.arrivals(),
+        conf.getInt(NameNodeConfig.REPLICA_REPORT_THREADS, NameNodeConfig.REPLICA_REPORT_THREADS_DEFAULT));
     DatanodeProtocolServer datanodes = new DatanodeProtocolServer(services, runner, registry, replicaReports,
         fullReports, datanodeRandom, election, commandSources);
     RpcServers servers = RpcServerFactory.build(conf, NameNodeConfig.rpcAddress(conf),
@@ -205,6 +207,7 @@ public final class NameNode implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       housekeeping.shutdownNow();
       servers.stop();
+      replicaReports.close();
       throw e;
     }
     ScheduledExecutorService electionThread = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -363,6 +366,7 @@ public final class NameNode implements AutoCloseable {
     duties.close();
     electionThread.shutdownNow();
     servers.stop();
+    replicaReports.close();
     housekeeping.shutdownNow();
     store.close();
   }
@@ -373,6 +377,7 @@ public final class NameNode implements AutoCloseable {
     electionThread.shutdownNow();
     election.leave();
     servers.stop();
+    replicaReports.close();
     housekeeping.shutdownNow();
     store.close();
   }

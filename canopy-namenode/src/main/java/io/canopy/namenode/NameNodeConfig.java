@@ -36,7 +36,7 @@ public final class NameNodeConfig {
   public static final String METADATA_PREFIX = "canopy.metadata.";
   /**
    * Connections the namenode may hold to the metadata database. Default: the handler counts (client and service)
-   * plus {@link #POOL_RESERVE}, so an operation holding a connection can always get the second one id allocation or
+   * and the replica report threads, plus {@link #POOL_RESERVE}, so an operation holding a connection can always get the second one id allocation or
    * a datanode-view reload needs.
    */
   public static final String METADATA_POOL_SIZE = "canopy.metadata.pool.size";
@@ -73,6 +73,13 @@ public final class NameNodeConfig {
    */
   public static final String COMPLETE_WAIT_MS = "canopy.namenode.complete.wait-ms";
   public static final long COMPLETE_WAIT_MS_DEFAULT = 500;
+
+  /**
+   * How many files of one datanode report a namenode applies side by side (a transaction each), so a datanode's
+   * reports, sent one at a time, do not wait for one commit per file.
+   */
+  public static final String REPLICA_REPORT_THREADS = "canopy.namenode.replica-reports.threads";
+  public static final int REPLICA_REPORT_THREADS_DEFAULT = 8;
 
   /** How often a namenode re-reads the cluster-wide safe mode (so it learns of one entered through another). */
   public static final String SAFEMODE_REFRESH_MS = "canopy.namenode.safemode.refresh-ms";
@@ -177,7 +184,8 @@ public final class NameNodeConfig {
   public static Map<String, String> namenodeMetadataSettings(Configuration conf) {
     Map<String, String> settings = metadataSettings(conf);
     settings.putIfAbsent(METADATA_POOL_SIZE, String.valueOf(conf.getInt(HANDLER_COUNT, HANDLER_COUNT_DEFAULT)
-        + conf.getInt(SERVICE_HANDLER_COUNT, SERVICE_HANDLER_COUNT_DEFAULT) + POOL_RESERVE));
+        + conf.getInt(SERVICE_HANDLER_COUNT, SERVICE_HANDLER_COUNT_DEFAULT)
+        + conf.getInt(REPLICA_REPORT_THREADS, REPLICA_REPORT_THREADS_DEFAULT) + POOL_RESERVE));
     return settings;
   }
 

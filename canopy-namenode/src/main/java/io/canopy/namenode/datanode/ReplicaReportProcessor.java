@@ -2,12 +2,14 @@ package io.canopy.namenode.datanode;
 
 import io.canopy.metadata.entity.BlockState;
 import io.canopy.namenode.blocks.DatanodeRegistry;
+import io.canopy.namenode.blocks.ReplicaArrivals;
 import io.canopy.metadata.entity.Replica;
 import io.canopy.metadata.entity.ReplicaWithBlock;
 import io.canopy.namenode.replication.CorruptReplicas;
 import io.canopy.namenode.ops.BlockOwnerOp;
 import io.canopy.namenode.tx.TransactionRunner;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -15,6 +17,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.apache.hadoop.hdfs.protocol.BlockListAsLongs;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
@@ -29,27 +37,56 @@ import org.slf4j.LoggerFactory;
  * file (so reports never hold several file locks and cannot deadlock with each other). Replicas of blocks no file
  * holds go to {@link UnknownReplicas}.
  */
-public final class ReplicaReportProcessor {
+public final class ReplicaReportProcessor implements AutoCloseable {
   /**
    * How many times the reports of a block that moved to another file (concat) between its lookup and its file's
    * transaction follow it; past that they are dropped unapplied (never invalidated), and the storage's next full
    * report records them.
    */
   static final int MAX_MOVES_FOLLOWED = 3;
+  /** Files of reports waiting for a thread; past it the reporting handler applies them itself. */
+  private static final int QUEUED_FILES = 1024;
+  private static final long IDLE_THREAD_MS = 10_000;
   private static final Logger LOG = LoggerFactory.getLogger(ReplicaReportProcessor.class);
   private final TransactionRunner runner;
   private final int minReplication;
   private final LongSupplier clockMs;
   private final UnknownReplicas unknownReplicas;
   private final DatanodeRegistry registry;
+  private final ReplicaArrivals arrivals;
+  /**
+   * Runs the per-file transactions of one report side by side: a datanode sends its next incremental report only
+   * once this one is answered, so applying its files one after the other (a commit each) made every datanode's
+   * reports a queue that complete() waited on. Bounded threads and queue; a full queue runs the file in the
+   * reporting handler itself.
+   */
+  private final ThreadPoolExecutor fileTransactions;
 
   public ReplicaReportProcessor(TransactionRunner runner, int minReplication, LongSupplier clockMs,
-      UnknownReplicas unknownReplicas, DatanodeRegistry registry) {
+      UnknownReplicas unknownReplicas, DatanodeRegistry registry, ReplicaArrivals arrivals, int threads) {
+    if (threads < 1) {
+      throw new IllegalArgumentException("replica report threads must be at least 1, got " + threads);
+    }
+    this.fileTransactions = new ThreadPoolExecutor(threads, threads, IDLE_THREAD_MS, TimeUnit.MILLISECONDS,
+        new ArrayBlockingQueue<>(QUEUED_FILES), runnable -> {
+          Thread thread = new Thread(runnable, "canopy-replica-reports");
+          thread.setDaemon(true);
+          return thread;
+        }, (task, executor) -> {
+          // a full queue: the reporting handler applies the file itself. Once stopped, refuse (a task dropped
+          // silently, as CallerRunsPolicy would, leaves its report waiting forever)
+          if (executor.isShutdown()) {
+            throw new RejectedExecutionException("the namenode is stopping");
+          }
+          task.run();
+        });
+    this.fileTransactions.allowCoreThreadTimeOut(true);
     this.runner = runner;
     this.minReplication = minReplication;
     this.clockMs = clockMs;
     this.unknownReplicas = unknownReplicas;
     this.registry = registry;
+    this.arrivals = arrivals;
   }
 
   /**
@@ -194,16 +231,66 @@ public final class ReplicaReportProcessor {
   }
 
   /**
-   * Applies each file's reports in its own transaction; answers the reports whose blocks are not in the file they
-   * were looked up in (moved to another file by concat, or in no file now).
+   * Applies each file's reports in its own transaction, the files side by side ({@link #fileTransactions}); answers
+   * the reports whose blocks are not in the file they were looked up in (moved to another file by concat, or in no
+   * file now). Waits for every file's transaction before it answers or fails, so nothing of a report is still
+   * running when its datanode hears back.
    */
   private List<ReportedReplica> applyEach(String datanodeUuid, String storageId,
       Map<Long, List<ReportedReplica>> byFile) throws IOException {
-    List<ReportedReplica> moved = new ArrayList<>();
+    if (byFile.size() == 1) {
+      Map.Entry<Long, List<ReportedReplica>> only = byFile.entrySet().iterator().next();
+      return applyFile(datanodeUuid, storageId, only.getKey(), only.getValue());
+    }
+    List<Future<List<ReportedReplica>>> files = new ArrayList<>();
     for (Map.Entry<Long, List<ReportedReplica>> file : byFile.entrySet()) {
-      moved.addAll(runner.run(new ApplyReplicaReportsOp(file.getKey(), datanodeUuid, storageId, file.getValue(),
-          minReplication, clockMs.getAsLong())));
+      files.add(fileTransactions.submit(() -> applyFile(datanodeUuid, storageId, file.getKey(), file.getValue())));
+    }
+    List<ReportedReplica> moved = new ArrayList<>();
+    Throwable failure = null;
+    for (Future<List<ReportedReplica>> file : files) {
+      try {
+        moved.addAll(file.get());
+      } catch (ExecutionException e) {
+        failure = withSuppressed(failure, e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt(); // the namenode stops: the transactions left end with its store
+        failure = withSuppressed(failure, new InterruptedIOException("interrupted while applying a report of "
+            + "storage " + storageId));
+        break;
+      }
+    }
+    if (failure instanceof IOException io) {
+      throw io;
+    }
+    if (failure instanceof RuntimeException runtime) {
+      throw runtime;
+    }
+    if (failure != null) {
+      throw (Error) failure;
     }
     return moved;
+  }
+
+  private List<ReportedReplica> applyFile(String datanodeUuid, String storageId, long fileId,
+      List<ReportedReplica> reports) throws IOException {
+    List<ReportedReplica> moved = runner.run(new ApplyReplicaReportsOp(fileId, datanodeUuid, storageId, reports,
+        minReplication, clockMs.getAsLong()));
+    arrivals.applied(fileId);
+    return moved;
+  }
+
+  private static Throwable withSuppressed(Throwable first, Throwable next) {
+    if (first == null) {
+      return next;
+    }
+    first.addSuppressed(next);
+    return first;
+  }
+
+  /** Stops the report threads (the namenode stops; its RPC servers are stopped first). */
+  @Override
+  public void close() {
+    fileTransactions.shutdownNow();
   }
 }

@@ -2,6 +2,7 @@ package io.canopy.namenode.rpc;
 
 import io.canopy.namenode.NameNodeConfig;
 import io.canopy.namenode.blocks.BlockServices;
+import io.canopy.namenode.blocks.ReplicaArrivals;
 import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
@@ -124,6 +125,11 @@ public final class ClientProtocolServer {
   private final BlockServices blocks;
   private final TransactionRunner runner;
   private final FsServerDefaults serverDefaults;
+  /**
+   * How long a waiting complete() trusts the report signal before it checks the database itself (a report applied
+   * by another namenode only, e.g. one that restarted its datanode connections).
+   */
+  private static final long REPORT_RECHECK_MS = 100;
   private final long completeWaitMs;
   /** At most half the client handlers wait in complete(): other clients' calls still find one. */
   private final Semaphore completeWaiters;
@@ -378,8 +384,8 @@ public final class ClientProtocolServer {
 
   /**
    * The datanodes' confirmation of the last block usually arrives within milliseconds of the client's complete;
-   * rather than answering false at once (the client then sleeps 400 ms before asking again), re-run the operation a
-   * few times with a short, growing pause, within {@link NameNodeConfig#COMPLETE_WAIT_MS}.
+   * rather than answering false at once (the client then sleeps 400 ms before asking again), wait for it inside the
+   * namenode, within {@link NameNodeConfig#COMPLETE_WAIT_MS}.
    */
   public boolean complete(String src, String clientName, ExtendedBlock last, long fileId) throws IOException {
     services.safeMode().check("Cannot complete file " + src);
@@ -390,36 +396,54 @@ public final class ClientProtocolServer {
       return runner.run(complete); // enough handlers already wait: answer now, the client retries
     }
     try {
-      return completeWithWait(complete, new CompleteReadinessOp(services, FsPath.parse("complete", src), fileId));
+      return completeWithWait(complete, new CompleteReadinessOp(services, FsPath.parse("complete", src), fileId),
+          fileId);
     } finally {
       completeWaiters.release();
     }
   }
 
   /**
-   * Runs complete; while it answers "not yet", polls with a read-only readiness check (no lock, no commit) and runs
-   * complete again once the datanodes' confirmations are in, until {@code completeWaitMs} is spent.
+   * Runs complete; while it answers "not yet", waits for this namenode to apply a replica report of the file
+   * ({@link ReplicaArrivals}: every namenode applies every datanode's reports) and runs complete again, until
+   * {@code completeWaitMs} is spent. Without a report within {@link #REPORT_RECHECK_MS} (or without a file id to wait
+   * on) it polls with a read-only readiness check (no lock, no commit) instead, as it did before the signal.
    */
-  private boolean completeWithWait(CompleteOp complete, CompleteReadinessOp readiness) throws IOException {
+  private boolean completeWithWait(CompleteOp complete, CompleteReadinessOp readiness, long fileId)
+      throws IOException {
     long deadline = System.nanoTime() + completeWaitMs * 1_000_000L;
-    long pauseMs = 2;
-    if (runner.run(complete)) {
-      return true;
-    }
-    while (true) {
-      if (runner.run(readiness) && runner.run(complete)) {
+    ReplicaArrivals.Expectation arrival = fileId > 0 ? blocks.arrivals().expect(fileId) : null;
+    try {
+      if (runner.run(complete)) {
         return true;
       }
-      if (System.nanoTime() + pauseMs * 1_000_000L > deadline) {
-        return false;
+      long pauseMs = 2;
+      while (true) {
+        long leftMs = (deadline - System.nanoTime()) / 1_000_000L;
+        if (leftMs <= 0) {
+          return false;
+        }
+        boolean reported;
+        if (arrival != null) {
+          reported = arrival.await(Math.min(leftMs, REPORT_RECHECK_MS));
+          arrival.close();
+          arrival = blocks.arrivals().expect(fileId); // before the re-check: a report applied during it wakes us
+        } else {
+          Thread.sleep(Math.min(leftMs, pauseMs));
+          pauseMs = Math.min(pauseMs * 2, 64);
+          reported = false;
+        }
+        if ((reported || runner.run(readiness)) && runner.run(complete)) {
+          return true;
+        }
       }
-      try {
-        Thread.sleep(pauseMs);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    } finally {
+      if (arrival != null) {
+        arrival.close();
       }
-      pauseMs = Math.min(pauseMs * 2, 64);
     }
   }
 

@@ -1,0 +1,61 @@
+package io.canopy.namenode.blocks;
+
+import com.google.common.base.Preconditions;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Wakes a complete() waiting inside this namenode for the datanodes' confirmation of a file's last block as soon as
+ * this namenode has applied a replica report of that file, instead of it sleeping and polling the database. Every
+ * namenode receives every datanode's reports, so the report a waiter needs is applied (and signalled) locally; a
+ * waiter still re-checks the database after its own timeout, so a signal that never comes costs time, not
+ * correctness.
+ *
+ * <p>A waiter registers ({@link #expect}) <em>before</em> it reads the file, so a report applied between that read
+ * and its wait is not missed. At most one entry per file being waited for; entries leave when signalled or when
+ * their waiter gives up ({@link Expectation#close}), so the map is bounded by the waiting handlers.
+ */
+public final class ReplicaArrivals {
+  private final ConcurrentHashMap<Long, CountDownLatch> waiting = new ConcurrentHashMap<>();
+
+  /** One registration of interest in the next report applied to a file. */
+  public final class Expectation implements AutoCloseable {
+    private final long fileId;
+    private final CountDownLatch latch;
+
+    private Expectation(long fileId, CountDownLatch latch) {
+      this.fileId = fileId;
+      this.latch = latch;
+    }
+
+    /** Waits until a report of the file is applied after {@link #expect}, or the timeout; answers which. */
+    public boolean await(long timeoutMs) throws InterruptedException {
+      return latch.await(timeoutMs, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void close() {
+      waiting.remove(fileId, latch);
+    }
+  }
+
+  /** Registers interest in the next replica report applied to {@code fileId} (an inode id, above 0). */
+  public Expectation expect(long fileId) {
+    Preconditions.checkArgument(fileId > 0, "file id %s", fileId);
+    return new Expectation(fileId, waiting.computeIfAbsent(fileId, id -> new CountDownLatch(1)));
+  }
+
+  /** A replica report of {@code fileId} was applied: wakes whoever waits for one. */
+  public void applied(long fileId) {
+    CountDownLatch latch = waiting.remove(fileId);
+    if (latch != null) {
+      latch.countDown();
+    }
+  }
+
+  /** Files waited for now (for tests: the map must not grow). */
+  public int waitingFiles() {
+    return waiting.size();
+  }
+}

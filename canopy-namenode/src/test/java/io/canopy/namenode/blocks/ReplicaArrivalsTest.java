@@ -1,0 +1,62 @@
+package io.canopy.namenode.blocks;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class ReplicaArrivalsTest {
+  private final ReplicaArrivals arrivals = new ReplicaArrivals();
+
+  @Test
+  void aReportAppliedAfterTheRegistrationWakesTheWaiter() throws InterruptedException {
+    try (ReplicaArrivals.Expectation expectation = arrivals.expect(7)) {
+      arrivals.applied(7);
+      assertTrue(expectation.await(0), "a report applied after expect() is seen even before the wait starts");
+    }
+    assertEquals(0, arrivals.waitingFiles());
+  }
+
+  @Test
+  void reportsOfOtherFilesOrFromBeforeTheRegistrationDoNotCount() throws InterruptedException {
+    arrivals.applied(7);
+    try (ReplicaArrivals.Expectation expectation = arrivals.expect(7)) {
+      arrivals.applied(8);
+      assertFalse(expectation.await(1));
+      assertEquals(1, arrivals.waitingFiles());
+    }
+    assertEquals(0, arrivals.waitingFiles(), "a waiter that gives up leaves nothing behind");
+  }
+
+  @Test
+  void aSignalledWaiterRegistersAfreshForTheNextReport() throws InterruptedException {
+    ReplicaArrivals.Expectation first = arrivals.expect(7);
+    arrivals.applied(7);
+    assertTrue(first.await(0));
+    first.close();
+    try (ReplicaArrivals.Expectation second = arrivals.expect(7)) {
+      assertFalse(second.await(1), "the first report does not wake the second registration");
+      arrivals.applied(7);
+      assertTrue(second.await(0));
+    }
+  }
+
+  @Test
+  void closingAnOldRegistrationKeepsANewerOne() throws InterruptedException {
+    ReplicaArrivals.Expectation old = arrivals.expect(7);
+    arrivals.applied(7);
+    try (ReplicaArrivals.Expectation newer = arrivals.expect(7)) {
+      old.close();
+      assertEquals(1, arrivals.waitingFiles());
+      arrivals.applied(7);
+      assertTrue(newer.await(0));
+    }
+  }
+
+  @Test
+  void onlyRealFileIdsAreWaitedFor() {
+    assertThrows(IllegalArgumentException.class, () -> arrivals.expect(0));
+  }
+}
