@@ -245,11 +245,11 @@ final class Jdbc {
 
   /** Number of {@code ?} placeholders: Canopy's SQL has no question marks in literals or operators. */
   static int countParameters(String sql) {
+    // indexOf is the JDK's vectorized search; a charAt loop over every statement built was the namenode's hottest
+    // method in the issue 13 profile (a quarter of its on-CPU samples in the Spotify mix)
     int count = 0;
-    for (int i = 0; i < sql.length(); i++) {
-      if (sql.charAt(i) == '?') {
-        count++;
-      }
+    for (int at = sql.indexOf('?'); at >= 0; at = sql.indexOf('?', at + 1)) {
+      count++;
     }
     return count;
   }
