@@ -36,9 +36,10 @@ public interface ReadBatch {
   Result<Optional<Inode>> inode(InodeKey key, LockMode lock);
 
   /**
-   * Batched primary-key read of inodes (one statement, so use one lock mode only where the order is free). Unlocked
-   * reads ({@link LockMode#READ_COMMITTED}) added one after another, by this method or {@link #inode}, may travel as
-   * one statement: that is how a whole path costs one statement whatever its depth.
+   * Batched primary-key read of inodes, in one round trip. Unlocked reads ({@link LockMode#READ_COMMITTED}) added
+   * one after another, by this method or {@link #inode}, may travel as one statement: that is how a whole path
+   * costs one statement whatever its depth. Locked rows are read one statement each, in the order given: a row read
+   * after waiting for another's lock must see what that lock's holder committed.
    */
   Result<Map<InodeKey, Inode>> inodes(List<InodeKey> keys, LockMode lock);
 

@@ -125,7 +125,19 @@ final class PgInodeTable implements InodeTable, BufferedTable {
     if (keys.isEmpty()) {
       return new LinkedHashMap<>();
     }
-    KeyReads reads = new KeyReads(jdbc.effective(lock));
+    LockMode effective = jdbc.effective(lock);
+    if (effective != LockMode.READ_COMMITTED) {
+      // one statement per locked row (see PgReadBatch#inode), all in one round trip
+      List<Jdbc.Part<Inode>> parts = new ArrayList<>(keys.size());
+      for (InodeKey key : keys) {
+        parts.add(getPart(key, effective));
+      }
+      jdbc.pipeline(parts, false);
+      Map<InodeKey, Inode> found = new LinkedHashMap<>();
+      parts.forEach(part -> found.putAll(byKey(part.rows())));
+      return found;
+    }
+    KeyReads reads = new KeyReads(effective);
     keys.forEach(reads::add);
     jdbc.run(reads.part());
     return reads.rows();

@@ -96,6 +96,17 @@ final class PgReadBatch implements ReadBatch {
       };
     }
     LockMode effective = jdbc.effective(lock);
+    if (effective != LockMode.READ_COMMITTED) {
+      List<Result<Optional<Inode>>> rows = new ArrayList<>(keys.size());
+      for (InodeKey key : keys) {
+        rows.add(inode(key, effective)); // one statement per locked row, see inode()
+      }
+      return () -> {
+        Map<InodeKey, Inode> found = new LinkedHashMap<>();
+        rows.forEach(row -> row.get().ifPresent(inode -> found.put(inode.key(), inode)));
+        return found;
+      };
+    }
     PgInodeTable.KeyReads reads = openKeyReads(effective);
     keys.forEach(reads::add);
     return () -> {
