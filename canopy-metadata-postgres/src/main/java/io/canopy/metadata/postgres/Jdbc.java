@@ -33,6 +33,7 @@ final class Jdbc {
     private final int parameters;
     private final Binder binder;
     private final Mapper<R> mapper;
+    private boolean plannedPerExecution;
     private List<R> rows;
 
     Part(String sql, Binder binder, Mapper<R> mapper) {
@@ -40,6 +41,16 @@ final class Jdbc {
       this.parameters = countParameters(sql);
       this.binder = binder;
       this.mapper = mapper;
+    }
+
+    /**
+     * This statement is planned with its values on every execution, never from a generic plan: for paging and
+     * counting statements whose best plan depends on the values (a LIMIT, a skewed column, an array of unknown
+     * length), where canopy.metadata.plan-cache-mode=force_generic_plan could pick a scan per page.
+     */
+    Part<R> plannedPerExecution() {
+      plannedPerExecution = true;
+      return this;
     }
 
     /** The rows a query returned; null before its pipeline ran. */
@@ -113,6 +124,16 @@ final class Jdbc {
     return run(new Part<>(sql, binder, mapper));
   }
 
+  /** {@link #query}, planned with its values on every execution (see {@link Part#plannedPerExecution}). */
+  <R> List<R> queryPlannedPerExecution(String sql, Binder binder, Mapper<R> mapper) throws StoreException {
+    return run(new Part<>(sql, binder, mapper).plannedPerExecution());
+  }
+
+  /** Makes {@code statement} an unnamed one, which PostgreSQL plans with the values of each execution. */
+  static void planPerExecution(PreparedStatement statement) throws SQLException {
+    statement.unwrap(org.postgresql.PGStatement.class).setPrepareThreshold(0);
+  }
+
   /** Runs one statement in its own round trip and returns its rows. */
   <R> List<R> run(Part<R> part) throws StoreException {
     pipeline(List.of(part), false);
@@ -136,6 +157,9 @@ final class Jdbc {
     try (PreparedStatement statement = connection.prepareStatement(sql.toString())) {
       int offset = 0;
       for (Part<?> part : parts) {
+        if (part.plannedPerExecution) {
+          planPerExecution(statement);
+        }
         part.binder.bind(new Params(statement, offset));
         offset += part.parameters;
       }

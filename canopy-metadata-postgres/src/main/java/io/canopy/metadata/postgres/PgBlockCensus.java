@@ -40,6 +40,7 @@ final class PgBlockCensus implements BlockCensus {
   private long count(String sql, String[] storageIds, int minReplicas) throws StoreException {
     try (Connection connection = readPool.getConnection();
         PreparedStatement statement = connection.prepareStatement(sql)) {
+      Jdbc.planPerExecution(statement); // the storages match most replicas: a generic plan would guess ten
       if (storageIds != null) {
         statement.setArray(1, connection.createArrayOf("text", storageIds));
         statement.setInt(2, minReplicas);

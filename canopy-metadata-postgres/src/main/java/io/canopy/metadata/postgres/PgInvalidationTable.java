@@ -18,8 +18,8 @@ final class PgInvalidationTable implements InvalidationTable, BufferedTable {
 
   @Override
   public List<InvalidatedBlock> ofDatanode(String datanodeUuid, int limit) throws StoreException {
-    return jdbc.query("SELECT b.datanode_uuid, b.block_id, b.generation_stamp, b.num_bytes FROM invalidated_blocks b "
-        + "WHERE b.datanode_uuid = ? ORDER BY b.block_id LIMIT ?"
+    return jdbc.queryPlannedPerExecution("SELECT b.datanode_uuid, b.block_id, b.generation_stamp, b.num_bytes "
+        + "FROM invalidated_blocks b WHERE b.datanode_uuid = ? ORDER BY b.block_id LIMIT ?"
         + Jdbc.lockClause(jdbc.effective(LockMode.EXCLUSIVE), "b"),
         s -> {
           s.setString(1, datanodeUuid);

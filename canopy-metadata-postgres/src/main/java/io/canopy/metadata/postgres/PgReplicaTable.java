@@ -67,13 +67,15 @@ final class PgReplicaTable implements ReplicaTable, BufferedTable {
       throw new IllegalArgumentException("replica page limit must be positive, got " + limit);
     }
     if (after == null) {
-      return jdbc.query("SELECT " + COLUMNS + " FROM replicas WHERE storage_id = ? ORDER BY inode_id, block_id "
+      return jdbc.queryPlannedPerExecution("SELECT " + COLUMNS + " FROM replicas WHERE storage_id = ? "
+          + "ORDER BY inode_id, block_id "
           + "LIMIT ?", s -> {
             s.setString(1, storageId);
             s.setInt(2, limit);
           }, PgReplicaTable::map);
     }
-    return jdbc.query("SELECT " + COLUMNS + " FROM replicas WHERE storage_id = ? AND (inode_id, block_id) > (?, ?) "
+    return jdbc.queryPlannedPerExecution("SELECT " + COLUMNS + " FROM replicas WHERE storage_id = ? "
+        + "AND (inode_id, block_id) > (?, ?) "
         + "ORDER BY inode_id, block_id LIMIT ?", s -> {
           s.setString(1, storageId);
           s.setLong(2, after.inodeId());

@@ -32,10 +32,11 @@ final class PgReplicationQueueTable implements ReplicationQueueTable, BufferedTa
       throw new IllegalArgumentException("replication queue page limit must be positive, got " + limit);
     }
     if (after == null) {
-      return jdbc.query("SELECT " + COLUMNS + " FROM replication_queue ORDER BY priority, inode_id, block_id LIMIT ?",
+      return jdbc.queryPlannedPerExecution("SELECT " + COLUMNS + " FROM replication_queue ORDER BY priority, inode_id, block_id LIMIT ?",
           s -> s.setInt(1, limit), PgReplicationQueueTable::map);
     }
-    return jdbc.query("SELECT " + COLUMNS + " FROM replication_queue WHERE (priority, inode_id, block_id) > (?, ?, ?) "
+    return jdbc.queryPlannedPerExecution("SELECT " + COLUMNS + " FROM replication_queue WHERE (priority, inode_id, "
+        + "block_id) > (?, ?, ?) "
         + "ORDER BY priority, inode_id, block_id LIMIT ?", s -> {
           s.setInt(1, after.priority().code());
           s.setLong(2, after.inodeId());

@@ -174,6 +174,7 @@ final class PostgresMetadataStore implements MetadataStore {
     try (Connection connection = pool.getConnection();
         PreparedStatement statement = connection.prepareStatement("DELETE FROM retry_cache WHERE ctid IN "
             + "(SELECT ctid FROM retry_cache WHERE expires_at_ms < ? ORDER BY expires_at_ms LIMIT ?)")) {
+      Jdbc.planPerExecution(statement); // how many entries expired decides the plan
       statement.setLong(1, nowMs);
       statement.setInt(2, limit);
       int deleted = statement.executeUpdate();
