@@ -163,6 +163,10 @@ class DatanodeProtocolSurfaceTest {
       Await.until("the leader declares datanode " + uuid + " dead", Duration.ofSeconds(60),
           () -> !StoreQueries.column(store, "SELECT uuid FROM datanodes WHERE uuid = '" + uuid
               + "' AND declared_dead_at_ms <> 0").isEmpty());
+      // The leader then removes the dead storage's replica rows, page by page: compare after it has finished.
+      Await.until("the leader removes the replicas of dead storage " + storage, Duration.ofSeconds(60),
+          () -> StoreQueries.column(store, "SELECT block_id FROM replicas WHERE storage_id = '" + storage + "'")
+              .isEmpty());
       List<List<String>> before = replicaRows();
       DatanodeRegistration stale = dataNode.getDNRegistrationForBP(blockPoolId);
       try (DatanodeProtocolClientSideTranslatorPB late = datanodeProtocol(serviceAddress(cluster.nameNode(0)))) {
