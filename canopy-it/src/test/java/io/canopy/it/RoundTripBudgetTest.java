@@ -2,6 +2,7 @@ package io.canopy.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.canopy.namenode.NameNode;
 import io.canopy.namenode.tx.OperationMetrics;
@@ -46,6 +47,8 @@ class RoundTripBudgetTest {
   /** The lock round trip, then the writes and the commit in one pipeline. */
   private static final long WARM_CREATE = 2;
   private static final int LISTING_LIMIT = 10;
+  /** See {@link #aWarmDeleteReadsWhatItsTargetsKindCanHave}: five reads, then four writes and the commit. */
+  private static final long WARM_DELETE_STATEMENTS = 10;
 
   @TempDir
   static Path directory;
@@ -127,6 +130,32 @@ class RoundTripBudgetTest {
           + depth);
       assertEquals(WARM_GET_BLOCK_LOCATIONS_STATEMENTS, locations.statements(), "getBlockLocations statements at "
           + "depth " + depth);
+    }
+  }
+
+  /**
+   * A warm delete reads only what its target's kind can have (issue 13): a file's blocks but no children, an empty
+   * directory's children but no blocks. Both are the path, the parent's and the target's locks, that one read and the
+   * quota epoch; then the inode's delete, the parent's update, the retry-cache row, the extended attributes' delete
+   * and the commit.
+   */
+  @Test
+  void aWarmDeleteReadsWhatItsTargetsKindCanHave() throws IOException {
+    NameNode nameNode = cluster.nameNode(0);
+    ClientProtocol client = cluster.fileSystem(0).getClient().getNamenode();
+    for (int depth : DEPTHS) {
+      String parent = dir("delete", depth);
+      cluster.fileSystem(0).mkdirs(new org.apache.hadoop.fs.Path(parent + "/empty"));
+      create(client, parent + "/file");
+      assertNotNull(client.getFileInfo(parent + "/empty")); // the hints know both kinds now
+      OperationMetrics.Snapshot file = cost(nameNode, "delete", () -> client.delete(parent + "/file", false));
+      assertEquals(2, file.roundTrips(), "delete of a file at depth " + depth);
+      assertEquals(WARM_DELETE_STATEMENTS, file.statements(), "delete of a file at depth " + depth);
+      OperationMetrics.Snapshot directory = cost(nameNode, "delete", () -> client.delete(parent + "/empty", false));
+      assertEquals(2, directory.roundTrips(), "delete of an empty directory at depth " + depth);
+      assertEquals(WARM_DELETE_STATEMENTS, directory.statements(), "delete of an empty directory at depth " + depth);
+      assertNull(client.getFileInfo(parent + "/file"));
+      assertNull(client.getFileInfo(parent + "/empty"));
     }
   }
 

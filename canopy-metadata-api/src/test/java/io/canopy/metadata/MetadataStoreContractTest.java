@@ -836,6 +836,52 @@ public abstract class MetadataStoreContractTest {
   }
 
   @Test
+  void aBlocksReplicaRowsAreInsertedAndDeletedTogetherAmongOtherRows() throws Exception {
+    Replica kept = new Replica(20_001, 1_001, "DS-1");
+    inTransaction(tx -> tx.replicas().insert(kept));
+    List<Replica> block = List.of(kept, new Replica(20_001, 1_001, "DS-2"),
+        new Replica(20_001, 1_001, "DS-3").markedCorrupt(CorruptReason.SIZE_MISMATCH, 1_007));
+    Replica other = new Replica(20_002, 1_002, "DS-1");
+    inTransaction(tx -> { // one row already there: inserting it again changes nothing
+      block.forEach(tx.replicas()::insert);
+      tx.replicas().insert(other);
+    });
+    try (Transaction tx = begin()) {
+      assertEquals(Set.copyOf(block), Set.copyOf(tx.replicas().ofFile(20_001)));
+      assertEquals(List.of(other), tx.replicas().ofFile(20_002));
+    }
+    inTransaction(tx -> {
+      tx.replicas().delete(block.get(1).key());
+      tx.replicas().delete(block.get(2).key());
+      tx.replicas().delete(new ReplicaKey(20_001, 1_001, "DS-9")); // absent
+      tx.replicas().delete(other.key());
+    });
+    try (Transaction tx = begin()) {
+      assertEquals(List.of(kept), tx.replicas().ofFile(20_001));
+      assertEquals(List.of(), tx.replicas().ofFile(20_002));
+    }
+
+    List<UcReplica> pipeline = List.of(new UcReplica(20_003, 1_003, "DS-1", UcReplicaState.EXPECTED, 1_003),
+        new UcReplica(20_003, 1_003, "DS-2", UcReplicaState.EXPECTED, 1_003),
+        new UcReplica(20_003, 1_003, "DS-3", UcReplicaState.RECEIVING, 1_003));
+    inTransaction(tx -> pipeline.forEach(tx.ucReplicas()::insert));
+    inTransaction(tx -> pipeline.subList(0, 2).forEach(r -> tx.ucReplicas().delete(r.key())));
+    try (Transaction tx = begin()) {
+      assertEquals(List.of(pipeline.get(2)), tx.ucReplicas().ofFile(20_003));
+    }
+
+    InvalidatedBlock scheduled = new InvalidatedBlock("dn-1", 1_004, 1_004, 10);
+    inTransaction(tx -> tx.invalidations().insert(scheduled));
+    List<InvalidatedBlock> deletedFile = List.of(scheduled, new InvalidatedBlock("dn-2", 1_004, 1_004, 10),
+        new InvalidatedBlock("dn-3", 1_004, 1_004, 10));
+    inTransaction(tx -> deletedFile.forEach(tx.invalidations()::insert));
+    try (Transaction tx = begin()) {
+      assertEquals(Set.copyOf(deletedFile), Set.copyOf(tx.invalidations().ofBlock(1_004, List.of("dn-1", "dn-2",
+          "dn-3"))));
+    }
+  }
+
+  @Test
   void blockRecoveryIdRoundTripsThroughInsertUpdateAndBatchReads() throws Exception {
     Block open = new Block(20_001, 3_000, 0, 0, 1_001, BlockState.UNDER_CONSTRUCTION);
     assertEquals(0, open.recoveryId(), "a block starts with no recovery issued");

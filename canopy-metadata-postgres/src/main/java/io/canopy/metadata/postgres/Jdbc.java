@@ -74,6 +74,12 @@ final class Jdbc {
    */
   static final int MAX_BATCH_ROWS = 10_000;
 
+  /**
+   * Rows one statement binds as arrays at most ({@link #chunks}): several rows of a table written in one statement
+   * instead of one statement each, since on PostgreSQL a statement's fixed cost is most of a small write's.
+   */
+  static final int MAX_ARRAY_ROWS = 1_000;
+
   private static final Part<Void> COMMIT = new Part<>("COMMIT", s -> { }, null);
 
   private final Connection connection;
@@ -280,5 +286,17 @@ final class Jdbc {
 
   static Long[] longs(List<Long> values) {
     return values.toArray(new Long[0]);
+  }
+
+  /**
+   * {@code rows} in consecutive chunks of at most {@link #MAX_ARRAY_ROWS}, in order: for writes that bind a chunk of
+   * rows as array parameters of one statement ({@link #batch} then queues one statement per chunk).
+   */
+  static <R> List<List<R>> chunks(List<R> rows) {
+    List<List<R>> chunks = new ArrayList<>((rows.size() + MAX_ARRAY_ROWS - 1) / MAX_ARRAY_ROWS);
+    for (int from = 0; from < rows.size(); from += MAX_ARRAY_ROWS) {
+      chunks.add(rows.subList(from, Math.min(rows.size(), from + MAX_ARRAY_ROWS)));
+    }
+    return chunks;
   }
 }

@@ -5,6 +5,7 @@ import io.canopy.metadata.StoreException;
 import io.canopy.metadata.dal.InvalidationTable;
 import io.canopy.metadata.entity.InvalidatedBlock;
 import io.canopy.metadata.spi.WriteBuffer;
+import java.sql.Connection;
 import java.util.Collection;
 import java.util.List;
 
@@ -58,13 +59,29 @@ final class PgInvalidationTable implements InvalidationTable, BufferedTable {
           s.setLong(2, (Long) key.get(1));
         });
     // The same replica may be scheduled for deletion twice (file deleted, then a report of the stale replica).
-    jdbc.batch("INSERT INTO invalidated_blocks (datanode_uuid, block_id, generation_stamp, num_bytes) "
-        + "VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", writes.inserts(), (s, b) -> {
-          s.setString(1, b.datanodeUuid());
-          s.setLong(2, b.blockId());
-          s.setLong(3, b.generationStamp());
-          s.setLong(4, b.numBytes());
-        });
+    List<InvalidatedBlock> inserts = writes.inserts();
+    if (inserts.size() == 1) {
+      jdbc.batch("INSERT INTO invalidated_blocks (datanode_uuid, block_id, generation_stamp, num_bytes) "
+          + "VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", inserts, (s, b) -> {
+            s.setString(1, b.datanodeUuid());
+            s.setLong(2, b.blockId());
+            s.setLong(3, b.generationStamp());
+            s.setLong(4, b.numBytes());
+          });
+    } else {
+      // a deleted file's replicas: one statement
+      jdbc.batch("INSERT INTO invalidated_blocks (datanode_uuid, block_id, generation_stamp, num_bytes) "
+          + "SELECT * FROM unnest(?::text[], ?::bigint[], ?::bigint[], ?::bigint[]) ON CONFLICT DO NOTHING",
+          Jdbc.chunks(inserts), (s, rows) -> {
+            Connection connection = s.getConnection();
+            s.setArray(1, connection.createArrayOf("text",
+                rows.stream().map(InvalidatedBlock::datanodeUuid).toArray()));
+            s.setArray(2, connection.createArrayOf("bigint", rows.stream().map(InvalidatedBlock::blockId).toArray()));
+            s.setArray(3, connection.createArrayOf("bigint",
+                rows.stream().map(InvalidatedBlock::generationStamp).toArray()));
+            s.setArray(4, connection.createArrayOf("bigint", rows.stream().map(InvalidatedBlock::numBytes).toArray()));
+          });
+    }
     writes.clear();
   }
 

@@ -16,6 +16,9 @@ import java.util.List;
 final class PgReplicaTable implements ReplicaTable, BufferedTable {
   private static final String COLUMNS = "inode_id, block_id, storage_id, corrupt_reason, corrupt_generation_stamp";
 
+  private static final ReplicaRows.Values<Replica> VALUES = new ReplicaRows.Values<>(Replica::inodeId,
+      Replica::blockId, Replica::storageId, r -> (short) r.corruptReason().code(), Replica::corruptGenerationStamp);
+
   private final Jdbc jdbc;
   private final WriteBuffer<ReplicaKey, Replica> writes = new WriteBuffer<>("replicas");
 
@@ -119,21 +122,9 @@ final class PgReplicaTable implements ReplicaTable, BufferedTable {
 
   @Override
   public void flush() {
-    jdbc.batch("DELETE FROM replicas WHERE inode_id = ? AND block_id = ? AND storage_id = ?", writes.deletes(),
-        (s, key) -> {
-          s.setLong(1, key.inodeId());
-          s.setLong(2, key.blockId());
-          s.setString(3, key.storageId());
-        });
+    ReplicaRows.delete(jdbc, "replicas", writes.deletes());
     // A datanode may report a replica twice (incremental, then full report): inserting it again is a no-op.
-    jdbc.batch("INSERT INTO replicas (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-        writes.inserts(), (s, r) -> {
-          s.setLong(1, r.inodeId());
-          s.setLong(2, r.blockId());
-          s.setString(3, r.storageId());
-          s.setShort(4, (short) r.corruptReason().code());
-          s.setLong(5, r.corruptGenerationStamp());
-        });
+    ReplicaRows.insert(jdbc, "replicas", COLUMNS, " ON CONFLICT DO NOTHING", writes.inserts(), VALUES);
     jdbc.batch("UPDATE replicas SET corrupt_reason = ?, corrupt_generation_stamp = ? "
         + "WHERE inode_id = ? AND block_id = ? AND storage_id = ?", writes.updates(), (s, r) -> {
           s.setShort(1, (short) r.corruptReason().code());

@@ -14,6 +14,9 @@ import java.util.List;
 final class PgUcReplicaTable implements UcReplicaTable, BufferedTable {
   private static final String COLUMNS = "inode_id, block_id, storage_id, state, generation_stamp";
 
+  private static final ReplicaRows.Values<UcReplica> VALUES = new ReplicaRows.Values<>(UcReplica::inodeId,
+      UcReplica::blockId, UcReplica::storageId, r -> (short) r.state().code(), UcReplica::generationStamp);
+
   private final Jdbc jdbc;
   private final WriteBuffer<ReplicaKey, UcReplica> writes = new WriteBuffer<>("uc_replicas");
 
@@ -58,19 +61,8 @@ final class PgUcReplicaTable implements UcReplicaTable, BufferedTable {
 
   @Override
   public void flush() {
-    jdbc.batch("DELETE FROM uc_replicas WHERE inode_id = ? AND block_id = ? AND storage_id = ?", writes.deletes(),
-        (s, key) -> {
-          s.setLong(1, key.inodeId());
-          s.setLong(2, key.blockId());
-          s.setString(3, key.storageId());
-        });
-    jdbc.batch("INSERT INTO uc_replicas (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?)", writes.inserts(), (s, r) -> {
-      s.setLong(1, r.inodeId());
-      s.setLong(2, r.blockId());
-      s.setString(3, r.storageId());
-      s.setShort(4, (short) r.state().code());
-      s.setLong(5, r.generationStamp());
-    });
+    ReplicaRows.delete(jdbc, "uc_replicas", writes.deletes());
+    ReplicaRows.insert(jdbc, "uc_replicas", COLUMNS, "", writes.inserts(), VALUES);
     jdbc.batch("UPDATE uc_replicas SET state = ?, generation_stamp = ? WHERE inode_id = ? AND block_id = ? "
         + "AND storage_id = ?", writes.updates(), (s, r) -> {
           s.setShort(1, (short) r.state().code());

@@ -6,7 +6,10 @@ import io.canopy.metadata.MetadataStoreProvider;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
+import io.canopy.metadata.dal.Transaction;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -76,6 +79,31 @@ class PostgresMetadataStoreContractTest extends MetadataStoreContractTest {
           store.adminQuery("SHOW statement_timeout", 1).rows().get(0).get(0));
       org.junit.jupiter.api.Assertions.assertEquals("5678ms",
           store.adminQuery("SHOW idle_in_transaction_session_timeout", 1).rows().get(0).get(0));
+    }
+  }
+  /**
+   * Several rows of a block are one statement: a new block's three pipeline replicas cost the commit one insert,
+   * and closing the block one delete (design 012).
+   */
+  @org.junit.jupiter.api.Test
+  void aBlocksRowsAreOneStatementInTheCommit() throws Exception {
+    List<io.canopy.metadata.entity.UcReplica> pipeline = new ArrayList<>();
+    for (String storage : List.of("DS-1", "DS-2", "DS-3")) {
+      pipeline.add(new io.canopy.metadata.entity.UcReplica(30_001, 4_001, storage,
+          io.canopy.metadata.entity.UcReplicaState.EXPECTED, 4_001));
+    }
+    try (Transaction tx = store.begin(MetadataStore.NO_PARTITION_HINT)) {
+      pipeline.forEach(tx.ucReplicas()::insert);
+      tx.commit();
+      org.junit.jupiter.api.Assertions.assertEquals(2, tx.statements(), "one insert and the commit");
+    }
+    try (Transaction tx = store.begin(MetadataStore.NO_PARTITION_HINT)) {
+      pipeline.forEach(r -> tx.ucReplicas().delete(r.key()));
+      tx.commit();
+      org.junit.jupiter.api.Assertions.assertEquals(2, tx.statements(), "one delete and the commit");
+    }
+    try (Transaction tx = store.begin(MetadataStore.NO_PARTITION_HINT)) {
+      org.junit.jupiter.api.Assertions.assertEquals(List.of(), tx.ucReplicas().ofFile(30_001));
     }
   }
 }

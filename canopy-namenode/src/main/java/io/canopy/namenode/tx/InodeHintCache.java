@@ -27,19 +27,21 @@ public final class InodeHintCache {
   static final double EVICTION_HEADROOM = 1.0 / 16;
 
   /**
-   * What a hint says about one child: its id, its partition, whether it spreads its own children, and whether it has
-   * a quota (so the quota rows an operation must lock are known before its path is read).
+   * What a hint says about one child: its id, its partition, whether it spreads its own children, whether it has
+   * a quota (so the quota rows an operation must lock are known before its path is read), and whether it is a
+   * directory (so a delete or a listing prefetches children only for a directory, and file rows only for a file).
+   * An inode never changes kind, so a hint whose id the row read confirms is right about it.
    */
-  public record Hint(long id, long partitionId, boolean spreadsChildren, boolean hasQuota) {
+  public record Hint(long id, long partitionId, boolean spreadsChildren, boolean hasQuota, boolean directory) {
     static Hint of(Inode inode) {
-      return new Hint(inode.id(), inode.partitionId(), inode.spreadsChildren(), inode.hasQuota());
+      return new Hint(inode.id(), inode.partitionId(), inode.spreadsChildren(), inode.hasQuota(), inode.directory());
     }
 
     // Explicit: a record's generated equals and hashCode run through method handles, on the per-call path.
     @Override
     public boolean equals(Object other) {
       return other instanceof Hint hint && hint.id == id && hint.partitionId == partitionId
-          && hint.spreadsChildren == spreadsChildren && hint.hasQuota == hasQuota;
+          && hint.spreadsChildren == spreadsChildren && hint.hasQuota == hasQuota && hint.directory == directory;
     }
 
     @Override

@@ -102,6 +102,7 @@ public final class TransactionContext {
     final InodeKey[] keys;
     final boolean[] spreads;
     final boolean[] quotas;
+    final boolean[] directories;
     /** The depth of the first proper ancestor the hints do not know (predicted missing, with all below), or 0. */
     int missingFrom;
 
@@ -111,12 +112,14 @@ public final class TransactionContext {
       this.keys = new InodeKey[path.depth() + 1];
       this.spreads = new boolean[path.depth() + 1];
       this.quotas = new boolean[path.depth() + 1];
+      this.directories = new boolean[path.depth() + 1];
     }
 
     /** Whether the hint this prediction took for {@code depth} says exactly what {@code row} says. */
     boolean confirmedBy(int depth, Inode row) {
       return ids[depth] == row.id() && keys[depth].partitionId() == row.partitionId()
-          && spreads[depth] == row.spreadsChildren() && quotas[depth] == row.hasQuota();
+          && spreads[depth] == row.spreadsChildren() && quotas[depth] == row.hasQuota()
+          && directories[depth] == row.directory();
     }
   }
 
@@ -353,6 +356,7 @@ public final class TransactionContext {
     prediction.keys[0] = InodePartitioning.ROOT_KEY;
     prediction.spreads[0] = root.spreadsChildren();
     prediction.quotas[0] = root.hasQuota();
+    prediction.directories[0] = true;
     List<String> names = parentPath.components();
     for (int depth = 1; depth <= names.size(); depth++) {
       InodeHintCache.Hint hint = hints.get(prediction.ids[depth - 1], names.get(depth - 1));
@@ -363,6 +367,7 @@ public final class TransactionContext {
       prediction.keys[depth] = new InodeKey(hint.partitionId(), prediction.ids[depth - 1], names.get(depth - 1));
       prediction.spreads[depth] = hint.spreadsChildren();
       prediction.quotas[depth] = hint.hasQuota();
+      prediction.directories[depth] = hint.directory();
     }
     return prediction;
   }
@@ -414,6 +419,7 @@ public final class TransactionContext {
       prediction.keys[0] = InodePartitioning.ROOT_KEY;
       prediction.spreads[0] = root.spreadsChildren();
       prediction.quotas[0] = root.hasQuota();
+      prediction.directories[0] = true;
       List<String> names = path.components();
       for (int depth = 1; depth <= names.size(); depth++) {
         String name = names.get(depth - 1);
@@ -440,6 +446,7 @@ public final class TransactionContext {
           prediction.keys[depth] = new InodeKey(hint.partitionId(), parentId, name);
           prediction.spreads[depth] = hint.spreadsChildren();
           prediction.quotas[depth] = hint.hasQuota();
+          prediction.directories[depth] = hint.directory();
         }
       }
       result.put(path, prediction);
@@ -706,25 +713,30 @@ public final class TransactionContext {
   private void prefetch(ReadBatch batch, PathLock lock, Map<FsPath, Prediction> predictions, boolean withXAttrs) {
     long targetId;
     boolean spreads;
+    boolean directory;
     if (predictions != null) {
       Prediction prediction = predictions.get(lock.path());
       targetId = prediction.ids[lock.path().depth()];
       spreads = prediction.spreads[lock.path().depth()];
+      directory = prediction.directories[lock.path().depth()];
     } else {
       Inode target = resolved.get(lock.path()).target();
       targetId = target == null ? -1 : target.id();
       spreads = target != null && target.spreadsChildren();
+      directory = target != null && target.directory();
     }
     if (targetId < 0) {
       return; // nothing known to prefetch: the operation reads what it needs on demand
     }
-    if (lock.fileData()) {
+    // A file has no children and a directory no blocks: only what the target's kind can have is read (a prediction
+    // that is wrong about the kind is wrong about the id too, and the operation runs again).
+    if (lock.fileData() && !directory) {
       prefetchFileData(batch, targetId);
     }
     if (withXAttrs) {
       xattrs.put(targetId, batch.xattrsOf(targetId));
     }
-    if (lock.resolve() != PathLock.Resolve.PATH) {
+    if (lock.resolve() != PathLock.Resolve.PATH && directory) {
       LockMode mode = lock.resolve() == PathLock.Resolve.PATH_AND_ALL_CHILDREN ? lock.targetMode()
           : LockMode.READ_COMMITTED;
       ChildrenPage page = new ChildrenPage(targetId, lock.childrenAfter(), lock.childrenLimit(), mode);

@@ -23,11 +23,12 @@ class InodeHintCacheTest {
     InodeHintCache cache = new InodeHintCache(100);
     assertNull(cache.get(ROOT_ID, "a"));
     cache.put(directory(10, ROOT_ID, "a"));
-    assertEquals(new InodeHintCache.Hint(10, ROOT_ID, false, false), cache.get(ROOT_ID, "a"));
+    assertEquals(new InodeHintCache.Hint(10, ROOT_ID, false, false, true), cache.get(ROOT_ID, "a"));
     assertNull(cache.get(ROOT_ID, "b"), "another name");
     assertNull(cache.get(11, "a"), "another parent");
     cache.put(directory(12, ROOT_ID, "a").withQuota(true));
-    assertEquals(new InodeHintCache.Hint(12, ROOT_ID, false, true), cache.get(ROOT_ID, "a"), "the newest row wins");
+    assertEquals(new InodeHintCache.Hint(12, ROOT_ID, false, true, true), cache.get(ROOT_ID, "a"),
+        "the newest row wins");
     cache.invalidate(ROOT_ID, "a");
     assertNull(cache.get(ROOT_ID, "a"));
     assertEquals(0, cache.size());
@@ -62,12 +63,13 @@ class InodeHintCacheTest {
     assertEquals(key.hashCode(), same.hashCode());
     assertNotEquals(key, new InodeHintCache.Key(8, "name"));
     assertNotEquals(key, new InodeHintCache.Key(7, "other"));
-    InodeHintCache.Hint hint = new InodeHintCache.Hint(1, 2, true, false);
-    assertEquals(hint, new InodeHintCache.Hint(1, 2, true, false));
-    assertEquals(hint.hashCode(), new InodeHintCache.Hint(1, 2, true, false).hashCode());
-    assertNotEquals(hint, new InodeHintCache.Hint(1, 2, false, false));
-    assertNotEquals(hint, new InodeHintCache.Hint(1, 2, true, true));
-    assertNotEquals(hint, new InodeHintCache.Hint(1, 3, true, false));
-    assertNotEquals(hint, new InodeHintCache.Hint(4, 2, true, false));
+    InodeHintCache.Hint hint = new InodeHintCache.Hint(1, 2, true, false, false);
+    assertEquals(hint, new InodeHintCache.Hint(1, 2, true, false, false));
+    assertEquals(hint.hashCode(), new InodeHintCache.Hint(1, 2, true, false, false).hashCode());
+    assertNotEquals(hint, new InodeHintCache.Hint(1, 2, false, false, false));
+    assertNotEquals(hint, new InodeHintCache.Hint(1, 2, true, true, false));
+    assertNotEquals(hint, new InodeHintCache.Hint(1, 3, true, false, false));
+    assertNotEquals(hint, new InodeHintCache.Hint(4, 2, true, false, false));
+    assertNotEquals(hint, new InodeHintCache.Hint(1, 2, true, false, true));
   }
 }
