@@ -1523,6 +1523,55 @@ public abstract class MetadataStoreContractTest {
     }
   }
 
+  /**
+   * A file's rows read in a batch, alone or right after the unlocked reads of its path (an engine may fold them into
+   * one statement), in read-only and read-write transactions; a key read after them is still answered.
+   */
+  @Test
+  void batchReadsAFilesRowsAfterItsPathsUnlockedReads() throws Exception {
+    Inode d = directory(20_001, ROOT_ID, "d");
+    Inode f = file(20_002, 20_001, "f");
+    Inode g = file(20_003, 20_001, "g");
+    insertCommitted(d);
+    insertCommitted(f);
+    insertCommitted(g);
+    Block first = new Block(20_002, 1_001, 0, 10, 1_001, BlockState.COMPLETE);
+    Block second = new Block(20_002, 1_002, 1, 0, 1_002, BlockState.UNDER_CONSTRUCTION);
+    Replica good = new Replica(20_002, 1_001, "DS-1");
+    Replica bad = new Replica(20_002, 1_001, "DS-2").markedCorrupt(CorruptReason.GENSTAMP_MISMATCH, 999);
+    UcReplica pipeline = new UcReplica(20_002, 1_002, "DS-3", UcReplicaState.RECEIVING, 1_002);
+    inTransaction(tx -> {
+      tx.blocks().insert(second);
+      tx.blocks().insert(first);
+      tx.replicas().insert(good);
+      tx.replicas().insert(bad);
+      tx.ucReplicas().insert(pipeline);
+    });
+    for (boolean readOnly : new boolean[] {false, true}) {
+      try (Transaction tx = readOnly ? store.beginReadOnly(MetadataStore.NO_PARTITION_HINT) : begin()) {
+        int before = tx.roundTrips();
+        ReadBatch batch = tx.batch();
+        ReadBatch.Result<Map<InodeKey, Inode>> path = batch.inodes(List.of(ROOT.key(), d.key(), f.key()),
+            LockMode.READ_COMMITTED);
+        ReadBatch.Result<ReadBatch.FileRows> rows = batch.fileRows(20_002);
+        ReadBatch.Result<Optional<Inode>> later = batch.inode(g.key(), LockMode.READ_COMMITTED);
+        ReadBatch.Result<ReadBatch.FileRows> none = batch.fileRows(20_003);
+        assertThrows(IllegalStateException.class, rows::get, "no value before the batch executed");
+        batch.execute();
+        assertEquals(1, tx.roundTrips() - before, "one round trip for the whole batch");
+        assertEquals(List.of(ROOT.key(), d.key(), f.key()), List.copyOf(path.get().keySet()));
+        assertEquals(f, path.get().get(f.key()));
+        assertEquals(List.of(first, second), rows.get().blocks(), "blocks in index order");
+        assertEquals(Set.of(good, bad), Set.copyOf(rows.get().replicas()));
+        assertEquals(List.of(pipeline), rows.get().ucReplicas());
+        assertEquals(Optional.of(g), later.get());
+        assertEquals(List.of(), none.get().blocks());
+        assertEquals(List.of(), none.get().replicas());
+        assertEquals(List.of(), none.get().ucReplicas());
+      }
+    }
+  }
+
   @Test
   void batchReadsQuotaRowsTheAnyTestAndVariables() throws Exception {
     inTransaction(tx -> {
