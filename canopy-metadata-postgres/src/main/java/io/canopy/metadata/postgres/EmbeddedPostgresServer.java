@@ -26,12 +26,21 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
   /** The bootstrap superuser: only for creating the roles, never for namenodes or queries. */
   public static final String USER = "postgres";
   private static final Duration STARTUP_WAIT = Duration.ofSeconds(60);
+  /**
+   * How long {@link #close} waits for the server to finish stopping. zonky's stop gives {@code pg_ctl} 5 s and
+   * returns either way; a busy machine's shutdown checkpoint may take longer, and until it ends the server still
+   * writes in its data directory.
+   */
+  static final Duration STOP_WAIT = Duration.ofSeconds(60);
+  private static final long STOP_POLL_MS = 50;
 
   private final EmbeddedPostgres postgres;
+  private final Path dataDirectory;
   private final Path secretsDirectory;
 
-  private EmbeddedPostgresServer(EmbeddedPostgres postgres, Path secretsDirectory) {
+  private EmbeddedPostgresServer(EmbeddedPostgres postgres, Path dataDirectory, Path secretsDirectory) {
     this.postgres = postgres;
+    this.dataDirectory = dataDirectory;
     this.secretsDirectory = secretsDirectory;
   }
 
@@ -84,7 +93,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
       // from the first moment on (zonky's own initdb options trust everyone and set none).
       builder.setLocaleConfig("pwfile", superuser(secretsDirectory).passwordFile().toString());
     }
-    EmbeddedPostgresServer server = new EmbeddedPostgresServer(builder.start(), secretsDirectory);
+    EmbeddedPostgresServer server = new EmbeddedPostgresServer(builder.start(), dataDirectory, secretsDirectory);
     try (Connection connection = server.superuser().connect(server.jdbcUrl())) {
       DatabaseRoles.provision(connection, DATABASE, server.owner(), server.reader());
     } catch (IOException | SQLException | RuntimeException e) {
@@ -154,8 +163,27 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     return PostgresSettings.login(jdbcUrl(), owner());
   }
 
+  /**
+   * Stops the server and returns once it has stopped: the postmaster removes {@code postmaster.pid} last, so its
+   * absence means nothing writes in the data directory any more (a caller may delete it). Waits at most
+   * {@link #STOP_WAIT}.
+   */
   @Override
   public void close() throws IOException {
     postgres.close();
+    Path pidFile = dataDirectory.resolve("postmaster.pid");
+    long deadline = System.nanoTime() + STOP_WAIT.toNanos();
+    while (Files.exists(pidFile)) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new IOException("The metadata database in " + dataDirectory + " did not stop within "
+            + STOP_WAIT.toSeconds() + " s (" + pidFile + " is still there)");
+      }
+      try {
+        Thread.sleep(STOP_POLL_MS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("Interrupted waiting for the metadata database in " + dataDirectory + " to stop", e);
+      }
+    }
   }
 }

@@ -54,11 +54,14 @@ class EmbeddedPostgresServerTest {
       }
       ownerPassword = server.owner().password();
     }
+    assertFalse(Files.exists(directory.resolve("db").resolve("postmaster.pid")),
+        "close returns once the server has stopped writing in its data directory");
     try (EmbeddedPostgresServer again = EmbeddedPostgresServer.start(directory.resolve("db"), secrets, 0);
         Connection owner = again.owner().connect(again.jdbcUrl())) {
       assertEquals(ownerPassword, again.owner().password(), "a restart keeps the passwords");
       assertEquals("7", query(owner, "SELECT x FROM later_migration"));
     }
+    assertFalse(Files.exists(directory.resolve("db").resolve("postmaster.pid")));
   }
 
   @Test
