@@ -39,11 +39,11 @@ class RoundTripBudgetTest {
   private static final long WARM_GET_FILE_INFO = 1;
   private static final long WARM_GET_BLOCK_LOCATIONS = 1;
   /**
-   * Statements in that one round trip (issue 13): the path, whatever its depth, is one statement, and a file's
-   * blocks, replicas and pipeline replicas join it.
+   * Statements in that one round trip (issue 13): the path, whatever its depth, is one statement; a file's blocks,
+   * replicas and pipeline replicas one more.
    */
   private static final long WARM_GET_FILE_INFO_STATEMENTS = 1;
-  private static final long WARM_GET_BLOCK_LOCATIONS_STATEMENTS = 1;
+  private static final long WARM_GET_BLOCK_LOCATIONS_STATEMENTS = 2;
   /** The lock round trip, then the writes and the commit in one pipeline. */
   private static final long WARM_CREATE = 2;
   private static final int LISTING_LIMIT = 10;

@@ -3,7 +3,6 @@ package io.canopy.metadata.postgres;
 import io.canopy.metadata.LockMode;
 import io.canopy.metadata.StoreException;
 import io.canopy.metadata.dal.InodeTable;
-import io.canopy.metadata.dal.ReadBatch;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.InodeKey;
 import io.canopy.metadata.spi.WriteBuffer;
@@ -55,31 +54,18 @@ final class PgInodeTable implements InodeTable, BufferedTable {
    * the statement started with, even keys looked up after waiting for a lock (see {@link PgReadBatch#inode}).
    */
   static final class KeyReads {
-    /** Inode columns in a row: the file rows of {@link #alsoFileRows} follow them. */
-    private static final int INODE_COLUMNS = 21;
-    private static final String NULL_INODE_COLUMNS = String.join(", ", java.util.Collections.nCopies(INODE_COLUMNS,
-        "NULL")) + ", ";
-
-    private final LockMode lock;
     private final List<InodeKey> keys = new ArrayList<>();
-    private Jdbc.Part<Object> part;
-    /** The file whose blocks, replicas and pipeline replicas the statement reads too, or -1. */
-    private long fileRowsOf = -1;
+    private final Jdbc.Part<Inode> part;
     private Map<InodeKey, Inode> rows;
-    private ReadBatch.FileRows fileRows;
 
     KeyReads(LockMode lock) {
-      this.lock = lock;
-      part = new Jdbc.Part<>(lateral(""), this::bind, PgInodeTable::map);
-    }
-
-    private String lateral(String moreColumns) {
-      return "SELECT " + COLUMNS + moreColumns + " FROM unnest(?::bigint[], ?::bigint[], ?::text[]) AS k(p, pa, n) "
+      part = new Jdbc.Part<>("SELECT " + COLUMNS + " FROM unnest(?::bigint[], ?::bigint[], ?::text[]) AS k(p, pa, n) "
           + "CROSS JOIN LATERAL (SELECT " + COLUMNS + " FROM inodes i WHERE i.partition_id = k.p "
-          + "AND i.parent_id = k.pa AND i.name = k.n COLLATE \"C\" LIMIT 1" + Jdbc.lockClause(lock, "i") + ") i";
+          + "AND i.parent_id = k.pa AND i.name = k.n COLLATE \"C\" LIMIT 1" + Jdbc.lockClause(lock, "i") + ") i",
+          this::bind, PgInodeTable::map);
     }
 
-    Jdbc.Part<Object> part() {
+    Jdbc.Part<Inode> part() {
       return part;
     }
 
@@ -88,30 +74,6 @@ final class PgInodeTable implements InodeTable, BufferedTable {
         throw new IllegalStateException("inode key reads already executed");
       }
       keys.add(key);
-    }
-
-    /** Whether {@link #alsoFileRows} may still add a file's rows: unlocked reads, none added, not executed. */
-    boolean acceptsFileRows() {
-      return lock == LockMode.READ_COMMITTED && fileRowsOf < 0 && part.rows() == null;
-    }
-
-    /**
-     * The statement reads {@code inodeId}'s blocks, replicas and pipeline replicas too, as rows of a union after the
-     * inodes' (a getBlockLocations is then one statement: docs/design/012). Replaces {@link #part()}.
-     */
-    void alsoFileRows(long inodeId) {
-      if (!acceptsFileRows()) {
-        throw new IllegalStateException("file rows join only unlocked key reads not yet executed, once");
-      }
-      fileRowsOf = inodeId;
-      part = new Jdbc.Part<>(lateral(", " + PgFileRows.NULL_COLUMNS) + " UNION ALL "
-          + PgFileRows.branches(NULL_INODE_COLUMNS), s -> {
-            bind(s);
-            PgFileRows.bind(s, 3, inodeId);
-          }, r -> {
-            r.getShort(INODE_COLUMNS + 1);
-            return r.wasNull() ? map(r) : PgFileRows.map(inodeId, r, INODE_COLUMNS);
-          });
     }
 
     private void bind(Params s) throws SQLException {
@@ -134,28 +96,9 @@ final class PgInodeTable implements InodeTable, BufferedTable {
         if (part.rows() == null) {
           throw new IllegalStateException("read batch not executed yet");
         }
-        Map<InodeKey, Inode> inodes = new LinkedHashMap<>();
-        List<Object> file = new ArrayList<>();
-        for (Object row : part.rows()) {
-          if (row instanceof Inode inode) {
-            inodes.put(inode.key(), inode);
-          } else {
-            file.add(row);
-          }
-        }
-        fileRows = fileRowsOf < 0 ? null : PgFileRows.shape(file);
-        rows = inodes;
+        rows = byKey(part.rows());
       }
       return rows;
-    }
-
-    /** The file rows {@link #alsoFileRows} asked for; throws before the statement ran. */
-    ReadBatch.FileRows fileRows() {
-      rows();
-      if (fileRows == null) {
-        throw new IllegalStateException("no file rows were read with these inode keys");
-      }
-      return fileRows;
     }
   }
 

@@ -155,14 +155,6 @@ final class PgReadBatch implements ReadBatch {
 
   @Override
   public Result<FileRows> fileRows(long inodeId) {
-    if (!executed && keyReads != null && keyReads.acceptsFileRows() && parts.get(parts.size() - 1) == keyReads.part()) {
-      // right after a path's unlocked reads (a read-only call's path and target): the same statement, one snapshot
-      PgInodeTable.KeyReads reads = keyReads;
-      reads.alsoFileRows(inodeId);
-      parts.set(parts.size() - 1, reads.part());
-      keyReads = null; // a later key read starts its own statement
-      return reads::fileRows;
-    }
     return add(PgFileRows.part(inodeId), PgFileRows::shape);
   }
 
