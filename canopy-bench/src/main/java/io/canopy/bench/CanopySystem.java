@@ -31,7 +31,7 @@ public final class CanopySystem implements SystemUnderTest {
   public static final String NAMENODES = "namenode";
   /** The PostgreSQL server: the postmaster and all its children (backends, background workers). */
   public static final String POSTGRESQL = "PostgreSQL";
-  /** The DataNode JVMs. */
+  /** The DataNodes' JVM (one for all of them). */
   public static final String DATANODES = "datanodes";
   /** The JVM that launched the embedded PostgreSQL and holds it (idle while the cluster runs). */
   public static final String LAUNCHER = "database launcher";
@@ -126,7 +126,7 @@ public final class CanopySystem implements SystemUnderTest {
 
   /**
    * Roots of the server process trees by kind: {@link #NAMENODES}, {@link #POSTGRESQL} (the postmaster, whose tree
-   * holds every backend), {@link #DATANODES}, and {@link #LAUNCHER}, the idle JVM that started PostgreSQL (pg_ctl
+   * holds every backend), {@link #DATANODES} (one process for all of them), and {@link #LAUNCHER}, the idle JVM that started PostgreSQL (pg_ctl
    * detaches the server from it, so it is a tree of its own).
    */
   @Override
@@ -140,7 +140,10 @@ public final class CanopySystem implements SystemUnderTest {
         String name = file.getFileName().toString();
         if (name.endsWith(".pid")) {
           String kind = name.startsWith("namenode") ? NAMENODES : name.startsWith("datanode") ? DATANODES : LAUNCHER;
-          roots.get(kind).add(Long.parseLong(Files.readString(file).trim()));
+          long pid = Long.parseLong(Files.readString(file).trim());
+          if (!roots.get(kind).contains(pid)) { // the datanodes share one process, named by each one's pid file
+            roots.get(kind).add(pid);
+          }
         }
       }
     }

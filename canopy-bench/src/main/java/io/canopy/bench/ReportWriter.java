@@ -79,8 +79,9 @@ final class ReportWriter {
         .append(".\n");
     md.append("- Commit: `").append(machine.commit()).append("`. Mode `").append(results.mode().name())
         .append("`, seed ").append(results.seed()).append(".\n");
-    md.append("- Both systems run on 127.0.0.1 in the same run: Canopy (embedded PostgreSQL, 1 namenode) and Apache "
-        + "HDFS 3.5.0 (MiniDFSCluster from Maven artifacts, in its own JVM), each with ").append(results.datanodes())
+    md.append("- Both systems run on 127.0.0.1 in the same run: Canopy (embedded PostgreSQL, 1 namenode JVM, its "
+        + "datanodes in one JVM as `canopy up` runs them) and Apache HDFS 3.5.0 (MiniDFSCluster from Maven artifacts: "
+        + "namenode and datanodes in one JVM), each with ").append(results.datanodes())
         .append(" datanodes and ").append(results.clusterSettings()).append(", servers logging at WARN.\n");
     md.append("- CPU placement: ").append(results.pinning()).append(".\n");
     for (Map.Entry<String, String> durability : results.durability().entrySet()) {

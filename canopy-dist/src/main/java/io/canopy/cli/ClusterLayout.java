@@ -74,12 +74,15 @@ public final class ClusterLayout {
     return dataNodesDir().resolve(Integer.toString(index));
   }
 
+  static final String DATANODES_LOG = "datanodes.log";
+
   public Path logsDir() {
     return root.resolve("logs");
   }
 
+  /** The log of {@code role}'s process: the datanodes share one process, so they share {@code datanodes.log}. */
   public Path logFile(Role role) {
-    return logsDir().resolve(role.name() + ".log");
+    return logsDir().resolve(role.kind() == Role.Kind.DATANODE ? DATANODES_LOG : role.name() + ".log");
   }
 
   /** Where a namenode writes its per-operation counters (read by the benchmark harness). */

@@ -205,12 +205,17 @@ final class ClusterStarter {
     ClusterProbe probe = new ClusterProbe(ClusterConfigs.load(layout.etc()));
     // Heartbeats are stamped by the namenode's clock on this same machine; allow a little rounding.
     long launchedMillis = System.currentTimeMillis() - CLOCK_SLACK_MS;
-    List<Started> datanodes = new ArrayList<>();
+    // One process runs every datanode (design 014), each with its configuration and data directory.
+    List<Role> roles = new ArrayList<>();
+    List<String> arguments = new ArrayList<>();
     for (int i = 1; i <= cluster.datanodes(); i++) {
       Role role = Role.datanode(i);
       Files.createDirectories(layout.dataNodeDir(i));
-      datanodes.add(launch(role, List.of(layout.confDir(role).toString(), layout.dataNodeDir(i).toString())));
+      roles.add(role);
+      arguments.add(layout.confDir(role).toString());
+      arguments.add(layout.dataNodeDir(i).toString());
     }
+    List<Started> datanodes = launch(roles, arguments);
     int namenodePort = cluster.port(Role.namenode(1));
     Set<Integer> live = new HashSet<>();
     waitForDatanodes(datanodes, () -> notLive(live), () -> {
@@ -225,12 +230,21 @@ final class ClusterStarter {
   }
 
   private Started launch(Role role, List<String> arguments) throws IOException {
-    Path log = layout.logFile(role);
+    return launch(List.of(role), arguments).get(0);
+  }
+
+  /** Starts one process for {@code roles}: one {@link Started} per role, all of the same process. */
+  private List<Started> launch(List<Role> roles, List<String> arguments) throws IOException {
+    Path log = layout.logFile(roles.get(0));
     long offset = Files.exists(log) ? Files.size(log) : 0;
-    Process process = launcher.start(role, arguments);
-    Started launched = new Started(role, process, offset);
-    started.add(launched);
-    progress("started " + role + " (pid " + process.pid() + ", log " + log + ")");
+    Process process = launcher.start(roles, arguments);
+    List<Started> launched = new ArrayList<>();
+    for (Role role : roles) {
+      launched.add(new Started(role, process, offset));
+    }
+    started.addAll(launched);
+    String names = Role.names(roles) + (roles.size() == 1 ? "" : " in one process");
+    progress("started " + names + " (pid " + process.pid() + ", log " + log + ")");
     return launched;
   }
 

@@ -67,36 +67,67 @@ public final class DaemonLauncher {
 
   /** The full command line that runs {@code role} with {@code arguments}. */
   public List<String> command(Role role, List<String> arguments) {
+    return command(List.of(role), arguments);
+  }
+
+  /**
+   * The full command line of one process that runs every role of {@code roles} (all of one kind, the datanodes of
+   * a local cluster) with {@code arguments}. It carries each role's marker, so {@link Daemons} knows it as the
+   * process of each of them.
+   */
+  public List<String> command(List<Role> roles, List<String> arguments) {
+    Role first = checkOneKind(roles);
     List<String> command = new ArrayList<>();
     if (setsid != null) {
       // Our child is never a process-group leader, so setsid calls setsid(2) and execs: the pid stays java's.
       command.add(setsid);
     }
     command.add(javaExecutable);
-    command.add(role.kind().heapOption());
+    command.add(first.kind().heapOption(roles.size()));
     command.add(Daemons.DIR_MARKER + layout.root());
-    command.add(Daemons.ROLE_MARKER + role.name());
+    for (Role role : roles) {
+      command.add(Daemons.ROLE_MARKER + role.name());
+    }
     command.addAll(COMMON_JVM_OPTIONS);
     command.add("-Dlog4j.configuration=" + System.getProperty(LOG4J_PROPERTY, DEFAULT_LOG4J));
-    String extra = System.getenv(role.kind().optionsVariable());
+    String extra = System.getenv(first.kind().optionsVariable());
     if (extra != null && !extra.isBlank()) {
       command.addAll(Arrays.asList(extra.trim().split("\\s+")));
     }
     command.add("-cp");
-    command.add(role.kind() == Role.Kind.DATANODE ? layout.confDir(role) + File.pathSeparator + classPath
+    // Every datanode's site files name the same namenodes, so the first one's serve refreshNamenodes for all.
+    command.add(first.kind() == Role.Kind.DATANODE ? layout.confDir(first) + File.pathSeparator + classPath
         : classPath);
-    command.add(role.kind().mainClass());
+    command.add(first.kind().mainClass());
     command.addAll(arguments);
     return command;
   }
 
+  private static Role checkOneKind(List<Role> roles) {
+    if (roles.isEmpty()) {
+      throw new IllegalArgumentException("a process runs at least one role");
+    }
+    for (Role role : roles) {
+      if (role.kind() != roles.get(0).kind()) {
+        throw new IllegalArgumentException("one process runs roles of one kind, not " + roles);
+      }
+    }
+    return roles.get(0);
+  }
+
   /** Starts {@code role} and records its pid. */
   public Process start(Role role, List<String> arguments) throws IOException {
-    Path log = layout.logFile(role);
+    return start(List.of(role), arguments);
+  }
+
+  /** Starts one process for every role of {@code roles} and records its pid as each role's. */
+  public Process start(List<Role> roles, List<String> arguments) throws IOException {
+    Role first = checkOneKind(roles);
+    Path log = layout.logFile(first);
     Files.createDirectories(log.getParent());
-    Files.writeString(log, "==== canopy: starting " + role + " at " + Instant.now() + "\n",
+    Files.writeString(log, "==== canopy: starting " + Role.names(roles) + " at " + Instant.now() + "\n",
         StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-    ProcessBuilder builder = new ProcessBuilder(command(role, arguments))
+    ProcessBuilder builder = new ProcessBuilder(command(roles, arguments))
         .directory(layout.root().toFile())
         .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
         .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
@@ -105,9 +136,12 @@ public final class DaemonLauncher {
     try {
       process = builder.start();
     } catch (IOException e) {
-      throw new CliException("Cannot start " + role + " (" + javaExecutable + "): " + e.getMessage());
+      throw new CliException("Cannot start " + Role.names(roles) + " (" + javaExecutable + "): " + e.getMessage());
     }
-    new Daemons(layout).writePid(role, process.pid());
+    Daemons daemons = new Daemons(layout);
+    for (Role role : roles) {
+      daemons.writePid(role, process.pid());
+    }
     return process;
   }
 }

@@ -12,19 +12,25 @@ public record Role(Kind kind, int index) {
    * recursive delete that worked before that bound existed (design 011).
    */
   public enum Kind {
-    DATABASE("db", "io.canopy.metadata.postgres.EmbeddedPostgresMain", "-Xmx128m", "CANOPY_DB_OPTS"),
-    NAMENODE("namenode", "io.canopy.namenode.NameNodeMain", "-Xmx3g", "CANOPY_NAMENODE_OPTS"),
-    DATANODE("datanode", "io.canopy.datanode.DataNodeMain", "-Xmx384m", "CANOPY_DATANODE_OPTS");
+    DATABASE("db", "io.canopy.metadata.postgres.EmbeddedPostgresMain", 128, 0, "CANOPY_DB_OPTS"),
+    NAMENODE("namenode", "io.canopy.namenode.NameNodeMain", 3072, 0, "CANOPY_NAMENODE_OPTS"),
+    /** All the datanodes of a cluster share one process (design 014): 384 MB for one, 128 MB more per other. */
+    DATANODE("datanode", "io.canopy.datanode.DataNodeMain", 256, 128, "CANOPY_DATANODE_OPTS");
+
+    /** The largest heap a process of several roles gets, however many it runs. */
+    static final int MAX_HEAP_MB = 4096;
 
     private final String prefix;
     private final String mainClass;
-    private final String heapOption;
+    private final int heapBaseMb;
+    private final int heapPerRoleMb;
     private final String optionsVariable;
 
-    Kind(String prefix, String mainClass, String heapOption, String optionsVariable) {
+    Kind(String prefix, String mainClass, int heapBaseMb, int heapPerRoleMb, String optionsVariable) {
       this.prefix = prefix;
       this.mainClass = mainClass;
-      this.heapOption = heapOption;
+      this.heapBaseMb = heapBaseMb;
+      this.heapPerRoleMb = heapPerRoleMb;
       this.optionsVariable = optionsVariable;
     }
 
@@ -32,8 +38,13 @@ public record Role(Kind kind, int index) {
       return mainClass;
     }
 
-    public String heapOption() {
-      return heapOption;
+    /** The heap option of a process running {@code roles} roles of this kind. */
+    public String heapOption(int roles) {
+      if (roles < 1) {
+        throw new IllegalArgumentException("a process runs at least one role, not " + roles);
+      }
+      long megabytes = Math.min(MAX_HEAP_MB, heapBaseMb + (long) heapPerRoleMb * roles);
+      return megabytes % 1024 == 0 ? "-Xmx" + megabytes / 1024 + "g" : "-Xmx" + megabytes + "m";
     }
 
     /** Environment variable whose words are appended to this kind's JVM options. */
@@ -108,5 +119,10 @@ public record Role(Kind kind, int index) {
   @Override
   public String toString() {
     return name();
+  }
+
+  /** Roles as a reader sees them: {@code datanode-1, datanode-2}. */
+  public static String names(List<Role> roles) {
+    return String.join(", ", roles.stream().map(Role::toString).toList());
   }
 }

@@ -1,6 +1,8 @@
 package io.canopy.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -40,5 +42,34 @@ class DaemonLauncherTest {
     assertEquals("java", command.get(0));
     assertTrue(command.contains("-Xmx128m"));
     assertTrue(command.contains("io.canopy.metadata.postgres.EmbeddedPostgresMain"));
+  }
+
+  @Test
+  void oneProcessRunsEveryDatanodeAndCarriesEachOnesMarker() {
+    ClusterLayout layout = new ClusterLayout(Path.of("/tmp/cluster"));
+    DaemonLauncher launcher = new DaemonLauncher(layout, "/jdk/bin/java", "a.jar:b.jar", null);
+    List<Role> datanodes = List.of(Role.datanode(1), Role.datanode(2), Role.datanode(3));
+    List<String> command = launcher.command(datanodes, List.of("/e/1", "/d/1", "/e/2", "/d/2", "/e/3", "/d/3"));
+    for (Role datanode : datanodes) {
+      assertTrue(command.contains("-Dcanopy.role=" + datanode.name()), command.toString());
+    }
+    assertTrue(command.contains("-Xmx640m"), "384 MB for the first datanode, 128 MB for each other: " + command);
+    assertFalse(command.contains("-Xmx384m"), command.toString());
+    // The first datanode's site files answer refreshNamenodes for all: they name the same namenodes.
+    assertEquals("/tmp/cluster/etc/datanode-1:a.jar:b.jar", command.get(command.indexOf("-cp") + 1));
+    assertEquals(List.of("io.canopy.datanode.DataNodeMain", "/e/1", "/d/1", "/e/2", "/d/2", "/e/3", "/d/3"),
+        command.subList(command.indexOf("-cp") + 2, command.size()));
+    assertEquals(layout.logFile(Role.datanode(1)), layout.logFile(Role.datanode(3)), "one process, one log");
+  }
+
+  @Test
+  void aProcessRunsRolesOfOneKindWithABoundedHeap() {
+    DaemonLauncher launcher = new DaemonLauncher(new ClusterLayout(Path.of("/c")), "java", "cp", null);
+    assertThrows(IllegalArgumentException.class,
+        () -> launcher.command(List.of(Role.namenode(1), Role.datanode(1)), List.of()));
+    assertThrows(IllegalArgumentException.class, () -> launcher.command(List.of(), List.of()));
+    assertEquals("-Xmx384m", Role.Kind.DATANODE.heapOption(1));
+    assertEquals("-Xmx4g", Role.Kind.DATANODE.heapOption(UpCommand.MAX_DATANODES), "at most 4 GB however many");
+    assertEquals("-Xmx3g", Role.Kind.NAMENODE.heapOption(1));
   }
 }

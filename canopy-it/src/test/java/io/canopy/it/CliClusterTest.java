@@ -6,8 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -46,7 +50,18 @@ class CliClusterTest {
 
     String defaultFs = canopy().up("--datanodes", "3", "-D", "dfs.blocksize=1048576", "-D",
         "dfs.namenode.fs-limits.min-block-size=16", "-D", "dfs.heartbeat.interval=1");
-    assertEquals(0, canopy().run("status").exitCode());
+    CliRunner.Run status = canopy().run("status");
+    assertEquals(0, status.exitCode());
+    // The three datanodes run in one process (design 014): status shows one pid for all of them.
+    Matcher datanodePids = Pattern.compile("datanode-\\d +running +pid (\\d+)").matcher(status.commandOut());
+    Set<String> pids = new HashSet<>();
+    int datanodes = 0;
+    while (datanodePids.find()) {
+      datanodes++;
+      pids.add(datanodePids.group(1));
+    }
+    assertEquals(3, datanodes, status.commandOut());
+    assertEquals(1, pids.size(), status.commandOut());
 
     canopy().succeed("dfs", "-mkdir", "-p", "/it");
     canopy().succeed("dfs", "-put", local.toString(), "/it/random.bin");
