@@ -4,6 +4,7 @@ import com.google.common.base.Preconditions;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Wakes a complete() waiting inside this namenode for the datanodes' confirmation of a file's last block as soon as
@@ -15,9 +16,27 @@ import java.util.concurrent.TimeUnit;
  * <p>A waiter registers ({@link #expect}) <em>before</em> it reads the file, so a report applied between that read
  * and its wait is not missed. At most one entry per file being waited for; entries leave when signalled or when
  * their waiter gives up ({@link Expectation#close}), so the map is bounded by the waiting handlers.
+ *
+ * <p>It also remembers the blocks of the last {@value #RECENT_BLOCKS} or so finalized-replica reports it applied
+ * ({@link #finalizedReported}), so a complete() can tell whether its last block's confirmation has come at all before
+ * it spends a transaction on finding out. A block is kept in the slot its id maps to until another block's report
+ * takes the slot: a hint, right or missing, never wrong about a block it names.
  */
 public final class ReplicaArrivals {
+  /** Slots of the recently reported blocks (a power of two). */
+  static final int RECENT_BLOCKS = 1 << 16;
+  /** A slot no block has taken yet. */
+  private static final long EMPTY = Long.MIN_VALUE;
   private final ConcurrentHashMap<Long, CountDownLatch> waiting = new ConcurrentHashMap<>();
+  private final AtomicLongArray recentBlocks = emptySlots();
+
+  private static AtomicLongArray emptySlots() {
+    AtomicLongArray slots = new AtomicLongArray(RECENT_BLOCKS);
+    for (int i = 0; i < RECENT_BLOCKS; i++) {
+      slots.set(i, EMPTY);
+    }
+    return slots;
+  }
 
   /** One registration of interest in the next report applied to a file. */
   public final class Expectation implements AutoCloseable {
@@ -52,6 +71,25 @@ public final class ReplicaArrivals {
     if (latch != null) {
       latch.countDown();
     }
+  }
+
+  /** A finalized replica of {@code blockId} was recorded by a report this namenode applied. */
+  public void finalizedReported(long blockId) {
+    if (blockId != EMPTY) {
+      recentBlocks.set(slot(blockId), blockId);
+    }
+  }
+
+  /**
+   * Whether this namenode applied a finalized-replica report of {@code blockId} recently. False may also mean long
+   * ago, or before this namenode started: the caller waits a little for a report, then asks the database anyway.
+   */
+  public boolean finalizedReportedRecently(long blockId) {
+    return blockId != EMPTY && recentBlocks.get(slot(blockId)) == blockId;
+  }
+
+  private static int slot(long blockId) {
+    return (int) (blockId & (RECENT_BLOCKS - 1));
   }
 
   /** Files waited for now (for tests: the map must not grow). */

@@ -276,6 +276,11 @@ public final class ReplicaReportProcessor implements AutoCloseable {
       List<ReportedReplica> reports) throws IOException {
     List<ReportedReplica> moved = runner.run(new ApplyReplicaReportsOp(fileId, datanodeUuid, storageId, reports,
         minReplication, clockMs.getAsLong()));
+    for (ReportedReplica report : reports) {
+      if (report.kind() == ReportedReplica.Kind.FINALIZED && !moved.contains(report)) {
+        arrivals.finalizedReported(report.blockId());
+      }
+    }
     arrivals.applied(fileId);
     return moved;
   }

@@ -397,7 +397,7 @@ public final class ClientProtocolServer {
     }
     try {
       return completeWithWait(complete, new CompleteReadinessOp(services, FsPath.parse("complete", src), fileId),
-          fileId);
+          fileId, last);
     } finally {
       completeWaiters.release();
     }
@@ -408,12 +408,22 @@ public final class ClientProtocolServer {
    * ({@link ReplicaArrivals}: every namenode applies every datanode's reports) and runs complete again, until
    * {@code completeWaitMs} is spent. Without a report within {@link #REPORT_RECHECK_MS} (or without a file id to wait
    * on) it polls with a read-only readiness check (no lock, no commit) instead, as it did before the signal.
+   *
+   * <p>The client usually asks before the reports of its last block have come (it calls complete as soon as the
+   * pipeline acknowledged the last packet, and the datanodes report after that): when this namenode has applied no
+   * finalized-replica report of {@code last}, complete first waits up to {@link #REPORT_RECHECK_MS} for one, rather
+   * than spending a transaction on "not yet" (design 013: about 1.9 complete transactions per file became 1).
    */
-  private boolean completeWithWait(CompleteOp complete, CompleteReadinessOp readiness, long fileId)
-      throws IOException {
+  private boolean completeWithWait(CompleteOp complete, CompleteReadinessOp readiness, long fileId,
+      ExtendedBlock last) throws IOException {
     long deadline = System.nanoTime() + completeWaitMs * 1_000_000L;
     ReplicaArrivals.Expectation arrival = fileId > 0 ? blocks.arrivals().expect(fileId) : null;
     try {
+      if (arrival != null && last != null && !blocks.arrivals().finalizedReportedRecently(last.getBlockId())
+          && arrival.await(Math.min(completeWaitMs, REPORT_RECHECK_MS))) {
+        arrival.close();
+        arrival = blocks.arrivals().expect(fileId); // before complete: a report applied during it wakes the loop
+      }
       if (runner.run(complete)) {
         return true;
       }

@@ -59,4 +59,20 @@ class ReplicaArrivalsTest {
   void onlyRealFileIdsAreWaitedFor() {
     assertThrows(IllegalArgumentException.class, () -> arrivals.expect(0));
   }
+
+  @Test
+  void remembersRecentlyReportedBlocksUntilAnotherTakesTheirSlot() {
+    long block = 1_073_741_825L;
+    assertFalse(arrivals.finalizedReportedRecently(block), "nothing reported yet");
+    arrivals.finalizedReported(block);
+    assertTrue(arrivals.finalizedReportedRecently(block));
+    assertFalse(arrivals.finalizedReportedRecently(block + 1), "its neighbour was not reported");
+    assertFalse(arrivals.finalizedReportedRecently(block - ReplicaArrivals.RECENT_BLOCKS), "same slot, other block");
+    arrivals.finalizedReported(block + ReplicaArrivals.RECENT_BLOCKS);
+    assertFalse(arrivals.finalizedReportedRecently(block), "the slot went to a later block: no longer known");
+    assertTrue(arrivals.finalizedReportedRecently(block + ReplicaArrivals.RECENT_BLOCKS));
+    arrivals.finalizedReported(-5);
+    assertTrue(arrivals.finalizedReportedRecently(-5), "negative (legacy) block ids too");
+    assertFalse(arrivals.finalizedReportedRecently(Long.MIN_VALUE), "the empty marker is no block");
+  }
 }
