@@ -9,6 +9,8 @@ import java.util.List;
  * @param repetitions times each measurement is repeated (median and spread are reported)
  * @param nnThreads NNThroughputBenchmark client threads
  * @param nnOperations NNThroughputBenchmark operations (files or directories) per run
+ * @param nnWarmupRuns unrecorded NNThroughputBenchmark runs of every operation on both systems before the recorded
+ *     ones, so that both are measured with their JVMs' code compiled (the first run of a fresh JVM is far slower)
  * @param mixThreads Spotify-mix client threads
  * @param mixWarmupSeconds mix warm-up, not recorded
  * @param mixSeconds recorded mix duration per repetition
@@ -18,13 +20,14 @@ import java.util.List;
  * @param writeWarmupSeconds its warm-up, not recorded
  * @param writeSeconds its recorded duration per repetition
  */
-public record BenchMode(String name, int repetitions, int nnThreads, int nnOperations, int mixThreads,
+public record BenchMode(String name, int repetitions, int nnThreads, int nnOperations, int nnWarmupRuns,
+    int mixThreads,
     int mixWarmupSeconds, int mixSeconds, int namespaceDepth, int profileSeconds, int writeThreads,
     int writeWarmupSeconds, int writeSeconds) {
 
-  public static final BenchMode SMOKE = new BenchMode("smoke", 1, 2, 100, 2, 1, 3, 2, 3, 2, 1, 2);
-  public static final BenchMode QUICK = new BenchMode("quick", 1, 8, 500, 8, 2, 6, 4, 5, 16, 2, 6);
-  public static final BenchMode FULL = new BenchMode("full", 3, 16, 5000, 16, 10, 30, 7, 30, 16, 10, 30);
+  public static final BenchMode SMOKE = new BenchMode("smoke", 1, 2, 100, 0, 2, 1, 3, 2, 3, 2, 1, 2);
+  public static final BenchMode QUICK = new BenchMode("quick", 1, 8, 500, 0, 8, 2, 6, 4, 5, 16, 2, 6);
+  public static final BenchMode FULL = new BenchMode("full", 3, 16, 5000, 1, 16, 10, 30, 7, 30, 16, 10, 30);
 
   public static final List<BenchMode> ALL = List.of(SMOKE, QUICK, FULL);
 

@@ -52,9 +52,11 @@ final class NnThroughputComparison {
   static List<Row> run(BenchMode mode, List<SystemUnderTest> systems, Map<String, String> conf, Path workDir,
       CpuPinning pinning, PrintWriter progress) throws IOException {
     Map<String, Map<String, Runs>> measured = new LinkedHashMap<>();
-    for (int repetition = 0; repetition < mode.repetitions(); repetition++) {
+    int warmups = mode.nnWarmupRuns();
+    for (int repetition = -warmups; repetition < mode.repetitions(); repetition++) {
+      boolean warmup = repetition < 0;
       List<SystemUnderTest> order = new ArrayList<>(systems);
-      if (repetition % 2 == 1) {
+      if (Math.floorMod(repetition, 2) == 1) {
         java.util.Collections.reverse(order);
       }
       for (String operation : OPERATIONS) {
@@ -62,11 +64,13 @@ final class NnThroughputComparison {
           NnThroughputResult result = NnThroughput.run(system.uri(), operation, mode.nnThreads(),
               mode.nnOperations(), conf, RUN_TIMEOUT, workDir.resolve(system.name().toLowerCase(Locale.ROOT)),
               pinning.clientCommandPrefix(), List.of(NnThroughput.serverCpuOption(system.serverCpuRoots())));
-          measured.computeIfAbsent(operation, o -> new LinkedHashMap<>())
-              .computeIfAbsent(system.name(), s -> new Runs()).add(result);
-          progress.printf(Locale.ROOT, "  NNThroughputBenchmark %-10s %-6s run %d: %8.0f ops/s, server CPU %.0f "
-              + "us/op%n", operation, system.name(), repetition + 1, result.opsPerSecond(),
-              result.serverCpu().totalMicrosPerOperation(result.operations()));
+          if (!warmup) {
+            measured.computeIfAbsent(operation, o -> new LinkedHashMap<>())
+                .computeIfAbsent(system.name(), s -> new Runs()).add(result);
+          }
+          progress.printf(Locale.ROOT, "  NNThroughputBenchmark %-10s %-6s %s: %8.0f ops/s, server CPU %.0f "
+              + "us/op%n", operation, system.name(), warmup ? "warm-up (not recorded)" : "run " + (repetition + 1),
+              result.opsPerSecond(), result.serverCpu().totalMicrosPerOperation(result.operations()));
           progress.flush();
         }
       }

@@ -118,7 +118,12 @@ final class ReportWriter {
   private static void nnThroughput(StringBuilder md, BenchResults results) {
     md.append("## NNThroughputBenchmark (remote mode)\n\n");
     md.append("Hadoop's own namenode benchmark (hadoop-hdfs test jar) in remote mode, against each system's RPC "
-        + "port, from its own JVM on the load-generator CPU. Commands:\n\n```\n");
+        + "port, from its own JVM on the load-generator CPU");
+    if (results.mode().nnWarmupRuns() > 0) {
+      md.append(", after ").append(results.mode().nnWarmupRuns()).append(" unrecorded warm-up run(s) of every "
+          + "operation on both systems (a fresh JVM's first run is far slower while its code compiles)");
+    }
+    md.append(". Commands:\n\n```\n");
     for (NnThroughputComparison.Row row : results.nnThroughput()) {
       md.append(NnThroughputComparison.command(results.mode(), row.operation(), results.clusterSettings()))
           .append('\n');
