@@ -36,21 +36,25 @@ public final class DataNodeMain {
       // Each datanode registers the same metrics source names; Hadoop's own multi-datanode JVM does the same.
       DefaultMetricsSystem.setMiniClusterMode(true);
     }
-    List<Served> served = new ArrayList<>();
-    for (int i = 0; i < args.length; i += 2) {
-      Path dataDirectory = Path.of(args[i + 1]);
-      try {
+    try {
+      List<Served> served = new ArrayList<>();
+      for (int i = 0; i < args.length; i += 2) {
+        Path dataDirectory = Path.of(args[i + 1]);
         served.add(new Served(dataDirectory, DataNodeLauncher.start(configuration(Path.of(args[i])),
             dataDirectory)));
-      } catch (SecuritySettings.UnsupportedSecurityException e) {
-        System.err.println(e.getMessage());
-        System.exit(2);
-        return;
       }
+      watch(served);
+      System.err.println("No datanode of this process serves a block pool any more; see the log above for why. "
+          + "Exiting.");
+    } catch (SecuritySettings.UnsupportedSecurityException e) {
+      System.err.println(e.getMessage());
+      System.exit(2);
+    } catch (Throwable e) {
+      // The datanodes started before the failure keep non-daemon threads: exit rather than linger half-started.
+      System.err.println("A datanode of this process failed: " + e);
+      e.printStackTrace();
+      System.exit(1);
     }
-    watch(served);
-    System.err.println("No datanode of this process serves a block pool any more; see the log above for why. "
-        + "Exiting.");
     System.exit(1);
   }
 

@@ -9,12 +9,12 @@ import java.nio.file.Path;
  * <pre>
  * DIR/cluster.properties     counts, ports and -D overrides chosen by canopy up (reused by the next up)
  * DIR/etc/*.xml              client configuration (core-site.xml, hdfs-site.xml, canopy-site.xml)
- * DIR/etc/ROLE/*.xml         configuration of one namenode or datanode process
+ * DIR/etc/ROLE/*.xml         configuration of one namenode or datanode
  * DIR/db                     PostgreSQL data directory
  * DIR/secrets/ROLE.password  the embedded database's passwords (0600, the directory 0700; docs/design/010)
  * DIR/dn/I                   data directory of datanode I
- * DIR/logs/ROLE.log          stdout and stderr of one process
- * DIR/run/ROLE.pid           pid of one running process
+ * DIR/logs/ROLE.log          stdout and stderr of one process (the datanodes' shared one: DIR/logs/datanodes.log)
+ * DIR/run/ROLE.pid           pid of the process running the role (every datanode's names their shared process)
  * </pre>
  */
 public final class ClusterLayout {

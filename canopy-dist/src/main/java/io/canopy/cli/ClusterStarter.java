@@ -283,8 +283,8 @@ final class ClusterStarter {
     while (true) {
       for (Started process : processes) {
         if (!process.process().isAlive()) {
-          throw failure(process.role(), process.role() + " exited with status " + process.process().exitValue()
-              + " while starting");
+          throw failure(process.role(), rolesOf(process.process()) + " exited with status "
+              + process.process().exitValue() + " while starting");
         }
       }
       try {
@@ -302,6 +302,12 @@ final class ClusterStarter {
       }
       sleep();
     }
+  }
+
+  /** The roles a started process runs, as "datanode-1, datanode-2 (one process)" when it runs several. */
+  private String rolesOf(Process process) {
+    List<Role> roles = started.stream().filter(other -> other.process() == process).map(Started::role).toList();
+    return roles.size() == 1 ? Role.names(roles) : Role.names(roles) + " (one process)";
   }
 
   private CliException failure(Role role, String message) {

@@ -11,8 +11,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Starts a role as a background process: {@code java} of the running JVM with the CLI's own class path, output
- * appended to {@code DIR/logs/ROLE.log}, stdin from /dev/null, in a new session ({@code setsid}) when available so
+ * Starts a role (or the datanodes, several roles in one process: design 014) as a background process: {@code java}
+ * of the running JVM with the CLI's own class path, output appended to the role's log, stdin from /dev/null, in a new session ({@code setsid}) when available so
  * it outlives the CLI and the terminal.
  *
  * <p>A datanode's configuration directory ({@code DIR/etc/datanode-I}) comes first on its class path, as

@@ -30,6 +30,22 @@ public final class DfsAdminCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    refuseDatanodeReconfiguration(arguments);
     return ClientToolRunner.run(dirOption, DFSAdmin::new, arguments);
+  }
+
+  /**
+   * The datanodes of a cluster {@code canopy up} started share one JVM (design 014), and a stock DataNode asked to
+   * reconfigure re-reads its settings from the JVM's class path: the first datanode's site files, whose data
+   * directory it would then take for its own. Refused rather than risk a datanode dropping its volume.
+   */
+  static void refuseDatanodeReconfiguration(List<String> arguments) {
+    int reconfig = arguments.indexOf("-reconfig");
+    if (reconfig >= 0 && reconfig + 1 < arguments.size()
+        && "datanode".equalsIgnoreCase(arguments.get(reconfig + 1))) {
+      throw new CliException(2, "-reconfig datanode is not supported on a cluster canopy up started: its datanodes "
+          + "share one JVM, where a datanode would re-read the first datanode's site files (docs/design/014). "
+          + "Change the setting with canopy down, canopy up -D KEY=VALUE instead.");
+    }
   }
 }

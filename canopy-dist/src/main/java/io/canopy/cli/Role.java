@@ -17,7 +17,7 @@ public record Role(Kind kind, int index) {
     /** All the datanodes of a cluster share one process (design 014): 384 MB for one, 128 MB more per other. */
     DATANODE("datanode", "io.canopy.datanode.DataNodeMain", 256, 128, "CANOPY_DATANODE_OPTS");
 
-    /** The largest heap a process of several roles gets, however many it runs. */
+    /** The largest heap {@link #heapOption} gives, however many roles the process runs. */
     static final int MAX_HEAP_MB = 4096;
 
     private final String prefix;

@@ -15,7 +15,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "status", mixinStandardHelpOptions = true,
     description = {"Show which processes of the cluster run, with pids and ports.",
-        "One line per process of the cluster in DIR (every namenode and datanode): role, running or stopped, pid "
+        "One line per role of the cluster in DIR (every namenode and datanode; the datanodes share one process): role, running or stopped, pid "
         + "and port (namenodes: their RPC port for clients, then the service port their datanodes report to; "
         + "datanodes: their data-transfer port, then their IPC port). Only "
         + "checks that the processes live; `canopy up` checks that they serve, and `canopy admin namenodes` shows "

@@ -18,9 +18,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * their waiter gives up ({@link Expectation#close}), so the map is bounded by the waiting handlers.
  *
  * <p>It also remembers the blocks of the last {@value #RECENT_BLOCKS} or so finalized-replica reports it applied
- * ({@link #finalizedReported}), so a complete() can tell whether its last block's confirmation has come at all before
- * it spends a transaction on finding out. A block is kept in the slot its id maps to until another block's report
- * takes the slot: a hint, right or missing, never wrong about a block it names.
+ * ({@link #finalizedReported}), so a complete() can tell whether a report of its last block has come at all before
+ * it spends a transaction on finding out. A block id is kept in the slot it maps to until another block's report
+ * takes the slot. Only a hint: it says a report of the block was applied, not at which stamp or length, nor whether
+ * the replica was found good; complete() decides in the database either way.
  */
 public final class ReplicaArrivals {
   /** Slots of the recently reported blocks (a power of two). */
@@ -73,7 +74,7 @@ public final class ReplicaArrivals {
     }
   }
 
-  /** A finalized replica of {@code blockId} was recorded by a report this namenode applied. */
+  /** A finalized-replica report of {@code blockId} was applied by this namenode (good or found corrupt). */
   public void finalizedReported(long blockId) {
     if (blockId != EMPTY) {
       recentBlocks.set(slot(blockId), blockId);

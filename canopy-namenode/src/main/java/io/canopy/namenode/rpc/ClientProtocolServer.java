@@ -411,8 +411,8 @@ public final class ClientProtocolServer {
    *
    * <p>The client usually asks before the reports of its last block have come (it calls complete as soon as the
    * pipeline acknowledged the last packet, and the datanodes report after that): when this namenode has applied no
-   * finalized-replica report of {@code last}, complete first waits up to {@link #REPORT_RECHECK_MS} for one, rather
-   * than spending a transaction on "not yet" (design 013: about 1.9 complete transactions per file became 1).
+   * finalized-replica report of {@code last} recently, complete first waits up to {@link #REPORT_RECHECK_MS} for a
+   * report of the file to be applied, rather than spending a transaction on "not yet" (design 013: about 1.9 complete transactions per file became 1).
    */
   private boolean completeWithWait(CompleteOp complete, CompleteReadinessOp readiness, long fileId,
       ExtendedBlock last) throws IOException {
