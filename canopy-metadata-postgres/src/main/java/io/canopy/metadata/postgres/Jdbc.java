@@ -8,6 +8,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.ToLongFunction;
 
 /**
  * Statement helpers bound to one transaction's connection. Several statements can travel in one round trip: the
@@ -286,6 +287,15 @@ final class Jdbc {
 
   static Long[] longs(List<Long> values) {
     return values.toArray(new Long[0]);
+  }
+
+  /** One column of {@code rows} as a {@code bigint} array parameter's elements. */
+  static <R> Long[] longs(List<R> rows, ToLongFunction<R> column) {
+    Long[] values = new Long[rows.size()];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = column.applyAsLong(rows.get(i));
+    }
+    return values;
   }
 
   /**

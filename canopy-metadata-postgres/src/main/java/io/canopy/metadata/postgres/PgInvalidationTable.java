@@ -76,10 +76,9 @@ final class PgInvalidationTable implements InvalidationTable, BufferedTable {
             Connection connection = s.getConnection();
             s.setArray(1, connection.createArrayOf("text",
                 rows.stream().map(InvalidatedBlock::datanodeUuid).toArray()));
-            s.setArray(2, connection.createArrayOf("bigint", rows.stream().map(InvalidatedBlock::blockId).toArray()));
-            s.setArray(3, connection.createArrayOf("bigint",
-                rows.stream().map(InvalidatedBlock::generationStamp).toArray()));
-            s.setArray(4, connection.createArrayOf("bigint", rows.stream().map(InvalidatedBlock::numBytes).toArray()));
+            s.setArray(2, connection.createArrayOf("bigint", Jdbc.longs(rows, InvalidatedBlock::blockId)));
+            s.setArray(3, connection.createArrayOf("bigint", Jdbc.longs(rows, InvalidatedBlock::generationStamp)));
+            s.setArray(4, connection.createArrayOf("bigint", Jdbc.longs(rows, InvalidatedBlock::numBytes)));
           });
     }
     writes.clear();

@@ -41,20 +41,12 @@ final class ReplicaRows {
     jdbc.batch("INSERT INTO " + table + " (" + columns + ") SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::text[], "
         + "?::smallint[], ?::bigint[])" + conflict, Jdbc.chunks(rows), (s, chunk) -> {
           Connection connection = s.getConnection();
-          s.setArray(1, connection.createArrayOf("bigint", longs(chunk, values.inodeId())));
-          s.setArray(2, connection.createArrayOf("bigint", longs(chunk, values.blockId())));
+          s.setArray(1, connection.createArrayOf("bigint", Jdbc.longs(chunk, values.inodeId())));
+          s.setArray(2, connection.createArrayOf("bigint", Jdbc.longs(chunk, values.blockId())));
           s.setArray(3, connection.createArrayOf("text", chunk.stream().map(values.storageId()).toArray()));
           s.setArray(4, connection.createArrayOf("smallint", chunk.stream().map(values.fourth()).toArray()));
-          s.setArray(5, connection.createArrayOf("bigint", longs(chunk, values.fifth())));
+          s.setArray(5, connection.createArrayOf("bigint", Jdbc.longs(chunk, values.fifth())));
         });
-  }
-
-  private static <R> Long[] longs(List<R> rows, ToLongFunction<R> value) {
-    Long[] values = new Long[rows.size()];
-    for (int i = 0; i < values.length; i++) {
-      values[i] = value.applyAsLong(rows.get(i));
-    }
-    return values;
   }
 
   /**
