@@ -183,8 +183,8 @@ public final class NameNode implements AutoCloseable {
     DatanodeProtocolServer datanodes = new DatanodeProtocolServer(services, runner, registry, replicaReports,
         fullReports, datanodeRandom, election, commandSources);
     RpcServers servers = RpcServerFactory.build(conf, NameNodeConfig.rpcAddress(conf),
-        NameNodeConfig.serviceRpcAddress(conf), new ClientProtocolServer(conf, services, blocks, runner),
-        new ClusterAdminCalls(runner, blocks, services, replicaReports), datanodes,
+        NameNodeConfig.serviceRpcAddress(conf), new ClientProtocolServer(conf, services, blocks, runner,
+            new ClusterAdminCalls(runner, blocks, services, replicaReports)), datanodes,
         new NamenodeProtocolServer(datanodes), election);
     if (metricsFile != null && !metricsFile.isBlank()) {
       java.nio.file.Path file = java.nio.file.Path.of(metricsFile);

@@ -66,6 +66,11 @@ public final class CreateOp implements AtMostOnce<HdfsFileStatus> {
     this.permissions = permissions;
   }
 
+  /** What the client asked for. */
+  public Request request() {
+    return request;
+  }
+
   @Override
   public byte[] encodeResult(HdfsFileStatus result) {
     return ResultCodecs.encodeStatus(result);

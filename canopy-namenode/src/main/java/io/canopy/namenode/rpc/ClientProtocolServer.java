@@ -2,7 +2,6 @@ package io.canopy.namenode.rpc;
 
 import io.canopy.namenode.NameNodeConfig;
 import io.canopy.namenode.blocks.BlockServices;
-import io.canopy.namenode.blocks.ReplicaArrivals;
 import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
@@ -17,9 +16,11 @@ import io.canopy.namenode.ops.BlockOwnerOp;
 import io.canopy.namenode.ops.CheckAccessOp;
 import io.canopy.namenode.ops.CompleteOp;
 import io.canopy.namenode.ops.CompleteReadinessOp;
+import io.canopy.namenode.ops.CompleteWorkflow;
 import io.canopy.namenode.ops.ConcatOp;
 import io.canopy.namenode.ops.CreateOp;
 import io.canopy.namenode.ops.CreateSymlinkOp;
+import io.canopy.namenode.ops.CreateWorkflow;
 import io.canopy.namenode.ops.DeleteOp;
 import io.canopy.namenode.ops.FsyncOp;
 import io.canopy.namenode.ops.GetAclStatusOp;
@@ -28,20 +29,19 @@ import io.canopy.namenode.ops.GetBlockLocationsOp;
 import io.canopy.namenode.ops.GetContentSummaryOp;
 import io.canopy.namenode.ops.GetFileInfoOp;
 import io.canopy.namenode.ops.GetListingOp;
-import io.canopy.namenode.ops.ListingCursors;
-import io.canopy.namenode.ops.IsFileClosedOp;
-import io.canopy.namenode.ops.LapsedWriterException;
+import io.canopy.namenode.ops.GetQuotaUsageOp;
 import io.canopy.namenode.ops.GetStoragePolicyOp;
 import io.canopy.namenode.ops.GetXAttrsOp;
-import io.canopy.namenode.ops.GetQuotaUsageOp;
+import io.canopy.namenode.ops.IsFileClosedOp;
+import io.canopy.namenode.ops.LapsedWriterWorkflow;
+import io.canopy.namenode.ops.ListingCursors;
 import io.canopy.namenode.ops.MkdirsOp;
 import io.canopy.namenode.ops.ModifyAclEntriesOp;
 import io.canopy.namenode.ops.RecoverLeaseOp;
-import io.canopy.namenode.ops.RemoveXAttrOp;
-import io.canopy.namenode.ops.ReleaseOutcome;
 import io.canopy.namenode.ops.RemoveAclEntriesOp;
 import io.canopy.namenode.ops.RemoveAclOp;
 import io.canopy.namenode.ops.RemoveDefaultAclOp;
+import io.canopy.namenode.ops.RemoveXAttrOp;
 import io.canopy.namenode.ops.Rename2Op;
 import io.canopy.namenode.ops.RenameOp;
 import io.canopy.namenode.ops.RenewLeaseOp;
@@ -53,12 +53,12 @@ import io.canopy.namenode.ops.SetQuotaOp;
 import io.canopy.namenode.ops.SetReplicationOp;
 import io.canopy.namenode.ops.SetStoragePolicyOp;
 import io.canopy.namenode.ops.SetTimesOp;
-import io.canopy.namenode.ops.TruncateOp;
 import io.canopy.namenode.ops.SetXAttrOp;
+import io.canopy.namenode.ops.TruncateOp;
 import io.canopy.namenode.ops.UpdateBlockForPipelineOp;
 import io.canopy.namenode.ops.UpdatePipelineOp;
-import io.canopy.namenode.tx.ClientCall;
 import io.canopy.namenode.permission.PermissionChecker;
+import io.canopy.namenode.tx.ClientCall;
 import io.canopy.namenode.tx.TransactionRunner;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -67,72 +67,73 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Semaphore;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
+import org.apache.hadoop.fs.BatchedRemoteIterator.BatchedEntries;
 import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.CreateFlag;
-import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FsServerDefaults;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.QuotaUsage;
+import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.fs.XAttr;
 import org.apache.hadoop.fs.XAttrSetFlag;
 import org.apache.hadoop.fs.permission.AclEntry;
 import org.apache.hadoop.fs.permission.AclStatus;
 import org.apache.hadoop.fs.permission.FsAction;
-import org.apache.hadoop.fs.QuotaUsage;
-import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
 import org.apache.hadoop.hdfs.AddBlockFlag;
 import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
-import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.DatanodeID;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.DirectoryListing;
+import org.apache.hadoop.hdfs.protocol.ECBlockGroupStats;
+import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
+import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicyInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.hdfs.protocol.HdfsLocatedFileStatus;
 import org.apache.hadoop.hdfs.protocol.LastBlockWithStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
-import org.apache.hadoop.hdfs.protocol.RecoveryInProgressException;
-import org.apache.hadoop.hdfs.protocol.SnapshotDiffReport;
-import org.apache.hadoop.hdfs.protocol.SnapshotDiffReportListing;
-import org.apache.hadoop.hdfs.protocol.SnapshotStatus;
-import org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus;
+import org.apache.hadoop.hdfs.protocol.OpenFileEntry;
+import org.apache.hadoop.hdfs.protocol.OpenFilesIterator.OpenFilesType;
+import org.apache.hadoop.hdfs.protocol.ReplicatedBlockStats;
+import org.apache.hadoop.hdfs.protocol.RollingUpgradeInfo;
 import org.apache.hadoop.hdfs.protocol.UnresolvedPathException;
+import org.apache.hadoop.hdfs.security.token.block.DataEncryptionKey;
+import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
 import org.apache.hadoop.hdfs.server.namenode.UnsupportedActionException;
+import org.apache.hadoop.hdfs.server.protocol.DatanodeStorageReport;
 import org.apache.hadoop.io.EnumSetWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.util.DataChecksum;
 
 /**
- * The {@link ClientProtocol} calls Canopy serves, each turned into one operation run by the transaction runner.
- * Exposed through {@link UnsupportedCallProxy}: calls not defined here answer "not supported".
+ * Canopy's {@link ClientProtocol}, the RPC adapter of the client port: each call checks its arguments, builds its
+ * operation and runs it through the transaction runner; calls that take several transactions run their workflow
+ * ({@link CreateWorkflow}, {@link LapsedWriterWorkflow}, {@link CompleteWorkflow}). The administrators' calls are
+ * {@link ClusterAdminCalls}', the calls Canopy does not serve {@link UnsupportedClientCalls}'. Failures leave
+ * through {@link DatabaseErrorBoundary}.
  */
-public final class ClientProtocolServer {
-  /** A create that finds a file open past the soft limit which then vanishes is tried at most this often. */
-  private static final int MAX_CREATE_ATTEMPTS = 3;
-  /** An append or truncate that recovered a lapsed writer's file and finds it reopened by others tries this often. */
-  private static final int MAX_TAKEOVER_ATTEMPTS = 3;
+public final class ClientProtocolServer extends UnsupportedClientCalls {
   /** What the messages call a writer's name when it is one the database cannot store. */
   private static final String CLIENT_NAME = "client name";
 
   private final NamespaceServices services;
   private final BlockServices blocks;
   private final TransactionRunner runner;
+  private final ClusterAdminCalls admin;
   private final FsServerDefaults serverDefaults;
-  /**
-   * How long a waiting complete() trusts the report signal before it checks the database itself (a report applied
-   * by another namenode only, e.g. one that restarted its datanode connections).
-   */
-  private static final long REPORT_RECHECK_MS = 100;
-  private final long completeWaitMs;
-  /** At most half the client handlers wait in complete(): other clients' calls still find one. */
-  private final Semaphore completeWaiters;
+  /** complete's wait for the last block's reports; at most half the client handlers wait in it at once. */
+  private final CompleteWorkflow completes;
   private final boolean symlinksEnabled;
   private final XAttrLimits xattrLimits;
   private final StoragePolicies storagePolicies;
@@ -140,13 +141,14 @@ public final class ClientProtocolServer {
   private final ListingCursors listingCursors = new ListingCursors();
 
   public ClientProtocolServer(Configuration conf, NamespaceServices services, BlockServices blocks,
-      TransactionRunner runner) {
+      TransactionRunner runner, ClusterAdminCalls admin) {
     this.services = services;
     this.blocks = blocks;
     this.runner = runner;
-    this.completeWaitMs = conf.getLong(NameNodeConfig.COMPLETE_WAIT_MS, NameNodeConfig.COMPLETE_WAIT_MS_DEFAULT);
-    this.completeWaiters = new Semaphore(Math.max(1,
-        conf.getInt(NameNodeConfig.HANDLER_COUNT, NameNodeConfig.HANDLER_COUNT_DEFAULT) / 2));
+    this.admin = admin;
+    this.completes = new CompleteWorkflow(runner, blocks.arrivals(),
+        conf.getLong(NameNodeConfig.COMPLETE_WAIT_MS, NameNodeConfig.COMPLETE_WAIT_MS_DEFAULT),
+        Math.max(1, conf.getInt(NameNodeConfig.HANDLER_COUNT, NameNodeConfig.HANDLER_COUNT_DEFAULT) / 2));
     this.symlinksEnabled = conf.getBoolean(NameNodeConfig.SYMLINKS_ENABLED, NameNodeConfig.SYMLINKS_ENABLED_DEFAULT);
     this.xattrLimits = new XAttrLimits(conf);
     this.storagePolicies = new StoragePolicies(conf);
@@ -173,19 +175,23 @@ public final class ClientProtocolServer {
     return PermissionChecker.of(services.permissions(), CallerInfo.caller());
   }
 
+  @Override
   public FsServerDefaults getServerDefaults() {
     return serverDefaults;
   }
 
+  @Override
   public HdfsFileStatus getFileInfo(String src) throws IOException {
     return runner.run(new GetFileInfoOp(FsPath.parse("getFileInfo", src), permissions()));
   }
 
   /** The status of the path itself: a link as the last component is not followed. */
+  @Override
   public HdfsFileStatus getFileLinkInfo(String src) throws IOException {
     return runner.run(new GetFileInfoOp(FsPath.parse("getFileLinkInfo", src), false, permissions()));
   }
 
+  @Override
   public void createSymlink(String target, String link, FsPermission dirPerm, boolean createParent)
       throws IOException {
     runner.run(new CreateSymlinkOp(services, CreateSymlinkOp.Request.of(target, link, dirPerm, createParent,
@@ -196,6 +202,7 @@ public final class ClientProtocolServer {
    * HDFS's getLinkTarget: the target of a link as the last component, or, when a link comes earlier in the path,
    * the path with that link replaced by its target (what the client's link resolver continues with).
    */
+  @Override
   public String getLinkTarget(String path) throws IOException {
     FsPath.parse("getLinkTarget", path); // this call's name on a refused path
     HdfsFileStatus status;
@@ -213,11 +220,13 @@ public final class ClientProtocolServer {
     return new String(status.getSymlinkInBytes(), StandardCharsets.UTF_8);
   }
 
+  @Override
   public boolean isFileClosed(String src) throws IOException {
     return runner.run(new IsFileClosedOp(FsPath.parse("isFileClosed", src), permissions()));
   }
 
   /** HDFS does not follow a link as the last component here, and answers that it is not a file. */
+  @Override
   public long getPreferredBlockSize(String src) throws IOException {
     HdfsFileStatus status = runner.run(GetFileInfoOp.forPreferredBlockSize(FsPath.parse("getPreferredBlockSize", src),
         permissions()));
@@ -235,6 +244,7 @@ public final class ClientProtocolServer {
    * other character, so the names after {@code x\0...} are exactly those after {@code x}: the start point is cut at
    * its first NUL, which the database could not take, and the answer is HDFS's.
    */
+  @Override
   public DirectoryListing getListing(String src, byte[] startAfter, boolean needLocation) throws IOException {
     String after = startAfter == null ? "" : new String(startAfter, StandardCharsets.UTF_8);
     int nul = after.indexOf('\0');
@@ -242,11 +252,13 @@ public final class ClientProtocolServer {
         needLocation, services.limits().listingLimit(), blocks.locator(), listingCursors, permissions()));
   }
 
+  @Override
   public boolean mkdirs(String src, FsPermission masked, boolean createParent) throws IOException {
     services.safeMode().check("Cannot create directory " + src);
     return runner.run(new MkdirsOp(services, FsPath.parse("mkdirs", src), masked, createParent, permissions()));
   }
 
+  @Override
   public HdfsFileStatus create(String src, FsPermission masked, String clientName, EnumSetWritable<CreateFlag> flag,
       boolean createParent, short replication, long blockSize, CryptoProtocolVersion[] supportedVersions,
       String ecPolicyName, String storagePolicy) throws IOException {
@@ -260,35 +272,14 @@ public final class ClientProtocolServer {
     CreateOp create = new CreateOp(services, registry(), new CreateOp.Request(path, masked, clientName,
         clientMachine, flags.contains(CreateFlag.CREATE), flags.contains(CreateFlag.OVERWRITE), createParent,
         replication, blockSize, policy), permissions());
-    for (int attempt = 1; ; attempt++) {
-      try {
-        return runner.run(create, CallerInfo.call());
-      } catch (CreateOp.WriterPastSoftLimitException pastSoftLimit) {
-        // HDFS's startFile: the open file's lease is recovered, then the create fails.
-        RecoverLeaseOp recover = RecoverLeaseOp.forCreate(services, path, clientName, clientMachine);
-        ReleaseOutcome outcome = runner.run(recover);
-        switch (outcome.kind()) {
-          case CLOSED -> throw new FileAlreadyExistsException(src + " for client " + clientMachine
-              + " already exists");
-          case RECOVERING, IN_PROGRESS -> throw new RecoveryInProgressException(recover.message(
-              "lease recovery is in progress. Try again later."));
-          case WAITING -> throw new AlreadyBeingCreatedException(outcome.detail());
-          case NOT_OPEN -> {
-            if (attempt >= MAX_CREATE_ATTEMPTS) {
-              throw new IOException("create of " + src + " for " + clientName + " raced " + attempt + " times with "
-                  + "the file being created and removed by others; try again", pastSoftLimit);
-            }
-          }
-          default -> throw new IllegalStateException("unexpected lease release outcome " + outcome);
-        }
-      }
-    }
+    return CreateWorkflow.run(runner, services, src, create, CallerInfo.call());
   }
 
   /**
    * recoverLease: starts the recovery of the file's lease whatever its writer's lease (HDFS's force); true when the
    * file is closed (it was, or could be closed at once), false while its last block is being recovered.
    */
+  @Override
   public boolean recoverLease(String src, String clientName) throws IOException {
     services.safeMode().check("Cannot recover the lease of " + src);
     StorableText.require(CLIENT_NAME, clientName);
@@ -297,6 +288,7 @@ public final class ClientProtocolServer {
   }
 
   /** append: at most once (a retry is answered from the retry cache); a writer past the soft limit is recovered. */
+  @Override
   public LastBlockWithStatus append(String src, String clientName, EnumSetWritable<CreateFlag> flag)
       throws IOException {
     services.safeMode().check("Cannot append to file" + src); // sic: HDFS's message has no space
@@ -304,21 +296,25 @@ public final class ClientProtocolServer {
     AppendOp append = new AppendOp(services, blocks, new AppendOp.Request(FsPath.parse("append", src), clientName,
         CallerInfo.address(), flag != null && flag.get().contains(CreateFlag.NEW_BLOCK)), permissions());
     ClientCall call = CallerInfo.call();
-    return takingOverLapsedWriter(src, clientName, () -> runner.run(append, call));
+    return LapsedWriterWorkflow.run(runner, services, src, clientName, CallerInfo.address(),
+        () -> runner.run(append, call));
   }
 
   /**
    * truncate: true when the file is at its new length now, false while the datanodes cut its last block (the file
    * is closed by commitBlockSynchronization).
    */
+  @Override
   public boolean truncate(String src, long newLength, String clientName) throws IOException {
     services.safeMode().check("Cannot truncate for " + src);
     StorableText.require(CLIENT_NAME, clientName);
     TruncateOp truncate = new TruncateOp(services, registry(), new TruncateOp.Request(FsPath.parse("truncate", src),
         newLength, clientName, CallerInfo.address()), permissions());
-    return takingOverLapsedWriter(src, clientName, () -> runner.run(truncate));
+    return LapsedWriterWorkflow.run(runner, services, src, clientName, CallerInfo.address(),
+        () -> runner.run(truncate));
   }
 
+  @Override
   public void concat(String trg, String[] srcs) throws IOException {
     services.safeMode().check("Cannot concat " + trg);
     if (trg == null || trg.isEmpty()) {
@@ -331,40 +327,7 @@ public final class ClientProtocolServer {
     runner.run(new ConcatOp(services, FsPath.parse("concat", trg), sources, permissions()), CallerInfo.call());
   }
 
-  /** One run of a call that may find its file open by a writer past the soft limit. */
-  private interface TakeoverCall<T> {
-    T run() throws IOException;
-  }
-
-  /**
-   * Runs an append or a truncate; when it finds the file open by a writer past the soft limit, that lease is recovered
-   * in a transaction of its own and the call runs again if the file could be closed at once (HDFS goes on with the
-   * call in that case); otherwise HDFS's answer: recovery in progress, or committed blocks still waiting.
-   */
-  private <T> T takingOverLapsedWriter(String src, String clientName, TakeoverCall<T> call) throws IOException {
-    String clientMachine = CallerInfo.address();
-    for (int attempt = 1; ; attempt++) {
-      try {
-        return call.run();
-      } catch (LapsedWriterException lapsed) {
-        RecoverLeaseOp recover = RecoverLeaseOp.forTakeover(services, lapsed, clientName, clientMachine);
-        ReleaseOutcome outcome = runner.run(recover);
-        switch (outcome.kind()) {
-          case CLOSED, NOT_OPEN -> {
-            if (attempt >= MAX_TAKEOVER_ATTEMPTS) {
-              throw new IOException(lapsed.purpose() + " of " + src + " for " + clientName + " raced " + attempt
-                  + " times with other writers reopening the file; try again", lapsed);
-            }
-          }
-          case RECOVERING, IN_PROGRESS -> throw new RecoveryInProgressException(recover.message(
-              "lease recovery is in progress. Try again later."));
-          case WAITING -> throw new AlreadyBeingCreatedException(outcome.detail());
-          default -> throw new IllegalStateException("unexpected lease release outcome " + outcome);
-        }
-      }
-    }
-  }
-
+  @Override
   public LocatedBlock addBlock(String src, String clientName, ExtendedBlock previous, DatanodeInfo[] excludeNodes,
       long fileId, String[] favoredNodes, EnumSet<AddBlockFlag> addBlockFlags) throws IOException {
     services.safeMode().check("Cannot add block to " + src);
@@ -373,6 +336,7 @@ public final class ClientProtocolServer {
         clientName, previous, excludeNodes, CallerInfo.address()), permissions()));
   }
 
+  @Override
   public LocatedBlock getAdditionalDatanode(String src, long fileId, ExtendedBlock blk, DatanodeInfo[] existings,
       String[] existingStorageIDs, DatanodeInfo[] excludes, int numAdditionalNodes, String clientName)
       throws IOException {
@@ -382,110 +346,51 @@ public final class ClientProtocolServer {
             existings, existingStorageIDs, excludes, numAdditionalNodes, CallerInfo.address()), permissions()));
   }
 
-  /**
-   * The datanodes' confirmation of the last block usually arrives within milliseconds of the client's complete;
-   * rather than answering false at once (the client then sleeps 400 ms before asking again), wait for it inside the
-   * namenode, within {@link NameNodeConfig#COMPLETE_WAIT_MS}.
-   */
+  /** complete: waits a little for the last block's reports rather than answering "not yet" at once. */
+  @Override
   public boolean complete(String src, String clientName, ExtendedBlock last, long fileId) throws IOException {
     services.safeMode().check("Cannot complete file " + src);
     StorableText.require(CLIENT_NAME, clientName);
-    CompleteOp complete = new CompleteOp(services, FsPath.parse("complete", src), fileId, clientName, last,
-        permissions());
-    if (!completeWaiters.tryAcquire()) {
-      return runner.run(complete); // enough handlers already wait: answer now, the client retries
-    }
-    try {
-      return completeWithWait(complete, new CompleteReadinessOp(services, FsPath.parse("complete", src), fileId),
-          fileId, last);
-    } finally {
-      completeWaiters.release();
-    }
+    FsPath path = FsPath.parse("complete", src);
+    return completes.run(new CompleteOp(services, path, fileId, clientName, last, permissions()),
+        new CompleteReadinessOp(services, path, fileId), fileId, last);
   }
 
-  /**
-   * Runs complete; while it answers "not yet", waits for this namenode to apply a replica report of the file
-   * ({@link ReplicaArrivals}: every namenode applies every datanode's reports) and runs complete again, until
-   * {@code completeWaitMs} is spent. Without a report within {@link #REPORT_RECHECK_MS} (or without a file id to wait
-   * on) it polls with a read-only readiness check (no lock, no commit) instead, as it did before the signal.
-   *
-   * <p>The client usually asks before the reports of its last block have come (it calls complete as soon as the
-   * pipeline acknowledged the last packet, and the datanodes report after that): when this namenode has applied no
-   * finalized-replica report of {@code last} recently, complete first waits up to {@link #REPORT_RECHECK_MS} for a
-   * report of the file to be applied, rather than spending a transaction on "not yet" (design 013: about 1.9 complete transactions per file became 1).
-   */
-  private boolean completeWithWait(CompleteOp complete, CompleteReadinessOp readiness, long fileId,
-      ExtendedBlock last) throws IOException {
-    long deadline = System.nanoTime() + completeWaitMs * 1_000_000L;
-    ReplicaArrivals.Expectation arrival = fileId > 0 ? blocks.arrivals().expect(fileId) : null;
-    try {
-      if (arrival != null && last != null && !blocks.arrivals().finalizedReportedRecently(last.getBlockId())
-          && arrival.await(Math.min(completeWaitMs, REPORT_RECHECK_MS))) {
-        arrival.close();
-        arrival = blocks.arrivals().expect(fileId); // before complete: a report applied during it wakes the loop
-      }
-      if (runner.run(complete)) {
-        return true;
-      }
-      long pauseMs = 2;
-      while (true) {
-        long leftMs = (deadline - System.nanoTime()) / 1_000_000L;
-        if (leftMs <= 0) {
-          return false;
-        }
-        boolean reported;
-        if (arrival != null) {
-          reported = arrival.await(Math.min(leftMs, REPORT_RECHECK_MS));
-          arrival.close();
-          arrival = blocks.arrivals().expect(fileId); // before the re-check: a report applied during it wakes us
-        } else {
-          Thread.sleep(Math.min(leftMs, pauseMs));
-          pauseMs = Math.min(pauseMs * 2, 64);
-          reported = false;
-        }
-        if ((reported || runner.run(readiness)) && runner.run(complete)) {
-          return true;
-        }
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    } finally {
-      if (arrival != null) {
-        arrival.close();
-      }
-    }
-  }
-
+  @Override
   public void abandonBlock(ExtendedBlock b, long fileId, String src, String holder) throws IOException {
     services.safeMode().check("Cannot abandon block " + b + " for file" + src);
     StorableText.require(CLIENT_NAME, holder);
     runner.run(new AbandonBlockOp(registry(), FsPath.parse("abandonBlock", src), fileId, holder, b, permissions()));
   }
 
+  @Override
   public void fsync(String src, long inodeId, String client, long lastBlockLength) throws IOException {
     services.safeMode().check("Cannot fsync file " + src);
     StorableText.require(CLIENT_NAME, client);
     runner.run(new FsyncOp(FsPath.parse("fsync", src), inodeId, client, lastBlockLength, permissions()));
   }
 
+  @Override
   public LocatedBlocks getBlockLocations(String src, long offset, long length) throws IOException {
     return runner.run(new GetBlockLocationsOp(blocks.locator(), FsPath.parse("getBlockLocations", src), offset,
         length, permissions()));
   }
 
+  @Override
   public boolean delete(String src, boolean recursive) throws IOException {
     services.safeMode().check("Cannot delete " + src);
     return runner.run(new DeleteOp(services, registry(), FsPath.parse("delete", src), recursive, permissions()),
         CallerInfo.call());
   }
 
+  @Override
   public boolean rename(String src, String dst) throws IOException {
     services.safeMode().check("Cannot rename " + src);
     return runner.run(new RenameOp(services, registry(), FsPath.parse("rename", src), FsPath.parse("rename", dst),
         permissions()), CallerInfo.call());
   }
 
+  @Override
   public void rename2(String src, String dst, Options.Rename... options) throws IOException {
     services.safeMode().check("Cannot rename " + src);
     boolean overwrite = options != null && Arrays.asList(options).contains(Options.Rename.OVERWRITE);
@@ -494,11 +399,13 @@ public final class ClientProtocolServer {
         overwrite, permissions()), CallerInfo.call());
   }
 
+  @Override
   public void setPermission(String src, FsPermission permission) throws IOException {
     services.safeMode().check("Cannot set permission for " + src);
     runner.run(new SetPermissionOp(FsPath.parse("setPermission", src), permission, permissions()));
   }
 
+  @Override
   public void setOwner(String src, String username, String groupname) throws IOException {
     services.safeMode().check("Cannot set owner for " + src);
     StorableText.require("user name", username);
@@ -506,50 +413,61 @@ public final class ClientProtocolServer {
     runner.run(new SetOwnerOp(FsPath.parse("setOwner", src), username, groupname, permissions()));
   }
 
+  @Override
   public boolean setReplication(String src, short replication) throws IOException {
     services.safeMode().check("Cannot set replication for " + src);
     return runner.run(new SetReplicationOp(services, FsPath.parse("setReplication", src), replication, permissions()));
   }
 
+  @Override
   public void setTimes(String src, long mtime, long atime) throws IOException {
     services.safeMode().check("Cannot set times " + src);
     runner.run(new SetTimesOp(FsPath.parse("setTimes", src), mtime, atime, permissions()));
   }
 
+  @Override
   public void renewLease(String clientName, List<String> namespaces) throws IOException {
     services.safeMode().check("Cannot renew lease for " + clientName);
     StorableText.require(CLIENT_NAME, clientName);
     runner.run(new RenewLeaseOp(services, clientName));
   }
 
+  @Override
   public ContentSummary getContentSummary(String path) throws IOException {
     return runner.run(new GetContentSummaryOp(FsPath.parse("getContentSummary", path), permissions()));
   }
 
+  @Override
   public void setAcl(String src, List<AclEntry> aclSpec) throws IOException {
     runner.run(new SetAclOp(FsPath.parse("setAcl", src), aclSpec, permissions()));
   }
 
+  @Override
   public void modifyAclEntries(String src, List<AclEntry> aclSpec) throws IOException {
     runner.run(new ModifyAclEntriesOp(FsPath.parse("modifyAclEntries", src), aclSpec, permissions()));
   }
 
+  @Override
   public void removeAclEntries(String src, List<AclEntry> aclSpec) throws IOException {
     runner.run(new RemoveAclEntriesOp(FsPath.parse("removeAclEntries", src), aclSpec, permissions()));
   }
 
+  @Override
   public void removeDefaultAcl(String src) throws IOException {
     runner.run(new RemoveDefaultAclOp(FsPath.parse("removeDefaultAcl", src), permissions()));
   }
 
+  @Override
   public void removeAcl(String src) throws IOException {
     runner.run(new RemoveAclOp(FsPath.parse("removeAcl", src), permissions()));
   }
 
+  @Override
   public AclStatus getAclStatus(String src) throws IOException {
     return runner.run(new GetAclStatusOp(FsPath.parse("getAclStatus", src), permissions()));
   }
 
+  @Override
   public void checkAccess(String path, FsAction mode) throws IOException {
     runner.run(new CheckAccessOp(FsPath.parse("checkAccess", path), mode, permissions()));
   }
@@ -558,6 +476,7 @@ public final class ClientProtocolServer {
    * setQuota: superuser only (HDFS's dfs.permissions.allow.owner.set.quota is not supported); quotas by storage
    * type are not supported and say so.
    */
+  @Override
   public void setQuota(String path, long namespaceQuota, long storagespaceQuota, StorageType type)
       throws IOException {
     permissions().checkSuperuser(quotaCommand(namespaceQuota, storagespaceQuota));
@@ -581,16 +500,19 @@ public final class ClientProtocolServer {
     return "setSpaceQuota";
   }
 
+  @Override
   public QuotaUsage getQuotaUsage(String path) throws IOException {
     return runner.run(new GetQuotaUsageOp(FsPath.parse("getQuotaUsage", path), permissions()));
   }
 
+  @Override
   public LocatedBlock updateBlockForPipeline(ExtendedBlock block, String clientName) throws IOException {
     services.safeMode().check("Cannot get a new generation stamp and an access token for block " + block);
     StorableText.require(CLIENT_NAME, clientName);
     return runner.run(new UpdateBlockForPipelineOp(services, ownerOf(block), block, clientName));
   }
 
+  @Override
   public void updatePipeline(String clientName, ExtendedBlock oldBlock, ExtendedBlock newBlock,
       DatanodeID[] newNodes, String[] newStorageIDs) throws IOException {
     services.safeMode().check("Pipeline not updated");
@@ -607,38 +529,11 @@ public final class ClientProtocolServer {
     return owner;
   }
 
-  public long[] getStats() throws IOException {
-    long[] stats = new long[ClientProtocol.STATS_ARRAY_LENGTH];
-    for (DatanodeRegistry.Node node : registry().live()) {
-      stats[ClientProtocol.GET_STATS_CAPACITY_IDX] += node.record().capacity();
-      stats[ClientProtocol.GET_STATS_USED_IDX] += node.record().dfsUsed();
-      stats[ClientProtocol.GET_STATS_REMAINING_IDX] += node.record().remaining();
-    }
-    return stats;
-  }
-
-  public DatanodeInfo[] getDatanodeReport(HdfsConstants.DatanodeReportType type) throws IOException {
-    permissions().checkSuperuser("datanodeReport");
-    List<DatanodeInfo> report = new ArrayList<>();
-    for (DatanodeRegistry.Node node : registry().all()) {
-      boolean live = registry().isLive(node.record());
-      boolean wanted = switch (type) {
-        case ALL -> true;
-        case LIVE -> live;
-        case DEAD -> !live;
-        default -> false; // decommissioning, entering maintenance, in maintenance: not supported, so none
-      };
-      if (wanted) {
-        report.add(DatanodeRegistry.info(node.record()));
-      }
-    }
-    return report.toArray(new DatanodeInfo[0]);
-  }
-
   /**
    * The cluster-wide safe mode ({@link io.canopy.namenode.fs.SafeMode}, manual and startup); answers whether it is on
    * afterwards.
    */
+  @Override
   public boolean setSafeMode(HdfsConstants.SafeModeAction action, boolean isChecked) throws IOException {
     io.canopy.namenode.fs.SafeMode safeMode = services.safeMode();
     if (action == HdfsConstants.SafeModeAction.SAFEMODE_GET) {
@@ -650,29 +545,35 @@ public final class ClientProtocolServer {
     return state.on();
   }
 
+  @Override
   public void msync() {
     // every namenode reads the database directly: there is no stale state to catch up with
   }
 
+  @Override
   public HAServiceState getHAServiceState() {
     return HAServiceState.ACTIVE;
   }
 
   // ---- extended attributes ----
 
+  @Override
   public void setXAttr(String src, XAttr xAttr, EnumSet<XAttrSetFlag> flag) throws IOException {
     runner.run(new SetXAttrOp(FsPath.parse("setXAttr", src), xAttr, flag, xattrLimits, permissions()),
         CallerInfo.call());
   }
 
+  @Override
   public List<XAttr> getXAttrs(String src, List<XAttr> xAttrs) throws IOException {
     return runner.run(GetXAttrsOp.get(FsPath.parse("getXAttrs", src), xAttrs, xattrLimits, permissions()));
   }
 
+  @Override
   public List<XAttr> listXAttrs(String src) throws IOException {
     return runner.run(GetXAttrsOp.list(FsPath.parse("listXAttrs", src), xattrLimits, permissions()));
   }
 
+  @Override
   public void removeXAttr(String src, XAttr xAttr) throws IOException {
     runner.run(new RemoveXAttrOp(FsPath.parse("removeXAttr", src), xAttr, xattrLimits, permissions()),
         CallerInfo.call());
@@ -680,10 +581,12 @@ public final class ClientProtocolServer {
 
   // ---- storage policies ----
 
+  @Override
   public BlockStoragePolicy[] getStoragePolicies() {
     return storagePolicies.all();
   }
 
+  @Override
   public void setStoragePolicy(String src, String policyName) throws IOException {
     storagePolicies.checkEnabled("set storage policy");
     PermissionChecker permissions = permissions();
@@ -694,6 +597,7 @@ public final class ClientProtocolServer {
     runner.run(new SetStoragePolicyOp(FsPath.parse("setStoragePolicy", src), id, storagePolicies, permissions));
   }
 
+  @Override
   public void unsetStoragePolicy(String src) throws IOException {
     storagePolicies.checkEnabled("unset storage policy");
     PermissionChecker permissions = permissions();
@@ -704,63 +608,114 @@ public final class ClientProtocolServer {
         permissions));
   }
 
+  @Override
   public BlockStoragePolicy getStoragePolicy(String path) throws IOException {
     return runner.run(new GetStoragePolicyOp(FsPath.parse("getStoragePolicy", path), storagePolicies,
         permissions()));
   }
 
   /** HDFS's storage policy satisfier moves blocks to their policy's storage types; Canopy has none. */
+  @Override
   public void satisfyStoragePolicy(String path) throws IOException {
     storagePolicies.checkEnabled("satisfy storage policy");
     throw NotSupported.oneLine(new UnsupportedActionException("Cannot request to satisfy storage policy of " + path
         + ": Canopy has no storage policy satisfier (its block placement does not use storage types)"));
   }
 
-  // ---- snapshots: not supported, answered with HDFS's snapshot exception class and the call ----
-
-  public void allowSnapshot(String snapshotRoot) throws IOException {
-    throw SnapshotsUnsupported.refuse("allowSnapshot", snapshotRoot);
-  }
-
-  public void disallowSnapshot(String snapshotRoot) throws IOException {
-    throw SnapshotsUnsupported.refuse("disallowSnapshot", snapshotRoot);
-  }
-
-  public String createSnapshot(String snapshotRoot, String snapshotName) throws IOException {
-    throw SnapshotsUnsupported.refuse("createSnapshot", snapshotRoot);
-  }
-
-  public void deleteSnapshot(String snapshotRoot, String snapshotName) throws IOException {
-    throw SnapshotsUnsupported.refuse("deleteSnapshot", snapshotRoot);
-  }
-
-  public void renameSnapshot(String snapshotRoot, String snapshotOldName, String snapshotNewName)
-      throws IOException {
-    throw SnapshotsUnsupported.refuse("renameSnapshot", snapshotRoot);
-  }
-
-  public SnapshottableDirectoryStatus[] getSnapshottableDirListing() throws IOException {
-    throw SnapshotsUnsupported.refuse("getSnapshottableDirListing", null);
-  }
-
-  public SnapshotStatus[] getSnapshotListing(String snapshotRoot) throws IOException {
-    throw SnapshotsUnsupported.refuse("getSnapshotListing", snapshotRoot);
-  }
-
-  public SnapshotDiffReport getSnapshotDiffReport(String snapshotRoot, String fromSnapshot, String toSnapshot)
-      throws IOException {
-    throw SnapshotsUnsupported.refuse("getSnapshotDiffReport", snapshotRoot);
-  }
-
-  public SnapshotDiffReportListing getSnapshotDiffReportListing(String snapshotRoot, String fromSnapshot,
-      String toSnapshot, byte[] startPath, int index) throws IOException {
-    throw SnapshotsUnsupported.refuse("getSnapshotDiffReportListing", snapshotRoot);
-  }
-
   /** No encryption zones or mount points: everything is under the root, for a caller who may read the path. */
+  @Override
   public Path getEnclosingRoot(String src) throws IOException {
     runner.run(CheckAccessOp.readFor("getEnclosingRoot", FsPath.parse("getEnclosingRoot", src), false,
         permissions()));
     return new Path("/");
+  }
+
+  // ---- administrators' and informational calls: ClusterAdminCalls ----
+
+  @Override
+  public long[] getStats() throws IOException {
+    return admin.getStats();
+  }
+
+  @Override
+  public DatanodeInfo[] getDatanodeReport(HdfsConstants.DatanodeReportType type) throws IOException {
+    return admin.getDatanodeReport(type);
+  }
+
+  @Override
+  public DatanodeStorageReport[] getDatanodeStorageReport(HdfsConstants.DatanodeReportType type) throws IOException {
+    return admin.getDatanodeStorageReport(type);
+  }
+
+  @Override
+  public DatanodeInfo[] getSlowDatanodeReport() {
+    return admin.getSlowDatanodeReport();
+  }
+
+  @Override
+  public void reportBadBlocks(LocatedBlock[] badBlocks) throws IOException {
+    admin.reportBadBlocks(badBlocks);
+  }
+
+  @Override
+  public HdfsLocatedFileStatus getLocatedFileInfo(String src, boolean needBlockToken) throws IOException {
+    return admin.getLocatedFileInfo(src, needBlockToken);
+  }
+
+  @Override
+  public ReplicatedBlockStats getReplicatedBlockStats() throws IOException {
+    return admin.getReplicatedBlockStats();
+  }
+
+  @Override
+  public ECBlockGroupStats getECBlockGroupStats() {
+    return admin.getECBlockGroupStats();
+  }
+
+  @Override
+  public ErasureCodingPolicyInfo[] getErasureCodingPolicies() {
+    return admin.getErasureCodingPolicies();
+  }
+
+  @Override
+  public Map<String, String> getErasureCodingCodecs() {
+    return admin.getErasureCodingCodecs();
+  }
+
+  @Override
+  public ErasureCodingPolicy getErasureCodingPolicy(String src) throws IOException {
+    return admin.getErasureCodingPolicy(src);
+  }
+
+  @Override
+  public RollingUpgradeInfo rollingUpgrade(HdfsConstants.RollingUpgradeAction action) throws IOException {
+    return admin.rollingUpgrade(action);
+  }
+
+  @Override
+  public boolean upgradeStatus() {
+    return admin.upgradeStatus();
+  }
+
+  @Override
+  public DataEncryptionKey getDataEncryptionKey() {
+    return admin.getDataEncryptionKey();
+  }
+
+  @Override
+  public Token<DelegationTokenIdentifier> getDelegationToken(Text renewer) {
+    return admin.getDelegationToken(renewer);
+  }
+
+  @Override
+  @Deprecated
+  public BatchedEntries<OpenFileEntry> listOpenFiles(long prevId) throws IOException {
+    return admin.listOpenFiles(prevId);
+  }
+
+  @Override
+  public BatchedEntries<OpenFileEntry> listOpenFiles(long prevId, EnumSet<OpenFilesType> openFilesTypes, String path)
+      throws IOException {
+    return admin.listOpenFiles(prevId, openFilesTypes, path);
   }
 }

@@ -32,6 +32,7 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.fs.BatchedRemoteIterator.BatchedEntries;
 import org.apache.hadoop.fs.BatchedRemoteIterator.BatchedListEntries;
+import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ECBlockGroupStats;
 import org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy;
@@ -56,7 +57,7 @@ import org.apache.hadoop.security.token.Token;
 /**
  * The {@link ClientProtocol} calls administrators' tools make ({@code hdfs dfsadmin -report}, {@code -listOpenFiles},
  * {@code hdfs ec -listPolicies}, ...) and the informational calls clients make in passing, answered from the
- * database and the datanode view. Exposed next to {@link ClientProtocolServer} through {@link UnsupportedCallProxy}.
+ * database and the datanode view. Served through {@link ClientProtocolServer}.
  */
 public final class ClusterAdminCalls {
   /** Replication-queue rows read per transaction while counting. */
@@ -209,6 +210,36 @@ public final class ClusterAdminCalls {
   /** Canopy has no erasure-coded files: every count is zero. */
   public ECBlockGroupStats getECBlockGroupStats() {
     return new ECBlockGroupStats(0, 0, 0, 0, 0, null, null);
+  }
+
+  /** Capacity, used and remaining space summed over the live datanodes. */
+  public long[] getStats() throws IOException {
+    long[] stats = new long[ClientProtocol.STATS_ARRAY_LENGTH];
+    for (DatanodeRegistry.Node node : blocks.registry().live()) {
+      stats[ClientProtocol.GET_STATS_CAPACITY_IDX] += node.record().capacity();
+      stats[ClientProtocol.GET_STATS_USED_IDX] += node.record().dfsUsed();
+      stats[ClientProtocol.GET_STATS_REMAINING_IDX] += node.record().remaining();
+    }
+    return stats;
+  }
+
+  /** hdfs dfsadmin -report: superuser only. */
+  public DatanodeInfo[] getDatanodeReport(HdfsConstants.DatanodeReportType type) throws IOException {
+    permissions().checkSuperuser("datanodeReport");
+    List<DatanodeInfo> report = new ArrayList<>();
+    for (DatanodeRegistry.Node node : blocks.registry().all()) {
+      boolean live = blocks.registry().isLive(node.record());
+      boolean wanted = switch (type) {
+        case ALL -> true;
+        case LIVE -> live;
+        case DEAD -> !live;
+        default -> false; // decommissioning, entering maintenance, in maintenance: not supported, so none
+      };
+      if (wanted) {
+        report.add(DatanodeRegistry.info(node.record()));
+      }
+    }
+    return report.toArray(new DatanodeInfo[0]);
   }
 
   /** Each datanode with its storages' capacity and use, as {@code dfsadmin -report} and the balancer read them. */

@@ -57,8 +57,7 @@ public final class RpcServerFactory {
 
   /** The servers, not started yet; the service port is bound first, so the client port's refusal can name it. */
   public static RpcServers build(Configuration conf, InetSocketAddress clientAddress,
-      InetSocketAddress serviceAddress, ClientProtocolServer client, ClusterAdminCalls admin,
-      DatanodeProtocol datanode, NamenodeProtocolServer namenode, MembershipView membership) throws IOException {
+      InetSocketAddress serviceAddress, ClientProtocol client, DatanodeProtocol datanode, NamenodeProtocolServer namenode, MembershipView membership) throws IOException {
     RPC.setProtocolEngine(conf, ClientNamenodeProtocolPB.class, ProtobufRpcEngine2.class);
     RPC.setProtocolEngine(conf, DatanodeProtocolPB.class, ProtobufRpcEngine2.class);
     RPC.setProtocolEngine(conf, NamenodeProtocolPB.class, ProtobufRpcEngine2.class);
@@ -66,7 +65,7 @@ public final class RpcServerFactory {
     RPC.Server service = buildService(conf, serviceAddress, datanode, namenode);
     try {
       InetSocketAddress serviceBound = service.getListenerAddress();
-      RPC.Server clients = buildClient(conf, clientAddress, client, admin,
+      RPC.Server clients = buildClient(conf, clientAddress, client,
           ClientPortDatanodeRefusal.create(serviceBound.getHostString() + ":" + serviceBound.getPort()), namenode,
           membership);
       return new RpcServers(clients, service);
@@ -94,14 +93,13 @@ public final class RpcServerFactory {
     return server;
   }
 
-  private static RPC.Server buildClient(Configuration conf, InetSocketAddress address, ClientProtocolServer client,
-      ClusterAdminCalls admin, DatanodeProtocol refusal, NamenodeProtocolServer namenode, MembershipView membership)
+  private static RPC.Server buildClient(Configuration conf, InetSocketAddress address, ClientProtocol client,
+      DatanodeProtocol refusal, NamenodeProtocolServer namenode, MembershipView membership)
       throws IOException {
-    ClientProtocol clientProtocol = UnsupportedCallProxy.create(ClientProtocol.class, client, admin);
     RPC.Server server = new RPC.Builder(conf)
         .setProtocol(ClientNamenodeProtocolPB.class)
-        .setInstance(ClientNamenodeProtocol.newReflectiveBlockingService(
-            new ClientNamenodeProtocolServerSideTranslatorPB(clientProtocol)))
+        .setInstance(DatabaseErrorBoundary.around(ClientNamenodeProtocol.newReflectiveBlockingService(
+            new ClientNamenodeProtocolServerSideTranslatorPB(client))))
         .setBindAddress(address.getHostString())
         .setPort(address.getPort())
         .setNumHandlers(conf.getInt(NameNodeConfig.HANDLER_COUNT, NameNodeConfig.HANDLER_COUNT_DEFAULT))

@@ -14,11 +14,11 @@ import java.util.Map;
 /**
  * Implements a Hadoop protocol interface with objects that have only some of its methods (same names and parameter
  * types): each call goes to the first object that has the method, every other call fails with
- * {@link UnsupportedOperationException} naming the call, so clients get a clear answer instead of a half-implemented
- * method: one line, without the namenode's stack trace ({@link NotSupported}), e.g.
- * {@code RemoteException: ClientProtocol.listCachePools is not supported by Canopy} from
- * {@code hdfs cacheadmin -listPools}. Every failure passes {@link DatabaseErrors} on its way out, so no database
- * error reaches a client with the database's words.
+ * {@link UnsupportedOperationException} naming the call, so callers get a clear answer instead of a half-implemented
+ * method: one line, without the namenode's stack trace ({@link NotSupported}). Every failure passes
+ * {@link DatabaseErrors} on its way out, so no database error reaches a caller with the database's words. Used for
+ * the rarely called {@code NamenodeProtocol}; the client protocol, on every client's path, is implemented directly
+ * ({@link ClientProtocolServer}), without this reflective dispatch.
  */
 public final class UnsupportedCallProxy {
   private UnsupportedCallProxy() {

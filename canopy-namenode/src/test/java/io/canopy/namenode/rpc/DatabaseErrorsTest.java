@@ -13,15 +13,28 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.util.List;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import org.apache.hadoop.hdfs.protocol.proto.AclProtos.FsPermissionProto;
+import org.apache.hadoop.hdfs.protocol.proto.ClientNamenodeProtocolProtos.ClientNamenodeProtocol;
+import org.apache.hadoop.hdfs.protocol.proto.ClientNamenodeProtocolProtos.GetFileInfoRequestProto;
+import org.apache.hadoop.hdfs.protocol.proto.ClientNamenodeProtocolProtos.MkdirsRequestProto;
+import org.apache.hadoop.hdfs.protocol.proto.ClientNamenodeProtocolProtos.RenewLeaseRequestProto;
+import org.apache.hadoop.hdfs.protocolPB.ClientNamenodeProtocolServerSideTranslatorPB;
+import org.apache.hadoop.thirdparty.protobuf.BlockingService;
+import org.apache.hadoop.thirdparty.protobuf.Message;
+import org.apache.hadoop.thirdparty.protobuf.ServiceException;
 import org.junit.jupiter.api.Test;
 
 /**
- * Hadoop's RPC server sends a failed call's printed stack trace, causes included, to the client: every error of the
- * protocol adapter ({@link UnsupportedCallProxy}) that carries a store error must leave without the database's words.
+ * Hadoop's RPC server sends a failed call's printed stack trace, causes included, to the client: every error that
+ * carries a store error must leave the client protocol's service ({@link DatabaseErrorBoundary} around Hadoop's
+ * translator, as {@link RpcServerFactory} builds it) without the database's words.
  */
 class DatabaseErrorsTest {
   private static final String SQL = "INSERT INTO inodes (partition_id, parent_id, name) failed (SQLSTATE 22021): "
@@ -29,25 +42,39 @@ class DatabaseErrorsTest {
   private static final FileNotFoundException MISSING = new FileNotFoundException("File does not exist: /missing");
 
   /** Stands in for the RPC server: its calls fail as the transaction runner passes store errors on. */
-  public static final class FailingServer {
-    public boolean mkdirs(String src, FsPermission masked, boolean createParent) throws IOException {
-      throw new StoreException(SQL);
-    }
-
-    public void renewLease(String clientName, List<String> namespaces) throws IOException {
-      TransientStoreException last = new TransientStoreException("SELECT ... FOR UPDATE failed (SQLSTATE 40P01): "
-          + "ERROR: deadlock detected", null, false);
-      throw new IOException("Operation renewLease did not complete after 10 attempts "
-          + "(canopy.namenode.transaction.max-attempts); last error: " + last.getMessage(), last);
-    }
-
-    public HdfsFileStatus getFileInfo(String src) throws IOException {
-      throw MISSING;
+  private static Object fail(Method call) throws IOException {
+    switch (call.getName()) {
+      case "mkdirs" -> throw new StoreException(SQL);
+      case "renewLease" -> {
+        TransientStoreException last = new TransientStoreException("SELECT ... FOR UPDATE failed (SQLSTATE 40P01): "
+            + "ERROR: deadlock detected", null, false);
+        throw new IOException("Operation renewLease did not complete after 10 attempts "
+            + "(canopy.namenode.transaction.max-attempts); last error: " + last.getMessage(), last);
+      }
+      case "getFileInfo" -> throw MISSING;
+      default -> throw new AssertionError("not part of this test: " + call.getName());
     }
   }
 
-  private static final ClientProtocol PROTOCOL = UnsupportedCallProxy.create(ClientProtocol.class,
-      new FailingServer());
+  private static final BlockingService SERVICE = service();
+
+  private static BlockingService service() {
+    ClientProtocol failing = (ClientProtocol) Proxy.newProxyInstance(ClientProtocol.class.getClassLoader(),
+        new Class<?>[] {ClientProtocol.class}, (proxy, method, args) -> fail(method));
+    try {
+      return DatabaseErrorBoundary.around(ClientNamenodeProtocol.newReflectiveBlockingService(
+          new ClientNamenodeProtocolServerSideTranslatorPB(failing)));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Calls {@code method} on the service as the RPC server does; the error the client is sent. */
+  private static Throwable answer(String method, Message request) {
+    ServiceException failed = assertThrows(ServiceException.class, () -> SERVICE.callBlockingMethod(
+        ClientNamenodeProtocol.getDescriptor().findMethodByName(method), null, request));
+    return failed.getCause();
+  }
 
   /** What Hadoop's RPC server would send: the printed stack trace, causes included. */
   private static String sent(Throwable error) {
@@ -58,8 +85,8 @@ class DatabaseErrorsTest {
 
   @Test
   void aStoreErrorIsAnsweredNamingTheCallAndPathOnly() {
-    IOException answer = assertThrows(IOException.class,
-        () -> PROTOCOL.mkdirs("/a/b", FsPermission.getDirDefault(), true));
+    Throwable answer = answer("mkdirs", MkdirsRequestProto.newBuilder().setSrc("/a/b")
+        .setMasked(FsPermissionProto.newBuilder().setPerm(0755)).setCreateParent(true).build());
     assertEquals(IOException.class, answer.getClass(), "no Canopy class the client cannot load");
     assertTrue(answer.getMessage().startsWith("mkdirs /a/b failed in the metadata database; the details are in "
         + "the namenode's log (database error "), answer.getMessage());
@@ -71,7 +98,7 @@ class DatabaseErrorsTest {
 
   @Test
   void anErrorCausedByAStoreErrorKeepsItsClassAndItsOwnWords() {
-    IOException answer = assertThrows(IOException.class, () -> PROTOCOL.renewLease("client", null));
+    Throwable answer = answer("renewLease", RenewLeaseRequestProto.newBuilder().setClientName("client").build());
     assertEquals(IOException.class, answer.getClass());
     assertTrue(answer.getMessage().startsWith("Operation renewLease did not complete after 10 attempts "
         + "(canopy.namenode.transaction.max-attempts); last error: <database error "), answer.getMessage());
@@ -81,6 +108,6 @@ class DatabaseErrorsTest {
 
   @Test
   void otherErrorsPassUnchanged() {
-    assertSame(MISSING, assertThrows(FileNotFoundException.class, () -> PROTOCOL.getFileInfo("/missing")));
+    assertSame(MISSING, answer("getFileInfo", GetFileInfoRequestProto.newBuilder().setSrc("/missing").build()));
   }
 }
