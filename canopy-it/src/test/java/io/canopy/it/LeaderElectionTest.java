@@ -230,11 +230,11 @@ class LeaderElectionTest {
 
     // Work the paused leader started under its old term cannot commit, whatever it believes.
     try (Transaction tx = store.begin(MetadataStore.NO_PARTITION_HINT)) {
-      assertThrows(NotLeaderException.class, () -> LeaderFence.check(tx, oldTerm));
+      assertThrows(NotLeaderException.class, () -> LeaderFence.check(tx.variables(), oldTerm));
     }
     // The new leader's term passes the same fence.
     try (Transaction tx = store.begin(MetadataStore.NO_PARTITION_HINT)) {
-      LeaderFence.check(tx, second.leaderTerm().orElseThrow());
+      LeaderFence.check(tx.variables(), second.leaderTerm().orElseThrow());
       tx.commit();
     }
 

@@ -282,7 +282,7 @@ class ReplicationTest {
     long newTerm = newElection.leaderTerm().orElseThrow();
     assertTrue(newTerm > oldTerm, "a new term: " + oldTerm + " -> " + newTerm);
     try (MetadataStore store = cluster.openStore(); Transaction tx = store.begin(MetadataStore.NO_PARTITION_HINT)) {
-      assertThrows(NotLeaderException.class, () -> LeaderFence.check(tx, oldTerm),
+      assertThrows(NotLeaderException.class, () -> LeaderFence.check(tx.variables(), oldTerm),
           "the crashed leader's term is fenced off");
     }
     awaitReplication(fs, files.keySet(), 3, Duration.ofMillis(DEAD_INTERVAL_MS + REPAIR_BOUND_MS));

@@ -1,7 +1,6 @@
 package io.canopy.namenode.datanode;
 
 import io.canopy.metadata.LockMode;
-import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockState;
 import io.canopy.metadata.entity.CorruptReason;
@@ -14,6 +13,8 @@ import io.canopy.namenode.replication.CorruptReplicas;
 import io.canopy.namenode.replication.ReplicationQueue;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.FileData;
+import io.canopy.namenode.tx.FileTables;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -73,7 +74,7 @@ public final class ApplyReplicaReportsOp implements Operation<List<ReportedRepli
     if (file == null) {
       return reports; // the file went away since the block lookup: its blocks moved, or belong to no file now
     }
-    Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
+    FileTables transaction = context.fileData(file, LockMode.EXCLUSIVE);
     FileReplicas replicas = new FileReplicas(transaction, file, context.readFileData(file, LockMode.EXCLUSIVE));
     List<ReportedReplica> notHere = new ArrayList<>();
     for (ReportedReplica report : reports) {
@@ -94,7 +95,7 @@ public final class ApplyReplicaReportsOp implements Operation<List<ReportedRepli
 
   /** The file's replica rows as this transaction changes them. */
   private final class FileReplicas {
-    private final Transaction transaction;
+    private final FileTables transaction;
     private final Inode file;
     private final Map<Long, Block> blocks = new HashMap<>();
     /** Storages holding a good replica, per block. */
@@ -109,7 +110,7 @@ public final class ApplyReplicaReportsOp implements Operation<List<ReportedRepli
     /** Blocks whose corrupt replicas this transaction changed. */
     private final Set<Long> corruptChanged = new HashSet<>();
 
-    FileReplicas(Transaction transaction, Inode file, TransactionContext.FileData data) {
+    FileReplicas(FileTables transaction, Inode file, FileData data) {
       this.transaction = transaction;
       this.file = file;
       data.blocks().forEach(b -> blocks.put(b.blockId(), b));

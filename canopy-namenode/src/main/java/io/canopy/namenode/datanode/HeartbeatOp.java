@@ -1,13 +1,13 @@
 package io.canopy.namenode.datanode;
 
 import io.canopy.metadata.LockMode;
-import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.DatanodeRecord;
 import io.canopy.metadata.entity.InvalidatedBlock;
 import io.canopy.metadata.entity.StorageRecord;
 import io.canopy.namenode.membership.LeaderFence;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.ClusterTables;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -56,9 +56,9 @@ public final class HeartbeatOp implements Operation<HeartbeatOp.Result> {
 
   @Override
   public Result execute(TransactionContext context) throws IOException {
-    Transaction transaction = context.cluster();
+    ClusterTables transaction = context.cluster();
     if (leaderTerm > 0) {
-      LeaderFence.check(transaction, leaderTerm);
+      LeaderFence.check(transaction.variables(), leaderTerm);
     }
     Optional<DatanodeRecord> existing = transaction.datanodes().get(uuid, LockMode.EXCLUSIVE);
     if (existing.isEmpty() || existing.get().isDeclaredDead()) {

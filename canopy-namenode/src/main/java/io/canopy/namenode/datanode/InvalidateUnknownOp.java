@@ -42,7 +42,7 @@ public final class InvalidateUnknownOp implements Operation<Integer> {
   /** Answers how many deletions it scheduled. */
   @Override
   public Integer execute(TransactionContext context) throws IOException {
-    LeaderFence.check(context.cluster(), term);
+    LeaderFence.check(context.cluster().variables(), term);
     Map<Long, Long> owners = context.cluster().blockLookup().inodesOf(
         replicas.stream().map(ReportedReplica::blockId).toList());
     int scheduled = 0;

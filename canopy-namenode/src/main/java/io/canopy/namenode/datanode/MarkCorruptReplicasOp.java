@@ -1,7 +1,6 @@
 package io.canopy.namenode.datanode;
 
 import io.canopy.metadata.LockMode;
-import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockState;
 import io.canopy.metadata.entity.CorruptReason;
@@ -11,6 +10,8 @@ import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.replication.CorruptReplicas;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.FileData;
+import io.canopy.namenode.tx.FileTables;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -67,8 +68,8 @@ public final class MarkCorruptReplicasOp implements Operation<Integer> {
     if (file == null) {
       return 0; // deleted meanwhile: its replicas went with it
     }
-    Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
-    TransactionContext.FileData data = context.readFileData(file, LockMode.EXCLUSIVE);
+    FileTables transaction = context.fileData(file, LockMode.EXCLUSIVE);
+    FileData data = context.readFileData(file, LockMode.EXCLUSIVE);
     Map<Long, Block> blocks = new HashMap<>();
     data.blocks().forEach(b -> blocks.put(b.blockId(), b));
     Map<Long, List<Replica>> rows = new HashMap<>();
@@ -110,7 +111,7 @@ public final class MarkCorruptReplicasOp implements Operation<Integer> {
     return null;
   }
 
-  private void mark(Transaction transaction, Inode file, Block block, List<Replica> ofBlock, Replica replica,
+  private void mark(FileTables transaction, Inode file, Block block, List<Replica> ofBlock, Replica replica,
       String reportedUuid) throws IOException {
     DatanodeRegistry.Node holder = registry.nodeOfStorage(replica.storageId());
     String datanodeUuid = holder != null ? holder.record().uuid() : reportedUuid;

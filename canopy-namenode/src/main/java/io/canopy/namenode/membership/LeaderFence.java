@@ -2,7 +2,7 @@ package io.canopy.namenode.membership;
 
 import io.canopy.metadata.LockMode;
 import io.canopy.metadata.StoreException;
-import io.canopy.metadata.dal.Transaction;
+import io.canopy.metadata.dal.VariableTable;
 
 /**
  * Fences leader-only work (DESIGN s.7): inside the transaction doing the work, the leader term is read with a shared
@@ -18,8 +18,8 @@ public final class LeaderFence {
   }
 
   /** Throws unless {@code term} is still the leader term; holds the term shared until the transaction ends. */
-  public static void check(Transaction transaction, long term) throws StoreException, NotLeaderException {
-    long current = transaction.variables().getLong(TERM, LockMode.SHARED).orElse(0);
+  public static void check(VariableTable variables, long term) throws StoreException, NotLeaderException {
+    long current = variables.getLong(TERM, LockMode.SHARED).orElse(0);
     if (current != term || term <= 0) {
       throw new NotLeaderException("leader term " + term + " is over (the current term is " + current
           + "): this namenode is no longer the leader, leader work refused");

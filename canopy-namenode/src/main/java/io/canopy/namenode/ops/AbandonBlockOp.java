@@ -1,7 +1,6 @@
 package io.canopy.namenode.ops;
 
 import io.canopy.metadata.LockMode;
-import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockState;
 import io.canopy.metadata.entity.Inode;
@@ -14,6 +13,7 @@ import io.canopy.namenode.quota.QuotaUpdater;
 import io.canopy.namenode.quota.StorageSpace;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.FileTables;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.List;
@@ -57,7 +57,7 @@ public final class AbandonBlockOp implements Operation<Void> {
   public Void execute(TransactionContext context) throws IOException {
     Inode file = OpenFile.find(context, path, fileId, holder, permissions);
     Leases.check(file, holder, path.toString());
-    Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
+    FileTables transaction = context.fileData(file, LockMode.EXCLUSIVE);
     List<Block> blocks = transaction.blocks().ofFile(file.id());
     Block last = blocks.isEmpty() ? null : blocks.get(blocks.size() - 1);
     if (last == null || last.blockId() != block.getBlockId() || last.state() != BlockState.UNDER_CONSTRUCTION) {

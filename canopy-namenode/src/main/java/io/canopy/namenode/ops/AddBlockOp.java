@@ -2,7 +2,6 @@ package io.canopy.namenode.ops;
 
 import io.canopy.metadata.IdKind;
 import io.canopy.metadata.LockMode;
-import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockState;
 import io.canopy.metadata.entity.Inode;
@@ -17,6 +16,8 @@ import io.canopy.namenode.quota.QuotaUpdater;
 import io.canopy.namenode.quota.StorageSpace;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.FileData;
+import io.canopy.namenode.tx.FileTables;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -72,8 +73,8 @@ public final class AddBlockOp implements Operation<LocatedBlock> {
     String path = request.path.toString();
     Inode file = OpenFile.find(context, request.path, request.fileId, request.holder, permissions);
     Leases.check(file, request.holder, path);
-    Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
-    TransactionContext.FileData data = context.readFileData(file, LockMode.EXCLUSIVE);
+    FileTables transaction = context.fileData(file, LockMode.EXCLUSIVE);
+    FileData data = context.readFileData(file, LockMode.EXCLUSIVE);
     List<Block> fileBlocks = new ArrayList<>(data.blocks());
     LocatedBlock retried = retriedAllocation(file, data, fileBlocks);
     if (retried != null) {
@@ -130,7 +131,7 @@ public final class AddBlockOp implements Operation<LocatedBlock> {
   }
 
   /** The block handed out by an earlier attempt of this same call, or null. */
-  private LocatedBlock retriedAllocation(Inode file, TransactionContext.FileData data, List<Block> fileBlocks)
+  private LocatedBlock retriedAllocation(Inode file, FileData data, List<Block> fileBlocks)
       throws IOException {
     if (fileBlocks.isEmpty()) {
       return null;

@@ -2,7 +2,6 @@ package io.canopy.namenode.ops;
 
 import io.canopy.metadata.LockMode;
 import io.canopy.metadata.StoreException;
-import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockState;
 import io.canopy.metadata.entity.Inode;
@@ -22,6 +21,8 @@ import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.PathLock;
 import io.canopy.namenode.tx.ResolvedPath;
 import io.canopy.namenode.tx.ResultCodecs;
+import io.canopy.namenode.tx.FileData;
+import io.canopy.namenode.tx.FileTables;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -102,8 +103,8 @@ public final class AppendOp implements AtMostOnce<LastBlockWithStatus> {
           LeaseTakeover.Purpose.APPEND_FILE, services.leaseLimits(), now);
       throw new LapsedWriterException(path, file.clientName(), LeaseTakeover.Purpose.APPEND_FILE);
     }
-    Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
-    TransactionContext.FileData data = context.readFileData(file, LockMode.EXCLUSIVE);
+    FileTables transaction = context.fileData(file, LockMode.EXCLUSIVE);
+    FileData data = context.readFileData(file, LockMode.EXCLUSIVE);
     List<Block> fileBlocks = data.blocks();
     Block last = fileBlocks.isEmpty() ? null : fileBlocks.get(fileBlocks.size() - 1);
     List<String> lastReplicas = last == null ? List.of() : storagesOf(last, data);
@@ -157,7 +158,7 @@ public final class AppendOp implements AtMostOnce<LastBlockWithStatus> {
    * rows move to the pipeline table, so complete counts only replicas the datanodes confirm after the append), it
    * leaves the replication queue, and it is located on its live holders at its offset in the file.
    */
-  private LocatedBlock reopenLastBlock(Transaction transaction, Inode file, Block last, List<String> replicas,
+  private LocatedBlock reopenLastBlock(FileTables transaction, Inode file, Block last, List<String> replicas,
       long fileLength) throws StoreException {
     Block reopened = last.with(last.numBytes(), last.generationStamp(), BlockState.UNDER_CONSTRUCTION);
     transaction.blocks().update(reopened);
@@ -170,7 +171,7 @@ public final class AppendOp implements AtMostOnce<LastBlockWithStatus> {
     return blocks.locator().located(reopened, fileLength - last.numBytes(), replicas);
   }
 
-  private static List<String> storagesOf(Block block, TransactionContext.FileData data) {
+  private static List<String> storagesOf(Block block, FileData data) {
     List<String> storages = new ArrayList<>();
     for (Replica replica : data.replicas()) {
       if (replica.blockId() == block.blockId()) {

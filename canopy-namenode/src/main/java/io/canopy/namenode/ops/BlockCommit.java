@@ -1,10 +1,11 @@
 package io.canopy.namenode.ops;
 
-import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockState;
+import io.canopy.namenode.tx.FileData;
 import io.canopy.namenode.tx.TransactionContext;
 import io.canopy.metadata.entity.Replica;
+import io.canopy.namenode.tx.FileTables;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
@@ -17,7 +18,7 @@ final class BlockCommit {
   }
 
   /** Finalized replicas per block id of a file. */
-  static Map<Long, Integer> replicaCounts(TransactionContext.FileData file) {
+  static Map<Long, Integer> replicaCounts(FileData file) {
     Map<Long, Integer> counts = new HashMap<>();
     for (Replica replica : file.replicas()) {
       counts.merge(replica.blockId(), 1, Integer::sum);
@@ -29,7 +30,7 @@ final class BlockCommit {
    * Applies the client's {@code reported} block to the file's last block and returns the new row (COMPLETE when at
    * least {@code minReplication} replicas confirmed it, else COMMITTED). Throws when the client names another block.
    */
-  static Block commitLast(Transaction transaction, String path, List<Block> blocks, ExtendedBlock reported,
+  static Block commitLast(FileTables transaction, String path, List<Block> blocks, ExtendedBlock reported,
       Map<Long, Integer> replicaCounts, int minReplication) throws IOException {
     Block last = blocks.isEmpty() ? null : blocks.get(blocks.size() - 1);
     if (last == null || last.blockId() != reported.getBlockId()) {

@@ -2,7 +2,6 @@ package io.canopy.namenode.ops;
 
 import io.canopy.metadata.LockMode;
 import io.canopy.metadata.StoreException;
-import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockState;
 import io.canopy.metadata.entity.Inode;
@@ -15,6 +14,8 @@ import io.canopy.namenode.quota.QuotaUpdater;
 import io.canopy.namenode.quota.StorageSpace;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.FileData;
+import io.canopy.namenode.tx.FileTables;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -87,8 +88,8 @@ public final class CommitBlockSynchronizationOp implements Operation<Boolean> {
       throw new FileNotFoundException("File not found: inode " + inodeId + " of block " + oldBlock
           + " is gone, likely deleted");
     }
-    Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
-    TransactionContext.FileData data = context.readFileData(file, LockMode.EXCLUSIVE);
+    FileTables transaction = context.fileData(file, LockMode.EXCLUSIVE);
+    FileData data = context.readFileData(file, LockMode.EXCLUSIVE);
     List<Block> blocks = new ArrayList<>(data.blocks());
     int index = indexOf(blocks, oldBlock.getBlockId());
     if (index < 0) {
@@ -141,7 +142,7 @@ public final class CommitBlockSynchronizationOp implements Operation<Boolean> {
   }
 
   /** The block with its agreed length and stamp, on the storages that synchronized it. */
-  private Block synchronize(Transaction transaction, TransactionContext.FileData data, Inode file, Block stored,
+  private Block synchronize(FileTables transaction, FileData data, Inode file, Block stored,
       Set<String> scheduled) throws StoreException {
     Set<String> targets = targetStorages(data, stored);
     for (String storage : LeaseRecovery.locationsOf(stored, data)) {
@@ -176,7 +177,7 @@ public final class CommitBlockSynchronizationOp implements Operation<Boolean> {
    * Deletes the block's corrupt replica rows: the recovery rewrote the replicas of {@code synchronized} storages at the
    * agreed length and stamp (they are recorded again as good), any other corrupt replica is deleted on its datanode.
    */
-  private void dropCorruptRows(Transaction transaction, TransactionContext.FileData data, Block block,
+  private void dropCorruptRows(FileTables transaction, FileData data, Block block,
       Set<String> synchronizedStorages, Set<String> scheduled) throws StoreException {
     for (Replica corrupt : data.corruptReplicas()) {
       if (corrupt.blockId() == block.blockId()) {
@@ -192,7 +193,7 @@ public final class CommitBlockSynchronizationOp implements Operation<Boolean> {
    * Deletes the block's pipeline rows and its finalized-replica rows outside {@code keep}; returns the storages of
    * the finalized rows kept.
    */
-  private static Set<String> dropReplicaRows(Transaction transaction, TransactionContext.FileData data, Block block,
+  private static Set<String> dropReplicaRows(FileTables transaction, FileData data, Block block,
       Set<String> keep) {
     for (UcReplica replica : data.ucReplicas()) {
       if (replica.blockId() == block.blockId()) {
@@ -217,7 +218,7 @@ public final class CommitBlockSynchronizationOp implements Operation<Boolean> {
    * The storages the datanode names; a target without a storage id (older datanodes) is matched with the
    * pipeline storage of the block on that datanode.
    */
-  private Set<String> targetStorages(TransactionContext.FileData data, Block block) throws StoreException {
+  private Set<String> targetStorages(FileData data, Block block) throws StoreException {
     Set<String> storages = new LinkedHashSet<>();
     List<String> known = LeaseRecovery.locationsOf(block, data);
     for (int i = 0; i < request.newTargets().size(); i++) {

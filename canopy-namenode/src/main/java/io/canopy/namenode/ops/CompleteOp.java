@@ -1,7 +1,6 @@
 package io.canopy.namenode.ops;
 
 import io.canopy.metadata.LockMode;
-import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockState;
 import io.canopy.metadata.entity.Inode;
@@ -15,6 +14,8 @@ import io.canopy.namenode.replication.CorruptReplicas;
 import io.canopy.namenode.replication.ReplicationQueue;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.FileData;
+import io.canopy.namenode.tx.FileTables;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -65,8 +66,8 @@ public final class CompleteOp implements Operation<Boolean> {
   @Override
   public Boolean execute(TransactionContext context) throws IOException {
     Inode file = OpenFile.find(context, path, fileId, holder, permissions);
-    Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
-    TransactionContext.FileData data = context.readFileData(file, LockMode.EXCLUSIVE);
+    FileTables transaction = context.fileData(file, LockMode.EXCLUSIVE);
+    FileData data = context.readFileData(file, LockMode.EXCLUSIVE);
     List<Block> blocks = new ArrayList<>(data.blocks());
     if (!file.underConstruction() && !file.directory() && isRepeat(blocks)) {
       return true;
@@ -102,8 +103,8 @@ public final class CompleteOp implements Operation<Boolean> {
    * Queues the blocks of the file being closed that have fewer finalized replicas than its replication. When the
    * pipeline still holds enough datanodes whose reports are on their way, the leader waits the report grace first.
    */
-  private void queueShortBlocks(Transaction transaction, Inode file, List<Block> blocks,
-      TransactionContext.FileData data) {
+  private void queueShortBlocks(FileTables transaction, Inode file, List<Block> blocks,
+      FileData data) {
     Map<Long, Set<String>> finalized = ReplicationQueue.storagesByBlock(data.replicas());
     Map<Long, Set<String>> corrupt = ReplicationQueue.storagesByBlock(data.corruptReplicas());
     long now = services.now();

@@ -8,6 +8,7 @@ import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.FileData;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.List;
@@ -55,7 +56,7 @@ public final class CompleteReadinessOp implements Operation<Boolean> {
     if (file == null || file.directory()) {
       return true; // let complete itself give the error
     }
-    TransactionContext.FileData data = context.readFileData(file, LockMode.SHARED);
+    FileData data = context.readFileData(file, LockMode.SHARED);
     Map<Long, Integer> counts = BlockCommit.replicaCounts(data);
     List<Block> blocks = data.blocks();
     for (Block block : blocks) {

@@ -1,7 +1,6 @@
 package io.canopy.namenode.ops;
 
 import io.canopy.metadata.LockMode;
-import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.Replica;
@@ -14,6 +13,8 @@ import io.canopy.namenode.replication.ReplicationQueue;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.PathLock;
 import io.canopy.namenode.tx.ResolvedPath;
+import io.canopy.namenode.tx.FileData;
+import io.canopy.namenode.tx.FileTables;
 import io.canopy.namenode.tx.TransactionContext;
 import io.canopy.namenode.tx.VoidAtMostOnce;
 import java.io.IOException;
@@ -98,11 +99,11 @@ public final class ConcatOp implements VoidAtMostOnce {
       spaceDelta += source.size() * (file.replication() - source.replication());
     }
     QuotaUpdater.chargeChangeOf(context, file, -sourceFiles.size(), spaceDelta, true);
-    Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
+    FileTables transaction = context.fileData(file, LockMode.EXCLUSIVE);
     int index = context.readFileData(file, LockMode.EXCLUSIVE).blocks().size();
     long added = 0;
     for (Inode source : sourceFiles) {
-      TransactionContext.FileData data = context.readFileData(source, LockMode.EXCLUSIVE);
+      FileData data = context.readFileData(source, LockMode.EXCLUSIVE);
       Map<Long, Set<String>> replicas = ReplicationQueue.storagesByBlock(data.replicas());
       Map<Long, Set<String>> corrupt = ReplicationQueue.storagesByBlock(data.corruptReplicas());
       for (Block block : data.blocks()) {

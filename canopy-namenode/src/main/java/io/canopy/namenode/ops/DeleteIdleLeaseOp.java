@@ -1,11 +1,11 @@
 package io.canopy.namenode.ops;
 
 import io.canopy.metadata.LockMode;
-import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Lease;
 import io.canopy.namenode.membership.LeaderFence;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.ClusterTables;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.Optional;
@@ -45,8 +45,8 @@ public final class DeleteIdleLeaseOp implements Operation<Boolean> {
 
   @Override
   public Boolean execute(TransactionContext context) throws IOException {
-    Transaction transaction = context.cluster();
-    LeaderFence.check(transaction, term);
+    ClusterTables transaction = context.cluster();
+    LeaderFence.check(transaction.variables(), term);
     Optional<Lease> lease = transaction.leases().get(holder, LockMode.EXCLUSIVE);
     if (lease.isEmpty() || lease.get().lastRenewedMs() >= renewedBeforeMs) {
       return false;

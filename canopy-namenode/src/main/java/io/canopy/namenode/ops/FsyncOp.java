@@ -1,7 +1,6 @@
 package io.canopy.namenode.ops;
 
 import io.canopy.metadata.LockMode;
-import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockState;
 import io.canopy.metadata.entity.Inode;
@@ -9,6 +8,7 @@ import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.FileTables;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -49,7 +49,7 @@ public final class FsyncOp implements Operation<Void> {
   public Void execute(TransactionContext context) throws IOException {
     Inode file = OpenFile.find(context, path, fileId, holder, permissions);
     Leases.check(file, holder, path.toString());
-    Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
+    FileTables transaction = context.fileData(file, LockMode.EXCLUSIVE);
     List<Block> blocks = new ArrayList<>(context.readFileData(file, LockMode.EXCLUSIVE).blocks());
     if (lastBlockLength > 0 && !blocks.isEmpty()) {
       Block last = blocks.get(blocks.size() - 1);

@@ -10,6 +10,7 @@ import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.PathLock;
 import io.canopy.namenode.tx.ResolvedPath;
+import io.canopy.namenode.tx.FileData;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.List;
@@ -66,7 +67,7 @@ public final class GetBlockLocationsOp implements Operation<org.apache.hadoop.hd
     ResolvedPath resolved = context.path(path);
     Inode file = PathChecks.requireFile(resolved);
     permissions.checkPathAccess(context, resolved, FsAction.READ);
-    TransactionContext.FileData data = context.readFileData(file, LockMode.SHARED);
+    FileData data = context.readFileData(file, LockMode.SHARED);
     List<UcReplica> pipeline = file.underConstruction() ? data.ucReplicas() : List.of();
     return locator.locate(file, data.blocks(), data.allReplicas(), pipeline, offset, length);
   }

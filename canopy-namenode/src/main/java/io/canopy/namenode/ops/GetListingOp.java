@@ -1,7 +1,6 @@
 package io.canopy.namenode.ops;
 
 import io.canopy.metadata.LockMode;
-import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.Replica;
@@ -14,6 +13,7 @@ import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.PathLock;
 import io.canopy.namenode.tx.ResolvedPath;
+import io.canopy.namenode.tx.FileTables;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -138,7 +138,7 @@ public final class GetListingOp implements Operation<DirectoryListing> {
   private static Map<Long, FileBlocks> blocksOf(TransactionContext context, List<Inode> children)
       throws IOException {
     Map<Long, FileBlocks> result = new HashMap<>();
-    Transaction transaction = null;
+    FileTables transaction = null;
     for (Inode child : children) {
       if (!child.directory() && !child.isSymlink()) { // a link has no blocks: listed without locations
         transaction = context.fileData(child, LockMode.READ_COMMITTED);

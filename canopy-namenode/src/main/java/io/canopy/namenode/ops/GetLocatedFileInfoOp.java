@@ -11,6 +11,7 @@ import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.PathLock;
 import io.canopy.namenode.tx.ResolvedPath;
+import io.canopy.namenode.tx.FileData;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.List;
@@ -68,7 +69,7 @@ public final class GetLocatedFileInfoOp implements Operation<HdfsFileStatus> {
     if (target.directory()) {
       return FileStatusFactory.status(target, policy);
     }
-    TransactionContext.FileData data = context.readFileData(target, LockMode.SHARED);
+    FileData data = context.readFileData(target, LockMode.SHARED);
     List<UcReplica> pipeline = target.underConstruction() ? data.ucReplicas() : List.of();
     return FileStatusFactory.located(target,
         locator.locate(target, data.blocks(), data.allReplicas(), pipeline, 0, Long.MAX_VALUE), policy);

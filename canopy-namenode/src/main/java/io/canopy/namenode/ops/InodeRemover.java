@@ -2,7 +2,6 @@ package io.canopy.namenode.ops;
 
 import io.canopy.metadata.LockMode;
 import io.canopy.metadata.StoreException;
-import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.InvalidatedBlock;
@@ -11,6 +10,8 @@ import io.canopy.metadata.entity.UcReplica;
 import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.quota.StorageSpace;
 import io.canopy.namenode.quota.Usage;
+import io.canopy.namenode.tx.FileData;
+import io.canopy.namenode.tx.FileTables;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.ArrayDeque;
@@ -86,7 +87,7 @@ final class InodeRemover {
       return 0;
     }
     Map<Long, Inode> byId = new HashMap<>();
-    Transaction transaction = null;
+    FileTables transaction = null;
     for (Inode file : files) {
       transaction = context.fileData(file, LockMode.EXCLUSIVE);
       byId.put(file.id(), file);
@@ -96,7 +97,7 @@ final class InodeRemover {
     List<UcReplica> ucReplicas;
     if (files.size() == 1) {
       // one file (the common delete): its rows come with its lock, or in one round trip
-      TransactionContext.FileData data = context.readFileData(files.get(0), LockMode.EXCLUSIVE);
+      FileData data = context.readFileData(files.get(0), LockMode.EXCLUSIVE);
       fileBlocks = data.blocks();
       replicas = data.allReplicas();
       ucReplicas = data.ucReplicas();
@@ -139,7 +140,7 @@ final class InodeRemover {
    * Queues the deletion of {@code block}'s replica on {@code storageId}'s datanode (unknown storages are skipped),
    * once per datanode and block ({@code scheduled} remembers them within the transaction).
    */
-  static void invalidate(Transaction transaction, DatanodeRegistry registry, String storageId, Block block,
+  static void invalidate(FileTables transaction, DatanodeRegistry registry, String storageId, Block block,
       Set<String> scheduled) throws StoreException {
     if (block != null) {
       invalidate(transaction, registry, storageId, block, block.generationStamp(), scheduled);
@@ -150,7 +151,7 @@ final class InodeRemover {
    * Queues the deletion of a recorded replica of {@code block}: a corrupt replica is named with the generation stamp
    * it has on its datanode (a datanode deletes a replica only when the stamp matches).
    */
-  static void invalidate(Transaction transaction, DatanodeRegistry registry, Replica replica, Block block,
+  static void invalidate(FileTables transaction, DatanodeRegistry registry, Replica replica, Block block,
       Set<String> scheduled) throws StoreException {
     if (block != null) {
       invalidate(transaction, registry, replica.storageId(), block,
@@ -158,7 +159,7 @@ final class InodeRemover {
     }
   }
 
-  private static void invalidate(Transaction transaction, DatanodeRegistry registry, String storageId, Block block,
+  private static void invalidate(FileTables transaction, DatanodeRegistry registry, String storageId, Block block,
       long generationStamp, Set<String> scheduled) throws StoreException {
     DatanodeRegistry.Node node = registry.nodeOfStorage(storageId);
     if (node != null && scheduled.add(node.record().uuid() + "/" + block.blockId())) {

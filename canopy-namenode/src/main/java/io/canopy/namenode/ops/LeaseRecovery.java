@@ -1,7 +1,6 @@
 package io.canopy.namenode.ops;
 
 import io.canopy.metadata.LockMode;
-import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockState;
 import io.canopy.metadata.entity.Inode;
@@ -13,6 +12,8 @@ import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.quota.QuotaUpdater;
 import io.canopy.namenode.quota.StorageSpace;
 import io.canopy.namenode.replication.ReplicationQueue;
+import io.canopy.namenode.tx.FileData;
+import io.canopy.namenode.tx.FileTables;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -48,8 +49,8 @@ final class LeaseRecovery {
   /** Releases the lease on the exclusively locked open {@code file} (HDFS's internalReleaseLease). */
   static ReleaseOutcome release(TransactionContext context, NamespaceServices services, Inode file, Starter starter)
       throws IOException {
-    Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
-    TransactionContext.FileData data = context.readFileData(file, LockMode.EXCLUSIVE);
+    FileTables transaction = context.fileData(file, LockMode.EXCLUSIVE);
+    FileData data = context.readFileData(file, LockMode.EXCLUSIVE);
     List<Block> blocks = new ArrayList<>(data.blocks());
     completeReplicated(transaction, blocks, BlockCommit.replicaCounts(data), services.limits().minReplication());
     if (closeIfComplete(context, services, file, data, blocks)) {
@@ -99,7 +100,7 @@ final class LeaseRecovery {
   }
 
   /** Completes every committed block of {@code blocks} that has enough finalized replicas (updating the list). */
-  static void completeReplicated(Transaction transaction, List<Block> blocks, Map<Long, Integer> replicaCounts,
+  static void completeReplicated(FileTables transaction, List<Block> blocks, Map<Long, Integer> replicaCounts,
       int minReplication) {
     for (int i = 0; i < blocks.size(); i++) {
       Block block = blocks.get(i);
@@ -117,13 +118,13 @@ final class LeaseRecovery {
    * blocks that may be short of replicas are queued for the leader.
    */
   static boolean closeIfComplete(TransactionContext context, NamespaceServices services, Inode file,
-      TransactionContext.FileData data, List<Block> blocks) {
+      FileData data, List<Block> blocks) {
     for (Block block : blocks) {
       if (block.state() != BlockState.COMPLETE) {
         return false;
       }
     }
-    Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
+    FileTables transaction = context.fileData(file, LockMode.EXCLUSIVE);
     for (UcReplica replica : data.ucReplicas()) {
       transaction.ucReplicas().delete(replica.key());
     }
@@ -134,7 +135,7 @@ final class LeaseRecovery {
   }
 
   /** Storages that may hold a replica of {@code block}: its pipeline, then datanodes that reported it finalized. */
-  static List<String> locationsOf(Block block, TransactionContext.FileData data) {
+  static List<String> locationsOf(Block block, FileData data) {
     Set<String> storages = new LinkedHashSet<>();
     for (UcReplica replica : data.ucReplicas()) {
       if (replica.blockId() == block.blockId()) {

@@ -1,11 +1,11 @@
 package io.canopy.namenode.ops;
 
 import io.canopy.metadata.LockMode;
-import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.Lease;
 import io.canopy.metadata.entity.LeasePath;
 import io.canopy.namenode.fs.LeaseLimits;
+import io.canopy.namenode.tx.FileTables;
 import io.canopy.namenode.tx.TransactionContext;
 import java.util.Set;
 import org.apache.hadoop.hdfs.server.namenode.LeaseExpiredException;
@@ -30,7 +30,7 @@ final class Leases {
    * renewed within {@link #RENEWAL_GRANULARITY_MS}.
    */
   static void add(TransactionContext context, Inode file, String holder, long now) {
-    Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
+    FileTables transaction = context.fileData(file, LockMode.EXCLUSIVE);
     java.util.Optional<Lease> lease = context.lease();
     if (lease.isEmpty() || now - lease.get().lastRenewedMs() >= RENEWAL_GRANULARITY_MS) {
       transaction.leases().put(new Lease(holder, now));
@@ -53,7 +53,7 @@ final class Leases {
    * new holder's lease is renewed (recoveries are rare: the row is always written). Returns the reassigned file.
    */
   static Inode reassign(TransactionContext context, Inode file, String newHolder, long now) {
-    Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
+    FileTables transaction = context.fileData(file, LockMode.EXCLUSIVE);
     Inode held = file;
     if (!newHolder.equals(file.clientName())) {
       transaction.leasePaths().delete(new LeasePath(file.clientName(), file.id()));

@@ -1,12 +1,12 @@
 package io.canopy.namenode.ops;
 
 import io.canopy.metadata.LockMode;
-import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.Lease;
 import io.canopy.metadata.entity.LeasePath;
 import io.canopy.namenode.fs.InodePartitioning;
 import io.canopy.namenode.tx.ClusterRead;
+import io.canopy.namenode.tx.ClusterTables;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.ArrayDeque;
@@ -61,7 +61,7 @@ public final class OpenFilesOp implements ClusterRead<OpenFilesOp.Page> {
 
   @Override
   public Page execute(TransactionContext context) throws IOException {
-    Transaction cluster = context.cluster();
+    ClusterTables cluster = context.cluster();
     TreeMap<Long, String> holders = new TreeMap<>();
     Lease after = null;
     while (true) {
@@ -85,11 +85,11 @@ public final class OpenFilesOp implements ClusterRead<OpenFilesOp.Page> {
     Map<Long, Inode> byId = new HashMap<>();
     List<OpenFile> page = new ArrayList<>();
     for (Map.Entry<Long, String> entry : holders.entrySet()) {
-      Optional<Inode> file = cluster.inodes().getById(entry.getKey(), LockMode.READ_COMMITTED);
+      Optional<Inode> file = context.unlockedInodeById(entry.getKey());
       if (file.isEmpty() || !file.get().underConstruction()) {
         continue; // closed or deleted since its lease row was read
       }
-      String path = pathOf(cluster, file.get(), byId);
+      String path = pathOf(context, file.get(), byId);
       if (path == null || !(underPath.equals("/") || path.startsWith(underPath + "/"))) {
         continue;
       }
@@ -102,7 +102,7 @@ public final class OpenFilesOp implements ClusterRead<OpenFilesOp.Page> {
   }
 
   /** The inode's full path, walking its ancestors by id; null when one vanished meanwhile. */
-  private static String pathOf(Transaction cluster, Inode inode, Map<Long, Inode> byId) throws IOException {
+  private static String pathOf(TransactionContext context, Inode inode, Map<Long, Inode> byId) throws IOException {
     Deque<String> names = new ArrayDeque<>();
     Inode current = inode;
     while (current.id() != InodePartitioning.ROOT_ID) {
@@ -110,7 +110,7 @@ public final class OpenFilesOp implements ClusterRead<OpenFilesOp.Page> {
       long parentId = current.parentId();
       Inode parent = byId.get(parentId);
       if (parent == null) {
-        Optional<Inode> read = cluster.inodes().getById(parentId, LockMode.READ_COMMITTED);
+        Optional<Inode> read = context.unlockedInodeById(parentId);
         if (read.isEmpty()) {
           return null;
         }

@@ -53,7 +53,7 @@ public final class ReleaseLeaseOp implements Operation<ReleaseOutcome> {
 
   @Override
   public ReleaseOutcome execute(TransactionContext context) throws IOException {
-    LeaderFence.check(context.cluster(), term);
+    LeaderFence.check(context.cluster().variables(), term);
     Inode file = context.inodeLockedById();
     if (file == null || file.directory() || !file.underConstruction() || !holder.equals(file.clientName())) {
       context.cluster().leasePaths().delete(new LeasePath(holder, inodeId));

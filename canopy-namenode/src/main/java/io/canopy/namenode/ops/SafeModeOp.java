@@ -1,10 +1,10 @@
 package io.canopy.namenode.ops;
 
-import io.canopy.metadata.dal.Transaction;
 import io.canopy.namenode.safemode.SafeModeState;
 import io.canopy.namenode.safemode.SafeModeVariables;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.ClusterTables;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.SafeModeAction;
@@ -48,7 +48,7 @@ public final class SafeModeOp implements Operation<SafeModeState> {
 
   @Override
   public SafeModeState execute(TransactionContext context) throws IOException {
-    Transaction transaction = context.cluster();
+    ClusterTables transaction = context.cluster();
     if (action == SafeModeAction.SAFEMODE_GET) {
       return SafeModeVariables.read(transaction);
     }

@@ -1,7 +1,6 @@
 package io.canopy.namenode.ops;
 
 import io.canopy.metadata.LockMode;
-import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockState;
 import io.canopy.metadata.entity.Inode;
@@ -16,6 +15,8 @@ import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.PathLock;
 import io.canopy.namenode.tx.ResolvedPath;
+import io.canopy.namenode.tx.FileData;
+import io.canopy.namenode.tx.FileTables;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.Map;
@@ -69,8 +70,8 @@ public final class SetReplicationOp implements Operation<Boolean> {
     if (target.replication() == replication) {
       return true;
     }
-    Transaction transaction = context.fileData(target, LockMode.EXCLUSIVE);
-    TransactionContext.FileData data = context.readFileData(target, LockMode.EXCLUSIVE);
+    FileTables transaction = context.fileData(target, LockMode.EXCLUSIVE);
+    FileData data = context.readFileData(target, LockMode.EXCLUSIVE);
     Inode replicated = target.withReplication(replication);
     // storage space follows the replication; HDFS checks the quotas above only when it grows
     QuotaUpdater.charge(context, resolved.above(), 0, StorageSpace.ofFile(replicated, data.blocks())

@@ -2,7 +2,6 @@ package io.canopy.namenode.ops;
 
 import io.canopy.metadata.LockMode;
 import io.canopy.metadata.StoreException;
-import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockState;
 import io.canopy.metadata.entity.Inode;
@@ -20,6 +19,8 @@ import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.PathLock;
 import io.canopy.namenode.tx.ResolvedPath;
+import io.canopy.namenode.tx.FileData;
+import io.canopy.namenode.tx.FileTables;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -88,7 +89,7 @@ public final class TruncateOp implements Operation<Boolean> {
     // HDFS's order: write on the file (execute on its ancestors) before the file checks
     permissions.checkPathAccess(context, resolved, FsAction.WRITE);
     Inode file = PathChecks.requireFile(resolved);
-    TransactionContext.FileData data = context.readFileData(file, LockMode.EXCLUSIVE);
+    FileData data = context.readFileData(file, LockMode.EXCLUSIVE);
     List<Block> blocks = data.blocks();
     Block last = blocks.isEmpty() ? null : blocks.get(blocks.size() - 1);
     if (last != null && last.state() == BlockState.UNDER_RECOVERY && last.truncating()) {
@@ -113,7 +114,7 @@ public final class TruncateOp implements Operation<Boolean> {
       throw new HadoopIllegalArgumentException("Cannot truncate to a larger file size. Current size: " + oldLength
           + ", truncate size: " + newLength + ".");
     }
-    Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
+    FileTables transaction = context.fileData(file, LockMode.EXCLUSIVE);
     int kept = 0;
     long keptLength = 0;
     while (kept < blocks.size() && keptLength < newLength) {
@@ -146,7 +147,7 @@ public final class TruncateOp implements Operation<Boolean> {
   }
 
   /** Removes {@code removed} (blocks of the file), scheduling their replicas' deletion on their datanodes. */
-  private void removeBlocks(Transaction transaction, TransactionContext.FileData data, List<Block> removed)
+  private void removeBlocks(FileTables transaction, FileData data, List<Block> removed)
       throws StoreException {
     Set<Long> ids = new HashSet<>();
     Set<String> scheduled = new HashSet<>();

@@ -1,12 +1,12 @@
 package io.canopy.namenode.ops;
 
 import io.canopy.metadata.LockMode;
-import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.Replica;
 import io.canopy.metadata.entity.UcReplica;
 import io.canopy.metadata.entity.UcReplicaState;
 import io.canopy.namenode.tx.LockRequest;
+import io.canopy.namenode.tx.FileTables;
 import io.canopy.namenode.tx.TransactionContext;
 import io.canopy.namenode.tx.VoidAtMostOnce;
 import java.io.IOException;
@@ -58,7 +58,7 @@ public final class UpdatePipelineOp implements VoidAtMostOnce {
       throw new IOException("updatePipeline of " + oldBlock + ": new length " + newBlock.getNumBytes()
           + " is shorter than " + current.numBytes());
     }
-    Transaction transaction = context.fileData(context.inodeLockedById(), LockMode.EXCLUSIVE);
+    FileTables transaction = context.fileData(context.inodeLockedById(), LockMode.EXCLUSIVE);
     transaction.blocks().update(current.with(newBlock.getNumBytes(), newBlock.getGenerationStamp(),
         current.state()));
     for (UcReplica replica : transaction.ucReplicas().ofFile(inodeId)) {

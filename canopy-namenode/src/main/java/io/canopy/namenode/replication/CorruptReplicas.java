@@ -1,10 +1,10 @@
 package io.canopy.namenode.replication;
 
-import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.CorruptReason;
 import io.canopy.metadata.entity.QueuedBlock;
 import io.canopy.metadata.entity.Replica;
 import io.canopy.metadata.entity.ReplicationPriority;
+import io.canopy.namenode.tx.FileTables;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -67,7 +67,7 @@ public final class CorruptReplicas {
    * deleted as {@link #deletable} allows (queued as excess when it has its replication, a corrupt replica being one
    * too many).
    */
-  public static void queue(Transaction transaction, long inodeId, long blockId, int good, int replication,
+  public static void queue(FileTables transaction, long inodeId, long blockId, int good, int replication,
       long notBeforeMs) {
     ReplicationPriority priority = ReplicationQueue.priority(good, replication);
     transaction.replicationQueue().put(new QueuedBlock(inodeId, blockId,

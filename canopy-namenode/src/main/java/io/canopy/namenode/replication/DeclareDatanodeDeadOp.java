@@ -45,7 +45,7 @@ final class DeclareDatanodeDeadOp implements Operation<DatanodeRecord> {
 
   @Override
   public DatanodeRecord execute(TransactionContext context) throws IOException {
-    LeaderFence.check(context.cluster(), term);
+    LeaderFence.check(context.cluster().variables(), term);
     Optional<DatanodeRecord> current = context.cluster().datanodes().get(uuid, LockMode.EXCLUSIVE);
     if (current.isEmpty() || current.get().isDeclaredDead()
         || nowMs - current.get().lastHeartbeatMs() < deadIntervalMs) {

@@ -1,7 +1,6 @@
 package io.canopy.namenode.replication;
 
 import io.canopy.metadata.LockMode;
-import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockState;
 import io.canopy.metadata.entity.DatanodeRecord;
@@ -10,6 +9,8 @@ import io.canopy.metadata.entity.Replica;
 import io.canopy.namenode.membership.LeaderFence;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.FileData;
+import io.canopy.namenode.tx.FileTables;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -67,7 +68,7 @@ final class RemoveDeadReplicasOp implements Operation<RemoveDeadReplicasOp.Resul
 
   @Override
   public Result execute(TransactionContext context) throws IOException {
-    LeaderFence.check(context.cluster(), term);
+    LeaderFence.check(context.cluster().variables(), term);
     Optional<DatanodeRecord> datanode = context.cluster().datanodes().get(datanodeUuid, LockMode.SHARED);
     if (datanode.isEmpty() || datanode.get().declaredDeadAtMs() != declaredDeadAtMs) {
       return new Result(true, 0, 0, List.of());
@@ -76,8 +77,8 @@ final class RemoveDeadReplicasOp implements Operation<RemoveDeadReplicasOp.Resul
     if (file == null) {
       return new Result(false, 0, 0, List.of()); // deleted: its replica records went with it
     }
-    Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
-    TransactionContext.FileData data = context.readFileData(file, LockMode.EXCLUSIVE);
+    FileTables transaction = context.fileData(file, LockMode.EXCLUSIVE);
+    FileData data = context.readFileData(file, LockMode.EXCLUSIVE);
     Map<Long, List<Replica>> remaining = new HashMap<>();
     Set<Long> affected = new TreeSet<>();
     int removed = 0;

@@ -2,7 +2,6 @@ package io.canopy.namenode.replication;
 
 import io.canopy.metadata.LockMode;
 import io.canopy.metadata.StoreException;
-import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockState;
 import io.canopy.metadata.entity.Inode;
@@ -14,6 +13,8 @@ import io.canopy.namenode.blocks.BlockPlacement;
 import io.canopy.namenode.membership.LeaderFence;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.FileData;
+import io.canopy.namenode.tx.FileTables;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -63,7 +64,7 @@ final class RepairBlocksOp implements Operation<List<BlockOutcome>> {
 
   @Override
   public List<BlockOutcome> execute(TransactionContext context) throws IOException {
-    LeaderFence.check(context.cluster(), term);
+    LeaderFence.check(context.cluster().variables(), term);
     List<QueuedBlock> queued = context.cluster().replicationQueue().ofFile(inodeId);
     List<BlockOutcome> outcomes = new ArrayList<>();
     Inode file = context.inodeLockedById();
@@ -74,8 +75,8 @@ final class RepairBlocksOp implements Operation<List<BlockOutcome>> {
       }
       return outcomes;
     }
-    Transaction transaction = context.fileData(file, LockMode.EXCLUSIVE);
-    TransactionContext.FileData data = context.readFileData(file, LockMode.EXCLUSIVE);
+    FileTables transaction = context.fileData(file, LockMode.EXCLUSIVE);
+    FileData data = context.readFileData(file, LockMode.EXCLUSIVE);
     Map<Long, Block> blocks = new HashMap<>();
     data.blocks().forEach(b -> blocks.put(b.blockId(), b));
     Map<Long, List<Replica>> replicas = new HashMap<>();
@@ -102,12 +103,12 @@ final class RepairBlocksOp implements Operation<List<BlockOutcome>> {
 
   /** Decides and writes, block by block, keeping count of the transfers it scheduled. */
   private final class Planner {
-    private final Transaction transaction;
+    private final FileTables transaction;
     private final Inode file;
     private final Map<String, Integer> scheduledFrom = new HashMap<>();
     private int transfersLeft = transferBudget;
 
-    Planner(Transaction transaction, Inode file) {
+    Planner(FileTables transaction, Inode file) {
       this.transaction = transaction;
       this.file = file;
     }

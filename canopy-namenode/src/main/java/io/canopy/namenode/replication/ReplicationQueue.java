@@ -1,6 +1,5 @@
 package io.canopy.namenode.replication;
 
-import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockState;
 import io.canopy.metadata.entity.Inode;
@@ -8,6 +7,7 @@ import io.canopy.metadata.entity.BlockKey;
 import io.canopy.metadata.entity.QueuedBlock;
 import io.canopy.metadata.entity.Replica;
 import io.canopy.metadata.entity.ReplicationPriority;
+import io.canopy.namenode.tx.FileTables;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -45,7 +45,7 @@ public final class ReplicationQueue {
   }
 
   /** Queues the block unless it has exactly its replication; the leader looks at it from {@code notBeforeMs} on. */
-  public static void queue(Transaction transaction, long inodeId, long blockId, int replicas, int replication,
+  public static void queue(FileTables transaction, long inodeId, long blockId, int replicas, int replication,
       long notBeforeMs) {
     ReplicationPriority priority = priority(replicas, replication);
     if (priority != null) {
@@ -58,7 +58,7 @@ public final class ReplicationQueue {
    * replicas}, as read before this transaction) differ from its replication, and its last block whatever it had (the
    * recovery rewrote that block's replicas, so the rows read before may be stale). The leader counts again.
    */
-  public static void queueRecoveredFile(Transaction transaction, Inode file, List<Block> blocks,
+  public static void queueRecoveredFile(FileTables transaction, Inode file, List<Block> blocks,
       List<Replica> replicas, long nowMs) {
     Map<Long, Set<String>> recorded = storagesByBlock(replicas);
     for (int i = 0; i < blocks.size(); i++) {
@@ -75,7 +75,7 @@ public final class ReplicationQueue {
   }
 
   /** Removes the block from the queue (a no-op when it is not queued). */
-  public static void dequeue(Transaction transaction, long inodeId, long blockId) {
+  public static void dequeue(FileTables transaction, long inodeId, long blockId) {
     transaction.replicationQueue().delete(new BlockKey(inodeId, blockId));
   }
 

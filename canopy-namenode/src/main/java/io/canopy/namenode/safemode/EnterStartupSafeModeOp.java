@@ -1,8 +1,8 @@
 package io.canopy.namenode.safemode;
 
-import io.canopy.metadata.dal.Transaction;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.ClusterTables;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 
@@ -44,7 +44,7 @@ public final class EnterStartupSafeModeOp implements Operation<SafeModeState> {
 
   @Override
   public SafeModeState execute(TransactionContext context) throws IOException {
-    Transaction transaction = context.cluster();
+    ClusterTables transaction = context.cluster();
     SafeModeState state = SafeModeVariables.readLocked(transaction);
     if (!state.startup() && registeredDatanodes == 0 && settings.thresholdsMet(0, totalBlocks, 0)) {
       return state;

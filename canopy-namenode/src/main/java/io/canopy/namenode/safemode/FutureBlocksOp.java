@@ -2,11 +2,11 @@ package io.canopy.namenode.safemode;
 
 import io.canopy.metadata.IdKind;
 import io.canopy.metadata.LockMode;
-import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.FutureBlock;
 import io.canopy.namenode.datanode.ReportedReplica;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.ClusterTables;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -58,7 +58,7 @@ public final class FutureBlocksOp implements Operation<List<ReportedReplica>> {
 
   @Override
   public List<ReportedReplica> execute(TransactionContext context) throws IOException {
-    Transaction transaction = context.cluster();
+    ClusterTables transaction = context.cluster();
     if (split(transaction, LockMode.READ_COMMITTED).isEmpty()) {
       return unknown;
     }
@@ -121,7 +121,7 @@ public final class FutureBlocksOp implements Operation<List<ReportedReplica>> {
   }
 
   /** The reported replicas at or beyond the baselines, or the counters when no baseline is set, by block id. */
-  private Map<Long, ReportedReplica> split(Transaction transaction, LockMode lock) throws IOException {
+  private Map<Long, ReportedReplica> split(ClusterTables transaction, LockMode lock) throws IOException {
     long blockBoundary = boundary(transaction, SafeModeVariables.FUTURE_BLOCK_ID_BASELINE, IdKind.BLOCK, lock);
     long stampBoundary = boundary(transaction, SafeModeVariables.FUTURE_STAMP_BASELINE, IdKind.GENERATION_STAMP,
         lock);
@@ -134,7 +134,7 @@ public final class FutureBlocksOp implements Operation<List<ReportedReplica>> {
     return future;
   }
 
-  private static long boundary(Transaction transaction, String baselineVariable, IdKind kind, LockMode lock)
+  private static long boundary(ClusterTables transaction, String baselineVariable, IdKind kind, LockMode lock)
       throws IOException {
     long baseline = transaction.variables().getLong(baselineVariable, lock).orElse(0);
     long counter = transaction.idCounters().next(kind, lock); // locked, allocations wait for this transaction
@@ -142,7 +142,7 @@ public final class FutureBlocksOp implements Operation<List<ReportedReplica>> {
   }
 
   /** The baseline of {@code kind}, set now to the counter when none is (under the locks taken by the caller). */
-  private static long baseline(Transaction transaction, String baselineVariable, IdKind kind) throws IOException {
+  private static long baseline(ClusterTables transaction, String baselineVariable, IdKind kind) throws IOException {
     long baseline = transaction.variables().getLong(baselineVariable, LockMode.EXCLUSIVE).orElse(0);
     if (baseline == 0) {
       baseline = transaction.idCounters().next(kind, LockMode.EXCLUSIVE);

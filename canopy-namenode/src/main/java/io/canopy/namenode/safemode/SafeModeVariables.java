@@ -3,8 +3,8 @@ package io.canopy.namenode.safemode;
 import io.canopy.metadata.LockMode;
 import io.canopy.metadata.StoreException;
 import io.canopy.metadata.dal.ReadBatch;
-import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.dal.VariableTable;
+import io.canopy.namenode.tx.ClusterTables;
 import java.util.OptionalLong;
 
 /**
@@ -37,7 +37,7 @@ public final class SafeModeVariables {
   }
 
   /** The whole state, read in one round trip. */
-  public static SafeModeState read(Transaction transaction) throws StoreException {
+  public static SafeModeState read(ClusterTables transaction) throws StoreException {
     ReadBatch batch = transaction.batch();
     ReadBatch.Result<OptionalLong> manual = batch.longVariable(MANUAL);
     ReadBatch.Result<OptionalLong> startup = batch.longVariable(STARTUP);
@@ -56,7 +56,7 @@ public final class SafeModeVariables {
    * The whole state, with the startup flag locked exclusively first: every change of the safe mode (an operator's,
    * the leader's, a namenode starting the cluster, blocks from the future) takes this lock, so they serialize.
    */
-  public static SafeModeState readLocked(Transaction transaction) throws StoreException {
+  public static SafeModeState readLocked(ClusterTables transaction) throws StoreException {
     transaction.variables().getLong(STARTUP, LockMode.EXCLUSIVE);
     return read(transaction);
   }
@@ -72,7 +72,7 @@ public final class SafeModeVariables {
   }
 
   /** Turns the startup safe mode off and clears its counts (the future blocks stay unless {@code forced}). */
-  public static void leaveStartup(Transaction transaction, boolean forced) {
+  public static void leaveStartup(ClusterTables transaction, boolean forced) {
     VariableTable variables = transaction.variables();
     variables.putLong(STARTUP, 0);
     variables.putLong(REACHED_AT_MS, 0);

@@ -1,10 +1,10 @@
 package io.canopy.namenode.safemode;
 
-import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.dal.VariableTable;
 import io.canopy.namenode.membership.LeaderFence;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.ClusterTables;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 
@@ -48,8 +48,8 @@ final class StartupSafeModeStepOp implements Operation<SafeModeState> {
 
   @Override
   public SafeModeState execute(TransactionContext context) throws IOException {
-    Transaction transaction = context.cluster();
-    LeaderFence.check(transaction, term);
+    ClusterTables transaction = context.cluster();
+    LeaderFence.check(transaction.variables(), term);
     SafeModeState state = SafeModeVariables.readLocked(transaction);
     if (!state.startup()) {
       return state;

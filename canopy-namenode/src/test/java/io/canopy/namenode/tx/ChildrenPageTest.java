@@ -10,17 +10,17 @@ import org.junit.jupiter.api.Test;
 class ChildrenPageTest {
   @Test
   void equalByEveryComponentWithConsistentHash() {
-    TransactionContext.ChildrenPage page =
-        new TransactionContext.ChildrenPage(7, new String("b"), 100, LockMode.SHARED);
-    TransactionContext.ChildrenPage same = new TransactionContext.ChildrenPage(7, "b", 100, LockMode.SHARED);
+    ChildrenPage page =
+        new ChildrenPage(7, new String("b"), 100, LockMode.SHARED);
+    ChildrenPage same = new ChildrenPage(7, "b", 100, LockMode.SHARED);
     assertEquals(page, same);
     assertEquals(page.hashCode(), same.hashCode());
-    assertEquals(new TransactionContext.ChildrenPage(7, null, 100, LockMode.SHARED),
-        new TransactionContext.ChildrenPage(7, null, 100, LockMode.SHARED), "the first page starts after nothing");
-    assertNotEquals(page, new TransactionContext.ChildrenPage(8, "b", 100, LockMode.SHARED));
-    assertNotEquals(page, new TransactionContext.ChildrenPage(7, "c", 100, LockMode.SHARED));
-    assertNotEquals(page, new TransactionContext.ChildrenPage(7, null, 100, LockMode.SHARED));
-    assertNotEquals(page, new TransactionContext.ChildrenPage(7, "b", 101, LockMode.SHARED));
-    assertNotEquals(page, new TransactionContext.ChildrenPage(7, "b", 100, LockMode.EXCLUSIVE));
+    assertEquals(new ChildrenPage(7, null, 100, LockMode.SHARED),
+        new ChildrenPage(7, null, 100, LockMode.SHARED), "the first page starts after nothing");
+    assertNotEquals(page, new ChildrenPage(8, "b", 100, LockMode.SHARED));
+    assertNotEquals(page, new ChildrenPage(7, "c", 100, LockMode.SHARED));
+    assertNotEquals(page, new ChildrenPage(7, null, 100, LockMode.SHARED));
+    assertNotEquals(page, new ChildrenPage(7, "b", 101, LockMode.SHARED));
+    assertNotEquals(page, new ChildrenPage(7, "b", 100, LockMode.EXCLUSIVE));
   }
 }

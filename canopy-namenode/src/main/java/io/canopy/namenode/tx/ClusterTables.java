@@ -1,0 +1,29 @@
+package io.canopy.namenode.tx;
+
+import io.canopy.metadata.dal.DatanodeTable;
+import io.canopy.metadata.dal.FutureBlockTable;
+import io.canopy.metadata.dal.IdCounterTable;
+import io.canopy.metadata.dal.ReadBatch;
+import io.canopy.metadata.dal.StorageTable;
+import io.canopy.metadata.dal.VariableTable;
+
+/**
+ * The cluster-wide tables, not under the inode hierarchy (datanodes, storages, variables, id counters, future blocks,
+ * and the block-level tables read across files, by datanode or by block), handed out by
+ * {@link TransactionContext#cluster}. Inodes, ACLs, attributes and quotas are not here: they change only through the
+ * context's guarded methods.
+ */
+public interface ClusterTables extends FileTables {
+  DatanodeTable datanodes();
+
+  StorageTable storages();
+
+  VariableTable variables();
+
+  IdCounterTable idCounters();
+
+  FutureBlockTable futureBlocks();
+
+  /** A round trip of reads: several statements sent together. */
+  ReadBatch batch();
+}
