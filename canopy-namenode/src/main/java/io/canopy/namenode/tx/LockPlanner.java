@@ -58,13 +58,19 @@ final class LockPlanner {
     /** The depth of the first proper ancestor the hints do not know (predicted missing, with all below), or 0. */
     int missingFrom;
 
-    Prediction(FsPath path) {
+    /** A prediction of {@code path} whose root is the hinted {@code root}; the components below are filled in. */
+    Prediction(FsPath path, InodeHintCache.Hint root) {
       this.path = path;
       this.ids = new long[path.depth() + 1];
       this.keys = new InodeKey[path.depth() + 1];
       this.spreads = new boolean[path.depth() + 1];
       this.quotas = new boolean[path.depth() + 1];
       this.directories = new boolean[path.depth() + 1];
+      ids[0] = root.id();
+      keys[0] = InodePartitioning.ROOT_KEY;
+      spreads[0] = root.spreadsChildren();
+      quotas[0] = root.hasQuota();
+      directories[0] = true;
     }
 
     /** Whether the hint this prediction took for {@code depth} says exactly what {@code row} says. */
@@ -284,12 +290,7 @@ final class LockPlanner {
       return null;
     }
     FsPath parentPath = hintPath.parent();
-    Prediction prediction = new Prediction(parentPath);
-    prediction.ids[0] = root.id();
-    prediction.keys[0] = InodePartitioning.ROOT_KEY;
-    prediction.spreads[0] = root.spreadsChildren();
-    prediction.quotas[0] = root.hasQuota();
-    prediction.directories[0] = true;
+    Prediction prediction = new Prediction(parentPath, root);
     List<String> names = parentPath.components();
     for (int depth = 1; depth <= names.size(); depth++) {
       InodeHintCache.Hint hint = hints.get(prediction.ids[depth - 1], names.get(depth - 1));
@@ -347,12 +348,7 @@ final class LockPlanner {
       if (result.containsKey(path)) {
         continue;
       }
-      Prediction prediction = new Prediction(path);
-      prediction.ids[0] = root.id();
-      prediction.keys[0] = InodePartitioning.ROOT_KEY;
-      prediction.spreads[0] = root.spreadsChildren();
-      prediction.quotas[0] = root.hasQuota();
-      prediction.directories[0] = true;
+      Prediction prediction = new Prediction(path, root);
       List<String> names = path.components();
       for (int depth = 1; depth <= names.size(); depth++) {
         String name = names.get(depth - 1);
