@@ -130,8 +130,8 @@ public abstract class MetadataStoreContractTest {
       fresh.format(OTHER_IDENTITY, ROOT, false);
       assertEquals(OTHER_IDENTITY, fresh.identity());
       try (Transaction tx = fresh.begin(MetadataStore.NO_PARTITION_HINT)) {
-        assertEquals(Optional.of(ROOT), tx.inodes().get(ROOT.key(), LockMode.READ_COMMITTED));
-        assertEquals(Optional.of(ROOT), tx.inodes().getById(ROOT_ID, LockMode.READ_COMMITTED));
+        assertEquals(Optional.of(ROOT), tx.inodes().get(ROOT.key(), LockMode.NONE));
+        assertEquals(Optional.of(ROOT), tx.inodes().getById(ROOT_ID, LockMode.NONE));
       }
     }
   }
@@ -168,13 +168,13 @@ public abstract class MetadataStoreContractTest {
     assertEquals(OTHER_IDENTITY, store.identity());
     assertEquals(Optional.of(ROOT), inode(ROOT.key()));
     try (Transaction tx = begin()) {
-      assertEquals(List.of(), tx.inodes().children(ROOT_ID, ROOT_ID, null, 100, LockMode.READ_COMMITTED));
-      assertEquals(Optional.empty(), tx.inodes().getById(20_001, LockMode.READ_COMMITTED));
+      assertEquals(List.of(), tx.inodes().children(ROOT_ID, ROOT_ID, null, 100, LockMode.NONE));
+      assertEquals(Optional.empty(), tx.inodes().getById(20_001, LockMode.NONE));
       assertEquals(List.of(), tx.blocks().ofFiles(List.of(20_001L, 20_002L)));
       assertEquals(Map.of(), tx.blockLookup().inodesOf(List.of(1_001L, 1_002L)));
       assertEquals(List.of(), tx.replicas().onStorage("DS-1"));
       assertEquals(List.of(), tx.ucReplicas().ofFile(20_002));
-      assertEquals(Optional.empty(), tx.leases().get("client-1", LockMode.READ_COMMITTED));
+      assertEquals(Optional.empty(), tx.leases().get("client-1", LockMode.NONE));
       assertEquals(List.of(), tx.leasePaths().ofHolder("client-1"));
       assertEquals(List.of(), tx.datanodes().all());
       assertEquals(List.of(), tx.storages().all());
@@ -183,7 +183,7 @@ public abstract class MetadataStoreContractTest {
       assertEquals(List.of(), tx.xattrs().ofInode(20_001));
       assertEquals(List.of(), tx.namenodes().all());
       assertEquals(Map.of(), tx.acls().ofInodes(List.of(20_001L)));
-      assertEquals(OptionalLong.empty(), tx.variables().getLong("leader.term", LockMode.READ_COMMITTED));
+      assertEquals(OptionalLong.empty(), tx.variables().getLong("leader.term", LockMode.NONE));
       assertFalse(tx.quotas().any());
     }
     for (IdKind kind : IdKind.values()) {
@@ -289,14 +289,14 @@ public abstract class MetadataStoreContractTest {
 
     try (Transaction tx = begin()) {
       Map<InodeKey, Inode> forward =
-          tx.inodes().getAll(List.of(a.key(), missing1, b.key(), c.key(), missing2), LockMode.READ_COMMITTED);
+          tx.inodes().getAll(List.of(a.key(), missing1, b.key(), c.key(), missing2), LockMode.NONE);
       Map<InodeKey, Inode> backward =
           tx.inodes().getAll(List.of(missing2, c.key(), b.key(), missing1, a.key()), LockMode.SHARED);
       Map<InodeKey, Inode> expected = Map.of(a.key(), a, b.key(), b, c.key(), c);
       assertEquals(expected, Map.copyOf(forward));
       assertEquals(expected, Map.copyOf(backward));
       assertEquals(Map.of(), tx.inodes().getAll(List.of(missing1, missing2), LockMode.EXCLUSIVE));
-      assertEquals(Map.of(), tx.inodes().getAll(List.of(), LockMode.READ_COMMITTED));
+      assertEquals(Map.of(), tx.inodes().getAll(List.of(), LockMode.NONE));
     }
   }
 
@@ -305,7 +305,7 @@ public abstract class MetadataStoreContractTest {
     Inode deep = file(20_005, 20_004, "deep");
     insertCommitted(directory(20_004, ROOT_ID, "d"), deep);
     try (Transaction tx = begin()) {
-      assertEquals(Optional.of(deep), tx.inodes().getById(20_005, LockMode.READ_COMMITTED));
+      assertEquals(Optional.of(deep), tx.inodes().getById(20_005, LockMode.NONE));
       assertEquals(Optional.of(deep), tx.inodes().getById(20_005, LockMode.EXCLUSIVE));
       assertEquals(Optional.empty(), tx.inodes().getById(20_006, LockMode.SHARED));
     }
@@ -404,12 +404,12 @@ public abstract class MetadataStoreContractTest {
     insertCommitted(d1, d2, inD1, inD2, otherPartition);
 
     try (Transaction tx = begin()) {
-      assertEquals(List.of(inD1), tx.inodes().children(20_001, 20_001, null, 100, LockMode.READ_COMMITTED));
+      assertEquals(List.of(inD1), tx.inodes().children(20_001, 20_001, null, 100, LockMode.NONE));
       assertEquals(List.of(inD2), tx.inodes().children(20_002, 20_002, null, 100, LockMode.SHARED));
       assertEquals(List.of(otherPartition),
-          tx.inodes().children(20_002, 20_001, null, 100, LockMode.READ_COMMITTED));
+          tx.inodes().children(20_002, 20_001, null, 100, LockMode.NONE));
       assertEquals(List.of(d1, d2), tx.inodes().children(ROOT_ID, ROOT_ID, null, 100, LockMode.EXCLUSIVE));
-      assertEquals(List.of(), tx.inodes().children(20_010, 20_010, null, 100, LockMode.READ_COMMITTED));
+      assertEquals(List.of(), tx.inodes().children(20_010, 20_010, null, 100, LockMode.NONE));
     }
   }
 
@@ -428,15 +428,15 @@ public abstract class MetadataStoreContractTest {
       writer.inodes().update(kept.withSize(99));
       writer.inodes().delete(doomed.key());
 
-      assertEquals(Optional.empty(), reader.inodes().get(added.key(), LockMode.READ_COMMITTED));
-      assertEquals(Optional.of(kept), reader.inodes().get(kept.key(), LockMode.READ_COMMITTED));
-      assertEquals(Optional.of(doomed), reader.inodes().get(doomed.key(), LockMode.READ_COMMITTED));
+      assertEquals(Optional.empty(), reader.inodes().get(added.key(), LockMode.NONE));
+      assertEquals(Optional.of(kept), reader.inodes().get(kept.key(), LockMode.NONE));
+      assertEquals(Optional.of(doomed), reader.inodes().get(doomed.key(), LockMode.NONE));
 
       writer.commit();
 
-      assertEquals(Optional.of(added), reader.inodes().get(added.key(), LockMode.READ_COMMITTED));
-      assertEquals(Optional.of(kept.withSize(99)), reader.inodes().get(kept.key(), LockMode.READ_COMMITTED));
-      assertEquals(Optional.empty(), reader.inodes().get(doomed.key(), LockMode.READ_COMMITTED));
+      assertEquals(Optional.of(added), reader.inodes().get(added.key(), LockMode.NONE));
+      assertEquals(Optional.of(kept.withSize(99)), reader.inodes().get(kept.key(), LockMode.NONE));
+      assertEquals(Optional.empty(), reader.inodes().get(doomed.key(), LockMode.NONE));
     }
   }
 
@@ -454,7 +454,7 @@ public abstract class MetadataStoreContractTest {
     assertEquals(Optional.empty(), inodeById(20_002));
     assertEquals(Optional.of(f), inode(f.key()));
     try (Transaction tx = begin()) {
-      assertEquals(Optional.empty(), tx.leases().get("client-1", LockMode.READ_COMMITTED));
+      assertEquals(Optional.empty(), tx.leases().get("client-1", LockMode.NONE));
     }
   }
 
@@ -1033,7 +1033,7 @@ public abstract class MetadataStoreContractTest {
     });
     try (Transaction tx = begin()) {
       assertEquals(Optional.of(new Lease("client-1", 150L)), tx.leases().get("client-1", LockMode.SHARED));
-      assertEquals(Optional.empty(), tx.leases().get("client-2", LockMode.READ_COMMITTED));
+      assertEquals(Optional.empty(), tx.leases().get("client-2", LockMode.NONE));
     }
   }
 
@@ -1134,7 +1134,7 @@ public abstract class MetadataStoreContractTest {
     try (Transaction tx = begin()) {
       assertEquals(Set.of(dn1, dn2, dn3), Set.copyOf(tx.datanodes().all()));
       assertEquals(3, tx.datanodes().all().size());
-      assertEquals(Optional.of(dn2), tx.datanodes().get("dn-2", LockMode.READ_COMMITTED));
+      assertEquals(Optional.of(dn2), tx.datanodes().get("dn-2", LockMode.NONE));
       assertEquals(Optional.empty(), tx.datanodes().get("dn-9", LockMode.SHARED));
     }
     DatanodeRecord beat = dn1.withHeartbeat(9_999L, 1_000L, 100L, 800L, 90L, 100L, 4);
@@ -1145,7 +1145,7 @@ public abstract class MetadataStoreContractTest {
     });
     try (Transaction tx = begin()) {
       assertEquals(Set.of(beat, dn2), Set.copyOf(tx.datanodes().all()));
-      assertEquals(Optional.of(beat), tx.datanodes().get("dn-1", LockMode.READ_COMMITTED));
+      assertEquals(Optional.of(beat), tx.datanodes().get("dn-1", LockMode.NONE));
     }
   }
 
@@ -1160,7 +1160,7 @@ public abstract class MetadataStoreContractTest {
       two.commit();
     }
     try (Transaction tx = begin()) {
-      assertEquals(Optional.of(second), tx.datanodes().get("dn-race", LockMode.READ_COMMITTED));
+      assertEquals(Optional.of(second), tx.datanodes().get("dn-race", LockMode.NONE));
     }
   }
 
@@ -1173,7 +1173,7 @@ public abstract class MetadataStoreContractTest {
     try (Transaction tx = begin()) {
       assertEquals(List.of(nn1, nn2, nn3), tx.namenodes().all());
       assertEquals(Optional.of(nn2), tx.namenodes().get(2, LockMode.SHARED));
-      assertEquals(Optional.empty(), tx.namenodes().get(9, LockMode.READ_COMMITTED));
+      assertEquals(Optional.empty(), tx.namenodes().get(9, LockMode.NONE));
     }
     inTransaction(tx -> {
       tx.namenodes().update(tx.namenodes().get(1, LockMode.EXCLUSIVE).orElseThrow().withRound(6, 90));
@@ -1194,7 +1194,7 @@ public abstract class MetadataStoreContractTest {
     inTransaction(tx -> tx.variables().putLong("leader.round-ms", 2_000));
     try (Transaction tx = begin()) {
       assertEquals(OptionalLong.of(2), tx.variables().getLong("leader.term", LockMode.SHARED));
-      assertEquals(OptionalLong.of(2_000), tx.variables().getLong("leader.round-ms", LockMode.READ_COMMITTED));
+      assertEquals(OptionalLong.of(2_000), tx.variables().getLong("leader.round-ms", LockMode.NONE));
     }
     try (Transaction tx = store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)) {
       assertEquals(OptionalLong.of(2), tx.variables().getLong("leader.term", LockMode.SHARED));
@@ -1468,7 +1468,7 @@ public abstract class MetadataStoreContractTest {
     DirectoryQuota c = new DirectoryQuota(20_003, 5, 1_000, 5, 1_000);
     try (Transaction tx = begin()) {
       assertFalse(tx.quotas().any());
-      assertEquals(Optional.empty(), tx.quotas().get(20_001, LockMode.READ_COMMITTED));
+      assertEquals(Optional.empty(), tx.quotas().get(20_001, LockMode.NONE));
     }
     inTransaction(tx -> {
       tx.quotas().insert(a);
@@ -1489,7 +1489,7 @@ public abstract class MetadataStoreContractTest {
     try (Transaction tx = store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)) {
       assertEquals(Optional.of(new DirectoryQuota(20_005, 50, 10_000, 3, 300)),
           tx.quotas().get(20_005, LockMode.EXCLUSIVE));
-      assertEquals(Optional.empty(), tx.quotas().get(20_003, LockMode.READ_COMMITTED));
+      assertEquals(Optional.empty(), tx.quotas().get(20_003, LockMode.NONE));
       assertEquals(2, tx.quotas().page(0, 10).size());
     }
     inTransaction(tx -> {
@@ -1552,9 +1552,9 @@ public abstract class MetadataStoreContractTest {
         int before = tx.roundTrips();
         ReadBatch batch = tx.batch();
         ReadBatch.Result<Map<InodeKey, Inode>> path = batch.inodes(List.of(ROOT.key(), d.key(), f.key()),
-            LockMode.READ_COMMITTED);
+            LockMode.NONE);
         ReadBatch.Result<ReadBatch.FileRows> rows = batch.fileRows(20_002);
-        ReadBatch.Result<Optional<Inode>> later = batch.inode(g.key(), LockMode.READ_COMMITTED);
+        ReadBatch.Result<Optional<Inode>> later = batch.inode(g.key(), LockMode.NONE);
         ReadBatch.Result<ReadBatch.FileRows> none = batch.fileRows(20_003);
         assertThrows(IllegalStateException.class, rows::get, "no value before the batch executed");
         batch.execute();
@@ -1626,7 +1626,7 @@ public abstract class MetadataStoreContractTest {
     }
     assertEquals(quota.plus(1, 5), writer.get(WAIT_SECONDS, SECONDS), "the waiter must see the committed usage");
     try (Transaction tx = begin()) {
-      assertEquals(Optional.of(quota.plus(2, 15)), tx.quotas().get(20_001, LockMode.READ_COMMITTED));
+      assertEquals(Optional.of(quota.plus(2, 15)), tx.quotas().get(20_001, LockMode.NONE));
     }
   }
 
@@ -1681,10 +1681,10 @@ public abstract class MetadataStoreContractTest {
       Future<List<Inode>> reader = threads.submit(() -> {
         try (Transaction tx = begin()) {
           List<Inode> seen = new ArrayList<>();
-          seen.add(tx.inodes().get(f.key(), LockMode.READ_COMMITTED).orElseThrow());
-          seen.add(tx.inodes().getById(20_002, LockMode.READ_COMMITTED).orElseThrow());
-          seen.addAll(tx.inodes().children(ROOT_ID, ROOT_ID, null, 10, LockMode.READ_COMMITTED));
-          seen.addAll(tx.inodes().getAll(List.of(f.key()), LockMode.READ_COMMITTED).values());
+          seen.add(tx.inodes().get(f.key(), LockMode.NONE).orElseThrow());
+          seen.add(tx.inodes().getById(20_002, LockMode.NONE).orElseThrow());
+          seen.addAll(tx.inodes().children(ROOT_ID, ROOT_ID, null, 10, LockMode.NONE));
+          seen.addAll(tx.inodes().getAll(List.of(f.key()), LockMode.NONE).values());
           return seen;
         }
       });
@@ -1708,7 +1708,7 @@ public abstract class MetadataStoreContractTest {
           ReadBatch batch = tx.batch();
           batch.inode(ROOT.key(), LockMode.EXCLUSIVE);
           ReadBatch.Result<Optional<Inode>> locked = batch.inode(child.key(), LockMode.EXCLUSIVE);
-          ReadBatch.Result<Optional<Inode>> unlocked = batch.inode(other.key(), LockMode.READ_COMMITTED);
+          ReadBatch.Result<Optional<Inode>> unlocked = batch.inode(other.key(), LockMode.NONE);
           batch.execute();
           return List.of(locked.get(), unlocked.get());
         }
@@ -1855,11 +1855,11 @@ public abstract class MetadataStoreContractTest {
       assertFalse(batch.isEmpty());
       ReadBatch.Result<Optional<Inode>> absent = batch.inode(missing, LockMode.EXCLUSIVE);
       ReadBatch.Result<Map<InodeKey, Inode>> several =
-          batch.inodes(List.of(g.key(), missing, dir.key()), LockMode.READ_COMMITTED);
+          batch.inodes(List.of(g.key(), missing, dir.key()), LockMode.NONE);
       ReadBatch.Result<Map<InodeKey, Inode>> noneFound = batch.inodes(List.of(missing), LockMode.SHARED);
       ReadBatch.Result<Map<InodeKey, Inode>> noKeys = batch.inodes(List.of(), LockMode.EXCLUSIVE);
       ReadBatch.Result<Optional<Inode>> byId = batch.inodeById(20_002, LockMode.EXCLUSIVE);
-      ReadBatch.Result<Optional<Inode>> byMissingId = batch.inodeById(20_009, LockMode.READ_COMMITTED);
+      ReadBatch.Result<Optional<Inode>> byMissingId = batch.inodeById(20_009, LockMode.NONE);
       ReadBatch.Result<List<Block>> blocks = batch.blocksOfFile(20_002);
       ReadBatch.Result<List<Block>> noBlocks = batch.blocksOfFile(20_009);
       ReadBatch.Result<List<Replica>> replicas = batch.replicasOfFile(20_002);
@@ -1951,13 +1951,13 @@ public abstract class MetadataStoreContractTest {
         List<ReadBatch.Result<List<Block>>> blocks = new ArrayList<>();
         for (Inode file : files) {
           byKey.add(many.inode(file.key(), LockMode.SHARED));
-          byId.add(many.inodeById(file.id(), LockMode.READ_COMMITTED));
+          byId.add(many.inodeById(file.id(), LockMode.NONE));
           blocks.add(many.blocksOfFile(file.id()));
           many.replicasOfFile(file.id());
           many.ucReplicasOfFile(file.id());
         }
         ReadBatch.Result<Map<InodeKey, Inode>> all =
-            many.inodes(files.stream().map(Inode::key).collect(Collectors.toList()), LockMode.READ_COMMITTED);
+            many.inodes(files.stream().map(Inode::key).collect(Collectors.toList()), LockMode.NONE);
         ReadBatch.Result<Optional<Lease>> lease = many.lease("client-1");
         many.retryEntry(new RetryKey("client-1", 1));
         assertEquals(before + 1, tx.roundTrips(), "adding reads to a batch sends nothing");
@@ -2012,7 +2012,7 @@ public abstract class MetadataStoreContractTest {
       assertEquals(Map.of(1_001L, 20_003L), tx.blockLookup().inodesOf(List.of(1_001L)));
       assertEquals(1, tx.replicas().ofFile(20_003).size());
       assertEquals(1, tx.ucReplicas().ofFile(20_003).size());
-      assertEquals(Optional.of(new Lease("client-1", 3L)), tx.leases().get("client-1", LockMode.READ_COMMITTED));
+      assertEquals(Optional.of(new Lease("client-1", 3L)), tx.leases().get("client-1", LockMode.NONE));
       assertEquals(List.of(new LeasePath("client-1", 20_003)), tx.leasePaths().ofHolder("client-1"));
       assertEquals(1, tx.datanodes().all().size());
       assertEquals(1, tx.storages().all().size());
@@ -2132,7 +2132,7 @@ public abstract class MetadataStoreContractTest {
     assertEquals(Optional.empty(), inodeById(20_002));
     try (Transaction tx = begin()) {
       assertEquals(List.of(), tx.blocks().ofFile(20_001));
-      assertEquals(Optional.empty(), tx.leases().get("client-1", LockMode.READ_COMMITTED));
+      assertEquals(Optional.empty(), tx.leases().get("client-1", LockMode.NONE));
       assertEquals(Optional.empty(), tx.retryCache().get(new RetryKey("client-1", 1)));
     }
   }
@@ -2268,8 +2268,8 @@ public abstract class MetadataStoreContractTest {
     }
     assertNothingOfTheFailedTransaction(f, doomed, changed);
     try (Transaction tx = begin()) {
-      assertEquals(Optional.empty(), tx.inodes().getById(21_000, LockMode.READ_COMMITTED));
-      assertEquals(Optional.empty(), tx.inodes().getById(21_299, LockMode.READ_COMMITTED));
+      assertEquals(Optional.empty(), tx.inodes().getById(21_000, LockMode.NONE));
+      assertEquals(Optional.empty(), tx.inodes().getById(21_299, LockMode.NONE));
       assertEquals(List.of(), tx.blocks().ofFile(21_000));
     }
   }
@@ -2337,10 +2337,10 @@ public abstract class MetadataStoreContractTest {
     try (Transaction tx = begin()) {
       List<Long> ids = blocks.stream().map(Block::inodeId).collect(Collectors.toList());
       assertEquals(blocks, tx.blocks().ofFiles(ids));
-      assertEquals(Optional.of(new Lease("client-1", 5L)), tx.leases().get("client-1", LockMode.READ_COMMITTED));
+      assertEquals(Optional.of(new Lease("client-1", 5L)), tx.leases().get("client-1", LockMode.NONE));
       assertTrue(tx.retryCache().get(new RetryKey("client-1", 1)).isPresent());
-      assertEquals(Optional.empty(), tx.inodes().getById(20_000, LockMode.READ_COMMITTED));
-      assertEquals(Optional.empty(), tx.inodes().getById(20_025, LockMode.READ_COMMITTED));
+      assertEquals(Optional.empty(), tx.inodes().getById(20_000, LockMode.NONE));
+      assertEquals(Optional.empty(), tx.inodes().getById(20_025, LockMode.NONE));
     }
   }
 
@@ -2385,7 +2385,7 @@ public abstract class MetadataStoreContractTest {
     }
     assertEquals(Optional.empty(), inodeById(20_001));
     try (Transaction tx = begin()) {
-      assertEquals(Optional.empty(), tx.leases().get("client-1", LockMode.READ_COMMITTED));
+      assertEquals(Optional.empty(), tx.leases().get("client-1", LockMode.NONE));
       assertEquals(Optional.empty(), tx.retryCache().get(new RetryKey("client-1", 2)));
       assertSameRetryEntry(first, tx.retryCache().get(first.key()));
     }
@@ -2464,19 +2464,19 @@ public abstract class MetadataStoreContractTest {
 
   protected final Optional<Inode> inode(InodeKey key) throws StoreException {
     try (Transaction tx = begin()) {
-      return tx.inodes().get(key, LockMode.READ_COMMITTED);
+      return tx.inodes().get(key, LockMode.NONE);
     }
   }
 
   protected final Optional<Inode> inodeById(long id) throws StoreException {
     try (Transaction tx = begin()) {
-      return tx.inodes().getById(id, LockMode.READ_COMMITTED);
+      return tx.inodes().getById(id, LockMode.NONE);
     }
   }
 
   private List<Inode> children(long directoryId, String startAfter, int limit) throws StoreException {
     try (Transaction tx = begin()) {
-      return tx.inodes().children(directoryId, directoryId, startAfter, limit, LockMode.READ_COMMITTED);
+      return tx.inodes().children(directoryId, directoryId, startAfter, limit, LockMode.NONE);
     }
   }
 
@@ -2594,7 +2594,7 @@ public abstract class MetadataStoreContractTest {
     assertEquals(Set.of(f, doomed, changed), Set.copyOf(children(ROOT_ID, null, 1_000)));
     try (Transaction tx = begin()) {
       assertEquals(List.of(), tx.blocks().ofFile(20_010));
-      assertEquals(Optional.empty(), tx.leases().get("client-1", LockMode.READ_COMMITTED));
+      assertEquals(Optional.empty(), tx.leases().get("client-1", LockMode.NONE));
       assertEquals(List.of(), tx.leasePaths().ofHolder("client-1"));
       assertEquals(Optional.empty(), tx.retryCache().get(new RetryKey("client-1", 1)));
     }
@@ -2627,7 +2627,7 @@ public abstract class MetadataStoreContractTest {
       assertEquals(Map.of(1_001L, 20_001L), tx.blockLookup().inodesOf(List.of(1_001L)));
       assertEquals(1, tx.replicas().onStorage("DS-1").size());
       assertEquals(1, tx.ucReplicas().ofFile(20_002).size());
-      assertTrue(tx.leases().get("client-1", LockMode.READ_COMMITTED).isPresent());
+      assertTrue(tx.leases().get("client-1", LockMode.NONE).isPresent());
       assertEquals(1, tx.leasePaths().ofHolder("client-1").size());
       assertEquals(1, tx.datanodes().all().size());
       assertEquals(1, tx.storages().all().size());
@@ -2635,7 +2635,7 @@ public abstract class MetadataStoreContractTest {
       assertEquals(1, tx.replicationQueue().ofFile(20_001).size());
       assertEquals(1, tx.xattrs().ofInode(20_001).size());
       assertEquals(sampleAcl(20_001), tx.acls().ofInodes(List.of(20_001L)).get(20_001L));
-      assertTrue(tx.quotas().get(ROOT_ID, LockMode.READ_COMMITTED).isPresent());
+      assertTrue(tx.quotas().get(ROOT_ID, LockMode.NONE).isPresent());
     }
   }
 

@@ -126,7 +126,7 @@ final class PgInodeTable implements InodeTable, BufferedTable {
       return new LinkedHashMap<>();
     }
     LockMode effective = jdbc.effective(lock);
-    if (effective != LockMode.READ_COMMITTED) {
+    if (effective != LockMode.NONE) {
       // one statement per locked row (see PgReadBatch#inode), all in one round trip
       List<Jdbc.Part<Inode>> parts = new ArrayList<>(keys.size());
       for (InodeKey key : keys) {

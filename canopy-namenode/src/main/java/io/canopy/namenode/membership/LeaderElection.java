@@ -124,10 +124,10 @@ public final class LeaderElection implements MembershipView {
         round(startNanos);
         return;
       }
-      long sharedRoundMs = transaction.variables().getLong(ROUND_MS, LockMode.READ_COMMITTED)
+      long sharedRoundMs = transaction.variables().getLong(ROUND_MS, LockMode.NONE)
           .orElse(settings.roundMs());
-      long storedLeader = transaction.variables().getLong(LEADER_ID, LockMode.READ_COMMITTED).orElse(0);
-      long evictions = transaction.variables().getLong(EVICTIONS, LockMode.READ_COMMITTED).orElse(0);
+      long storedLeader = transaction.variables().getLong(LEADER_ID, LockMode.NONE).orElse(0);
+      long evictions = transaction.variables().getLong(EVICTIONS, LockMode.NONE).orElse(0);
       List<NamenodeRecord> descriptors = transaction.namenodes().all();
       long nowMs = wallClockMs.getAsLong();
 
@@ -186,7 +186,7 @@ public final class LeaderElection implements MembershipView {
           transaction.variables().putLong(ROUND_MS, newRoundMs);
         }
         long storedTerm = transaction.variables().getLong(LeaderFence.TERM,
-            storedLeader == id && state.leader() ? LockMode.READ_COMMITTED : LockMode.EXCLUSIVE).orElse(0);
+            storedLeader == id && state.leader() ? LockMode.NONE : LockMode.EXCLUSIVE).orElse(0);
         if (storedLeader == id && state.leader() && storedTerm == state.term()) {
           term = storedTerm;
         } else {

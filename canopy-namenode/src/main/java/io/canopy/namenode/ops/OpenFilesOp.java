@@ -85,7 +85,7 @@ public final class OpenFilesOp implements ClusterRead<OpenFilesOp.Page> {
     Map<Long, Inode> byId = new HashMap<>();
     List<OpenFile> page = new ArrayList<>();
     for (Map.Entry<Long, String> entry : holders.entrySet()) {
-      Optional<Inode> file = cluster.inodes().getById(entry.getKey(), LockMode.READ_COMMITTED);
+      Optional<Inode> file = cluster.inodes().getById(entry.getKey(), LockMode.NONE);
       if (file.isEmpty() || !file.get().underConstruction()) {
         continue; // closed or deleted since its lease row was read
       }
@@ -110,7 +110,7 @@ public final class OpenFilesOp implements ClusterRead<OpenFilesOp.Page> {
       long parentId = current.parentId();
       Inode parent = byId.get(parentId);
       if (parent == null) {
-        Optional<Inode> read = cluster.inodes().getById(parentId, LockMode.READ_COMMITTED);
+        Optional<Inode> read = cluster.inodes().getById(parentId, LockMode.NONE);
         if (read.isEmpty()) {
           return null;
         }

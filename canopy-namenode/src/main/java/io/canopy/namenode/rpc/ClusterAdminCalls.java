@@ -197,7 +197,7 @@ public final class ClusterAdminCalls {
     public Set<Long> execute(TransactionContext context) throws IOException {
       Set<Long> result = new HashSet<>();
       for (long id : inodeIds) {
-        Inode file = context.cluster().inodes().getById(id, LockMode.READ_COMMITTED).orElse(null);
+        Inode file = context.cluster().inodes().getById(id, LockMode.NONE).orElse(null);
         if (file != null && file.replication() == 1) {
           result.add(id);
         }

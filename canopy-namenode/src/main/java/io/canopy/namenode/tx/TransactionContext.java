@@ -203,7 +203,7 @@ public final class TransactionContext {
           }
         }
       }
-      unlocked = batch.inodes(new ArrayList<>(readCommitted), LockMode.READ_COMMITTED);
+      unlocked = batch.inodes(new ArrayList<>(readCommitted), LockMode.NONE);
     } else {
       for (PathLock lock : request.paths()) {
         if (!resolved.containsKey(lock.path())) {
@@ -241,7 +241,7 @@ public final class TransactionContext {
       anyQuota = batch.anyQuota();
       chain = hints.quotasExist() ? predictChain(request.quotaHintPath()) : null;
       if (chain != null) {
-        chainRows = batch.inodes(List.of(chain.keys), LockMode.READ_COMMITTED); // after the file's lock
+        chainRows = batch.inodes(List.of(chain.keys), LockMode.NONE); // after the file's lock
         List<Long> ids = new ArrayList<>();
         for (int depth = 0; depth < chain.ids.length; depth++) {
           if (chain.quotas[depth]) {
@@ -329,7 +329,7 @@ public final class TransactionContext {
         used.add(above.get(depth));
       }
     }
-    Map<InodeKey, Inode> now = transaction.inodes().getAll(keys, LockMode.READ_COMMITTED);
+    Map<InodeKey, Inode> now = transaction.inodes().getAll(keys, LockMode.NONE);
     for (int i = 0; i < keys.size(); i++) {
       Inode row = now.get(keys.get(i));
       if (row == null || row.id() != used.get(i).id() || row.hasQuota() != used.get(i).hasQuota()) {
@@ -590,7 +590,7 @@ public final class TransactionContext {
 
   private static void add(TreeMap<FsPath, LockTarget> targets, FsPath path, int depth, InodeKey key,
       long expectedId, LockMode mode, ResolvedPath resolvedPath) {
-    if (mode == LockMode.READ_COMMITTED) {
+    if (mode == LockMode.NONE) {
       return;
     }
     LockTarget target = targets.computeIfAbsent(path.ancestor(depth), p -> new LockTarget(depth, key, expectedId,
@@ -641,12 +641,12 @@ public final class TransactionContext {
       // the attempt's first round trip: the quota epoch before any component
       ReadBatch batch = transaction.batch();
       firstEpochRead = batch.longVariable(QUOTA_EPOCH);
-      ReadBatch.Result<Map<InodeKey, Inode>> read = batch.inodes(keys, LockMode.READ_COMMITTED);
+      ReadBatch.Result<Map<InodeKey, Inode>> read = batch.inodes(keys, LockMode.NONE);
       batch.execute();
       firstEpochPending = false;
       rows = read.get();
     } else {
-      rows = transaction.inodes().getAll(keys, LockMode.READ_COMMITTED);
+      rows = transaction.inodes().getAll(keys, LockMode.NONE);
     }
     ResolvedPath result = new ResolvedPath(path);
     Inode root = rows.get(InodePartitioning.ROOT_KEY);
@@ -663,7 +663,7 @@ public final class TransactionContext {
       String name = names.get(depth - 1);
       InodeKey key = InodePartitioning.keyOf(directory, name);
       Inode row = keys.contains(key) ? rows.get(key)
-          : transaction.inodes().get(key, LockMode.READ_COMMITTED).orElse(null);
+          : transaction.inodes().get(key, LockMode.NONE).orElse(null);
       if (row == null) {
         hints.invalidate(directory.id(), name);
         break;
@@ -688,9 +688,9 @@ public final class TransactionContext {
   static final int MAX_RELOCKS_IN_PLACE = 3;
 
   private void acquiredById(LockRequest request, Inode row, boolean laterLocksTaken) throws StoreException {
-    boolean locking = request.inodeMode() != LockMode.READ_COMMITTED;
+    boolean locking = request.inodeMode() != LockMode.NONE;
     for (int again = 0; row == null && locking; again++) {
-      if (transaction.inodes().getById(request.inodeId(), LockMode.READ_COMMITTED).isEmpty()) {
+      if (transaction.inodes().getById(request.inodeId(), LockMode.NONE).isEmpty()) {
         break; // deleted: the operation answers for a missing inode
       }
       // A move (delete + insert of the row) committed while the locking read waited: it skipped the old row and
@@ -738,7 +738,7 @@ public final class TransactionContext {
     }
     if (lock.resolve() != PathLock.Resolve.PATH && directory) {
       LockMode mode = lock.resolve() == PathLock.Resolve.PATH_AND_ALL_CHILDREN ? lock.targetMode()
-          : LockMode.READ_COMMITTED;
+          : LockMode.NONE;
       ChildrenPage page = new ChildrenPage(targetId, lock.childrenAfter(), lock.childrenLimit(), mode);
       childrenPages.put(page, spreads ? batch.spreadChildren(targetId, page.after(), page.limit(), mode)
           : batch.children(targetId, targetId, page.after(), page.limit(), mode));
@@ -776,7 +776,7 @@ public final class TransactionContext {
   }
 
   public LockMode lockOf(Inode inode) {
-    return locks.getOrDefault(inode.id(), LockMode.READ_COMMITTED);
+    return locks.getOrDefault(inode.id(), LockMode.NONE);
   }
 
   private void requireLock(Inode inode, LockMode needed, String action) {
@@ -889,7 +889,7 @@ public final class TransactionContext {
    * ({@link PathLock#withChildren}) costs no further round trip.
    */
   public List<Inode> children(Inode directory, String startAfter, int limit, LockMode mode) throws StoreException {
-    if (mode != LockMode.READ_COMMITTED) {
+    if (mode != LockMode.NONE) {
       requireLock(directory, mode, "locking the children");
     }
     ReadBatch.Result<List<Inode>> page = childrenPages.remove(new ChildrenPage(directory.id(), startAfter, limit,
@@ -902,7 +902,7 @@ public final class TransactionContext {
     } else {
       children = transaction.inodes().children(directory.id(), directory.id(), startAfter, limit, mode);
     }
-    if (mode != LockMode.READ_COMMITTED) {
+    if (mode != LockMode.NONE) {
       for (Inode child : children) {
         locks.merge(child.id(), mode, TransactionContext::stronger);
       }
@@ -939,7 +939,7 @@ public final class TransactionContext {
     if (!root.directory()) {
       return all;
     }
-    if (mode != LockMode.READ_COMMITTED) {
+    if (mode != LockMode.NONE) {
       requireLock(root, mode, "locking a subtree");
     }
     holdSubtreeRows(root, 1);
@@ -1021,7 +1021,7 @@ public final class TransactionContext {
       LockMode mode) {
     for (Inode child : page) {
       all.add(child);
-      if (mode != LockMode.READ_COMMITTED) {
+      if (mode != LockMode.NONE) {
         locks.merge(child.id(), mode, TransactionContext::stronger);
       }
       if (child.directory()) {
@@ -1072,8 +1072,8 @@ public final class TransactionContext {
     }
     ReadBatch batch = transaction.batch();
     ReadBatch.Result<List<ExtendedAttribute>> read = batch.xattrsOf(inode.id());
-    boolean unlocked = lockOf(inode) == LockMode.READ_COMMITTED;
-    ReadBatch.Result<Optional<Inode>> again = unlocked ? batch.inodeById(inode.id(), LockMode.READ_COMMITTED) : null;
+    boolean unlocked = lockOf(inode) == LockMode.NONE;
+    ReadBatch.Result<Optional<Inode>> again = unlocked ? batch.inodeById(inode.id(), LockMode.NONE) : null;
     batch.execute();
     if (again != null && !again.get().map(row -> row.key().equals(inode.key())).orElse(false)) {
       throw new StalePathException("inode " + inode.id() + " ('" + inode.name() + "') moved or was deleted while "
@@ -1164,7 +1164,7 @@ public final class TransactionContext {
     long id = lockedById.parentId();
     while (true) {
       long wanted = id;
-      Inode directory = transaction.inodes().getById(wanted, LockMode.READ_COMMITTED).orElseThrow(
+      Inode directory = transaction.inodes().getById(wanted, LockMode.NONE).orElseThrow(
           () -> new StalePathException("ancestor " + wanted + " of inode " + lockedById.id() + " vanished"));
       rememberHint(directory);
       upwards.add(directory);
