@@ -161,13 +161,13 @@ final class FaultInjectingStore extends ForwardingStore {
   }
 
   @Override
-  public Transaction begin(long partitionHint) throws StoreException {
-    return wrap(delegate.begin(partitionHint));
+  public Transaction begin() throws StoreException {
+    return wrap(delegate.begin());
   }
 
   @Override
-  public Transaction beginReadOnly(long partitionHint) throws StoreException {
-    return wrap(delegate.beginReadOnly(partitionHint));
+  public Transaction beginReadOnly() throws StoreException {
+    return wrap(delegate.beginReadOnly());
   }
 
 

@@ -50,9 +50,9 @@ final class FlakyStore extends ForwardingStore {
   }
 
   @Override
-  public Transaction begin(long partitionHint) throws StoreException {
+  public Transaction begin() throws StoreException {
     failIfInjected();
-    Transaction real = delegate.begin(partitionHint);
+    Transaction real = delegate.begin();
     return (Transaction) java.lang.reflect.Proxy.newProxyInstance(Transaction.class.getClassLoader(),
         new Class<?>[] {Transaction.class}, (proxy, method, args) -> {
           Object result;
@@ -69,9 +69,9 @@ final class FlakyStore extends ForwardingStore {
   }
 
   @Override
-  public Transaction beginReadOnly(long partitionHint) throws StoreException {
+  public Transaction beginReadOnly() throws StoreException {
     failIfInjected();
-    return delegate.beginReadOnly(partitionHint);
+    return delegate.beginReadOnly();
   }
 
 

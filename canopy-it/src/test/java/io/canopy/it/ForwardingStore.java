@@ -19,13 +19,13 @@ abstract class ForwardingStore implements MetadataStore {
   }
 
   @Override
-  public Transaction begin(long partitionHint) throws StoreException {
-    return delegate.begin(partitionHint);
+  public Transaction begin() throws StoreException {
+    return delegate.begin();
   }
 
   @Override
-  public Transaction beginReadOnly(long partitionHint) throws StoreException {
-    return delegate.beginReadOnly(partitionHint);
+  public Transaction beginReadOnly() throws StoreException {
+    return delegate.beginReadOnly();
   }
 
   @Override

@@ -11,14 +11,8 @@ import io.canopy.metadata.entity.NamespaceIdentity;
  * operators only.
  */
 public interface MetadataStore extends AutoCloseable {
-  /** A hint meaning "no particular partition". */
-  long NO_PARTITION_HINT = Long.MIN_VALUE;
-
-  /**
-   * Begins a read-committed transaction. {@code partitionHint} names the partition most of its rows live in
-   * (a distribution-aware engine starts the transaction there); engines without partitions ignore it.
-   */
-  Transaction begin(long partitionHint) throws StoreException;
+  /** Begins a read-committed transaction. */
+  Transaction begin() throws StoreException;
 
   /**
    * Begins a read-only transaction: it may not write (commit refuses buffered writes), and each of its reads or
@@ -27,7 +21,7 @@ public interface MetadataStore extends AutoCloseable {
    * snapshot, as PostgreSQL does). A consistent read must therefore happen in one batch. It commits without a round
    * trip.
    */
-  Transaction beginReadOnly(long partitionHint) throws StoreException;
+  Transaction beginReadOnly() throws StoreException;
 
   /**
    * Deletes up to {@code limit} retry-cache entries that expired before {@code nowMs}, in its own transaction;

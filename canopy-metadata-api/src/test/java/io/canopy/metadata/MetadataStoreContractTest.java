@@ -129,7 +129,7 @@ public abstract class MetadataStoreContractTest {
       assertNull(fresh.identity());
       fresh.format(OTHER_IDENTITY, ROOT, false);
       assertEquals(OTHER_IDENTITY, fresh.identity());
-      try (Transaction tx = fresh.begin(MetadataStore.NO_PARTITION_HINT)) {
+      try (Transaction tx = fresh.begin()) {
         assertEquals(Optional.of(ROOT), tx.inodes().get(ROOT.key(), LockMode.NONE));
         assertEquals(Optional.of(ROOT), tx.inodes().getById(ROOT_ID, LockMode.NONE));
       }
@@ -1196,7 +1196,7 @@ public abstract class MetadataStoreContractTest {
       assertEquals(OptionalLong.of(2), tx.variables().getLong("leader.term", LockMode.SHARED));
       assertEquals(OptionalLong.of(2_000), tx.variables().getLong("leader.round-ms", LockMode.NONE));
     }
-    try (Transaction tx = store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)) {
+    try (Transaction tx = store.beginReadOnly()) {
       assertEquals(OptionalLong.of(2), tx.variables().getLong("leader.term", LockMode.SHARED));
     }
   }
@@ -1486,7 +1486,7 @@ public abstract class MetadataStoreContractTest {
       tx.quotas().update(a.plus(2, 300).withLimits(50, 10_000)); // the last update of a transaction wins
       tx.quotas().delete(20_003);
     });
-    try (Transaction tx = store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)) {
+    try (Transaction tx = store.beginReadOnly()) {
       assertEquals(Optional.of(new DirectoryQuota(20_005, 50, 10_000, 3, 300)),
           tx.quotas().get(20_005, LockMode.EXCLUSIVE));
       assertEquals(Optional.empty(), tx.quotas().get(20_003, LockMode.NONE));
@@ -1548,7 +1548,7 @@ public abstract class MetadataStoreContractTest {
       tx.ucReplicas().insert(pipeline);
     });
     for (boolean readOnly : new boolean[] {false, true}) {
-      try (Transaction tx = readOnly ? store.beginReadOnly(MetadataStore.NO_PARTITION_HINT) : begin()) {
+      try (Transaction tx = readOnly ? store.beginReadOnly() : begin()) {
         int before = tx.roundTrips();
         ReadBatch batch = tx.batch();
         ReadBatch.Result<Map<InodeKey, Inode>> path = batch.inodes(List.of(ROOT.key(), d.key(), f.key()),
@@ -1579,7 +1579,7 @@ public abstract class MetadataStoreContractTest {
       tx.variables().putLong("quota.epoch", 4);
     });
     for (boolean readOnly : new boolean[] {false, true}) {
-      try (Transaction tx = readOnly ? store.beginReadOnly(MetadataStore.NO_PARTITION_HINT) : begin()) {
+      try (Transaction tx = readOnly ? store.beginReadOnly() : begin()) {
         int before = tx.roundTrips();
         ReadBatch batch = tx.batch();
         ReadBatch.Result<Optional<DirectoryQuota>> present = batch.quota(20_001, LockMode.EXCLUSIVE);
@@ -1909,7 +1909,7 @@ public abstract class MetadataStoreContractTest {
   @Test
   void emptyBatchExecutesOnceAndLeavesTheTransactionUsable() throws Exception {
     for (boolean readOnly : new boolean[] {false, true}) {
-      try (Transaction tx = readOnly ? store.beginReadOnly(MetadataStore.NO_PARTITION_HINT) : begin()) {
+      try (Transaction tx = readOnly ? store.beginReadOnly() : begin()) {
         ReadBatch empty = tx.batch();
         assertTrue(empty.isEmpty());
         empty.execute();
@@ -1936,7 +1936,7 @@ public abstract class MetadataStoreContractTest {
       tx.leases().put(new Lease("client-1", 1L));
     });
     for (boolean readOnly : new boolean[] {false, true}) {
-      try (Transaction tx = readOnly ? store.beginReadOnly(MetadataStore.NO_PARTITION_HINT) : begin()) {
+      try (Transaction tx = readOnly ? store.beginReadOnly() : begin()) {
         assertEquals(readOnly, tx.readOnly());
         int before = tx.roundTrips();
         ReadBatch single = tx.batch();
@@ -2020,7 +2020,7 @@ public abstract class MetadataStoreContractTest {
       assertSameRetryEntry(entry, tx.retryCache().get(entry.key()));
     }
 
-    try (Transaction ro = store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)) {
+    try (Transaction ro = store.beginReadOnly()) {
       assertTrue(ro.readOnly());
       assertEquals(Optional.of(f.withSize(5)), ro.inodes().get(f.key(), LockMode.SHARED));
       ReadBatch batch = ro.batch();
@@ -2031,7 +2031,7 @@ public abstract class MetadataStoreContractTest {
       ro.commit();
       assertEquals(before, ro.roundTrips(), "a read-only commit must not contact the store");
     }
-    try (Transaction ro = store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)) {
+    try (Transaction ro = store.beginReadOnly()) {
       ro.commit();
       assertEquals(0, ro.roundTrips());
     }
@@ -2120,7 +2120,7 @@ public abstract class MetadataStoreContractTest {
     // Twice round, more transactions than a small connection pool holds: a refused commit must release them.
     for (int round = 0; round < 2; round++) {
       for (TransactionBody write : writes) {
-        try (Transaction ro = store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)) {
+        try (Transaction ro = store.beginReadOnly()) {
           assertTrue(ro.readOnly());
           assertEquals(Optional.of(f), ro.inodes().get(f.key(), LockMode.SHARED));
           write.run(ro);
@@ -2142,7 +2142,7 @@ public abstract class MetadataStoreContractTest {
     Inode f = file(20_001, ROOT_ID, "f");
     Inode g = file(20_002, ROOT_ID, "g");
     insertCommitted(f, g);
-    try (Transaction ro = store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)) {
+    try (Transaction ro = store.beginReadOnly()) {
       ReadBatch batch = ro.batch();
       ReadBatch.Result<Optional<Inode>> lockedF = batch.inode(f.key(), LockMode.EXCLUSIVE);
       ReadBatch.Result<Map<InodeKey, Inode>> lockedG = batch.inodes(List.of(g.key()), LockMode.EXCLUSIVE);
@@ -2183,7 +2183,7 @@ public abstract class MetadataStoreContractTest {
       writer.inodes().get(g.key(), LockMode.EXCLUSIVE).orElseThrow();
       writer.inodes().update(g.withSize(9));
       Future<List<Inode>> readOnly = threads.submit(() -> {
-        try (Transaction ro = store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)) {
+        try (Transaction ro = store.beginReadOnly()) {
           ReadBatch batch = ro.batch();
           ReadBatch.Result<Optional<Inode>> first = batch.inode(f.key(), LockMode.EXCLUSIVE);
           ReadBatch.Result<Optional<Inode>> second = batch.inode(g.key(), LockMode.SHARED);
@@ -2204,7 +2204,7 @@ public abstract class MetadataStoreContractTest {
     Inode f = file(20_001, ROOT_ID, "f");
     insertCommitted(f);
     for (int i = 0; i < 3; i++) {
-      try (Transaction ro = store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)) {
+      try (Transaction ro = store.beginReadOnly()) {
         ro.inodes().get(f.key(), LockMode.EXCLUSIVE).orElseThrow();
         if (i != 1) {
           ro.commit(); // the second one is closed without commit
@@ -2444,7 +2444,7 @@ public abstract class MetadataStoreContractTest {
   }
 
   protected final Transaction begin() throws StoreException {
-    return store.begin(MetadataStore.NO_PARTITION_HINT);
+    return store.begin();
   }
 
   protected final void inTransaction(TransactionBody body) throws StoreException {
@@ -2571,7 +2571,7 @@ public abstract class MetadataStoreContractTest {
 
   /** Locks {@code f} exclusively then, in the same batch, reads what hangs off it; commits. */
   private List<Object> lockThenReadFile(Inode f, boolean readOnly) throws StoreException {
-    try (Transaction tx = readOnly ? store.beginReadOnly(MetadataStore.NO_PARTITION_HINT) : begin()) {
+    try (Transaction tx = readOnly ? store.beginReadOnly() : begin()) {
       ReadBatch batch = tx.batch();
       ReadBatch.Result<Optional<Inode>> inode = batch.inode(f.key(), LockMode.EXCLUSIVE);
       ReadBatch.Result<List<Block>> blocks = batch.blocksOfFile(f.id());

@@ -136,7 +136,7 @@ final class PostgresMetadataStore implements MetadataStore {
   }
 
   @Override
-  public Transaction begin(long partitionHint) throws StoreException {
+  public Transaction begin() throws StoreException {
     try {
       return new PostgresTransaction(pool.getConnection(), false);
     } catch (SQLException e) {
@@ -145,7 +145,7 @@ final class PostgresMetadataStore implements MetadataStore {
   }
 
   @Override
-  public Transaction beginReadOnly(long partitionHint) throws StoreException {
+  public Transaction beginReadOnly() throws StoreException {
     Connection connection = null;
     try {
       connection = readPool.getConnection();
@@ -273,7 +273,7 @@ final class PostgresMetadataStore implements MetadataStore {
     } catch (SQLException e) {
       throw SqlErrors.classify("format", e, true);
     }
-    try (Transaction transaction = begin(NO_PARTITION_HINT)) {
+    try (Transaction transaction = begin()) {
       if (transaction.inodes().get(root.key(), LockMode.EXCLUSIVE).isPresent()) {
         throw new IllegalStateException("root inode survived the format");
       }

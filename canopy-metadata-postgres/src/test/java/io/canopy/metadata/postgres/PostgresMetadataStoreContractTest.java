@@ -69,7 +69,7 @@ class PostgresMetadataStoreContractTest extends MetadataStoreContractTest {
         PostgresSettings.SYNCHRONOUS_COMMIT, "local"));
     try (MetadataStore store = MetadataStoreProvider.open("postgres", settings)) {
       for (int i = 0; i < 3; i++) {
-        store.begin(MetadataStore.NO_PARTITION_HINT).rollback(); // the pool's only connection, rolled back
+        store.begin().rollback(); // the pool's only connection, rolled back
       }
       org.junit.jupiter.api.Assertions.assertEquals("1234ms",
           store.adminQuery("SHOW lock_timeout", 1).rows().get(0).get(0));
@@ -92,17 +92,17 @@ class PostgresMetadataStoreContractTest extends MetadataStoreContractTest {
       pipeline.add(new io.canopy.metadata.entity.UcReplica(30_001, 4_001, storage,
           io.canopy.metadata.entity.UcReplicaState.EXPECTED, 4_001));
     }
-    try (Transaction tx = store.begin(MetadataStore.NO_PARTITION_HINT)) {
+    try (Transaction tx = store.begin()) {
       pipeline.forEach(tx.ucReplicas()::insert);
       tx.commit();
       org.junit.jupiter.api.Assertions.assertEquals(2, tx.statements(), "one insert and the commit");
     }
-    try (Transaction tx = store.begin(MetadataStore.NO_PARTITION_HINT)) {
+    try (Transaction tx = store.begin()) {
       pipeline.forEach(r -> tx.ucReplicas().delete(r.key()));
       tx.commit();
       org.junit.jupiter.api.Assertions.assertEquals(2, tx.statements(), "one delete and the commit");
     }
-    try (Transaction tx = store.begin(MetadataStore.NO_PARTITION_HINT)) {
+    try (Transaction tx = store.begin()) {
       org.junit.jupiter.api.Assertions.assertEquals(List.of(), tx.ucReplicas().ofFile(30_001));
     }
   }

@@ -116,7 +116,7 @@ public final class LeaderElection implements MembershipView {
     if (selfId == 0 && joiningId == 0) {
       joiningId = store.allocateIds(IdKind.NAMENODE, 1).first();
     }
-    try (Transaction transaction = store.begin(MetadataStore.NO_PARTITION_HINT)) {
+    try (Transaction transaction = store.begin()) {
       if (transaction.variables().getLong(ELECTION_LOCK, LockMode.EXCLUSIVE).isEmpty()) {
         // First round on this namespace: create the lock row; concurrent creators agree (an upsert).
         transaction.variables().putLong(ELECTION_LOCK, 0);
@@ -323,7 +323,7 @@ public final class LeaderElection implements MembershipView {
     if (id == 0) {
       return;
     }
-    try (Transaction transaction = store.begin(MetadataStore.NO_PARTITION_HINT)) {
+    try (Transaction transaction = store.begin()) {
       transaction.variables().getLong(ELECTION_LOCK, LockMode.EXCLUSIVE);
       Optional<NamenodeRecord> self = transaction.namenodes().get(id, LockMode.EXCLUSIVE);
       if (self.isPresent()) {
