@@ -3,7 +3,6 @@ package io.canopy.it;
 import io.canopy.metadata.IdKind;
 import io.canopy.metadata.IdRange;
 import io.canopy.metadata.MetadataStore;
-import io.canopy.metadata.QueryResult;
 import io.canopy.metadata.StoreException;
 import io.canopy.metadata.TransientStoreException;
 import io.canopy.metadata.dal.ReadBatch;

@@ -3,12 +3,13 @@ package io.canopy.metadata;
 import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.NamespaceIdentity;
+import java.util.Optional;
 
 /**
  * The engine-neutral metadata store (DESIGN s.5). Exposes what a partitioned NewSQL engine does cheaply:
  * primary-key reads, batched primary-key reads, partition-scoped scans, each with a lock mode; writes buffered
- * and flushed at commit. No SQL crosses this interface except through {@link #adminQuery}, which exists for
- * operators only.
+ * and flushed at commit. No query language crosses this interface: what only some engines offer (such as
+ * operators' queries, {@link AdminQueries}) is an optional {@link #capability}.
  */
 public interface MetadataStore extends AutoCloseable {
   /** Begins a read-committed transaction. */
@@ -44,8 +45,13 @@ public interface MetadataStore extends AutoCloseable {
    */
   void format(NamespaceIdentity identity, Inode root, boolean force) throws StoreException;
 
-  /** Runs a read-only query in the engine's native language, for operators ({@code canopy sql}). */
-  QueryResult adminQuery(String query, int maxRows) throws StoreException;
+  /**
+   * The optional capability {@code type} (e.g. {@link AdminQueries}) of this store, or empty when its engine lacks
+   * it. A store that wraps another forwards this call to it.
+   */
+  default <T> Optional<T> capability(Class<T> type) {
+    return Optional.empty();
+  }
 
   /** Human-readable description of the engine and where it is, without credentials. */
   String describe();

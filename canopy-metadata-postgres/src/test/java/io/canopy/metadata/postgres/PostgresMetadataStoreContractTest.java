@@ -1,5 +1,6 @@
 package io.canopy.metadata.postgres;
 
+import io.canopy.metadata.AdminQueries;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.MetadataStoreContractTest;
 import io.canopy.metadata.MetadataStoreProvider;
@@ -58,6 +59,13 @@ class PostgresMetadataStoreContractTest extends MetadataStoreContractTest {
     return MetadataStoreProvider.open("postgres", settings);
   }
 
+  /** PostgreSQL offers operators' SQL, so the contract's tests of it run here rather than being skipped. */
+  @org.junit.jupiter.api.Test
+  void offersAdminQueries() {
+    org.junit.jupiter.api.Assertions.assertTrue(store.capability(AdminQueries.class).isPresent());
+    org.junit.jupiter.api.Assertions.assertTrue(store.capability(String.class).isEmpty());
+  }
+
   @org.junit.jupiter.api.Test
   void sessionSettingsSurviveRolledBackTransactions() throws Exception {
     Map<String, String> settings = newDatabase("settings_");
@@ -71,14 +79,15 @@ class PostgresMetadataStoreContractTest extends MetadataStoreContractTest {
       for (int i = 0; i < 3; i++) {
         store.begin().rollback(); // the pool's only connection, rolled back
       }
+      AdminQueries admin = store.capability(AdminQueries.class).orElseThrow();
       org.junit.jupiter.api.Assertions.assertEquals("1234ms",
-          store.adminQuery("SHOW lock_timeout", 1).rows().get(0).get(0));
+          admin.adminQuery("SHOW lock_timeout", 1).rows().get(0).get(0));
       org.junit.jupiter.api.Assertions.assertEquals("local",
-          store.adminQuery("SHOW synchronous_commit", 1).rows().get(0).get(0));
+          admin.adminQuery("SHOW synchronous_commit", 1).rows().get(0).get(0));
       org.junit.jupiter.api.Assertions.assertEquals("4321ms",
-          store.adminQuery("SHOW statement_timeout", 1).rows().get(0).get(0));
+          admin.adminQuery("SHOW statement_timeout", 1).rows().get(0).get(0));
       org.junit.jupiter.api.Assertions.assertEquals("5678ms",
-          store.adminQuery("SHOW idle_in_transaction_session_timeout", 1).rows().get(0).get(0));
+          admin.adminQuery("SHOW idle_in_transaction_session_timeout", 1).rows().get(0).get(0));
     }
   }
   /**
