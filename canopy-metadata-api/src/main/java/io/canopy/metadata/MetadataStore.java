@@ -19,8 +19,7 @@ public interface MetadataStore extends AutoCloseable {
    * Begins a read-only transaction: it may not write (commit refuses buffered writes), and each of its reads or
    * {@link io.canopy.metadata.dal.ReadBatch}es sees one consistent committed state, as if under the locks it
    * requested, without waiting for writers (an engine may take the locks for the length of the batch, or read a
-   * snapshot, as PostgreSQL does). A consistent read must therefore happen in one batch. It commits without a round
-   * trip.
+   * snapshot). A consistent read must therefore happen in one batch. It commits without a round trip.
    */
   Transaction beginReadOnly() throws StoreException;
 

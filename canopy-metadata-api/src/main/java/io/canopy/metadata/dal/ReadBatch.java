@@ -79,7 +79,7 @@ public interface ReadBatch {
 
   /**
    * {@link #blocksOfFile}, {@link #replicasOfFile} and {@link #ucReplicasOfFile} of one file together; an engine may
-   * read them with one statement (PostgreSQL does), since every read of a file's data wants all three.
+   * read them with one statement, since every read of a file's data wants all three.
    */
   default Result<FileRows> fileRows(long inodeId) {
     Result<List<Block>> blocks = blocksOfFile(inodeId);
