@@ -71,8 +71,8 @@ public abstract class MetadataStoreContractTest {
       new NamespaceIdentity(42, "CID-contract", "BP-42-127.0.0.1-1700000000000", 1_700_000_000_000L);
   protected static final NamespaceIdentity OTHER_IDENTITY =
       new NamespaceIdentity(7, "CID-other", "BP-7-127.0.0.1-1800000000000", 1_800_000_000_000L);
-  protected static final Inode ROOT = new Inode(ROOT_ID, 0L, 0L, "", true, (short) 0755, "hdfs", "supergroup",
-      1_000L, 0L, 0L, (short) 0, 0L, (byte) 0, false, null, null, null, 0L);
+  protected static final Inode ROOT = Inode.builder().id(ROOT_ID).partitionId(0L).parentId(0L).name("")
+      .directory(true).permission((short) 0755).owner("hdfs").group("supergroup").modificationTime(1_000L).build();
 
   /** How long a blocked reader must stay blocked before the lock holder lets go. */
   private static final long HOLD_MS = 400;
@@ -258,12 +258,16 @@ public abstract class MetadataStoreContractTest {
 
   @Test
   void insertedInodeReadsBackWithEveryField() throws Exception {
-    Inode open = new Inode(20_001, ROOT_ID, ROOT_ID, "open", false, (short) 0640, "alice", "staff", 123_456L,
-        98_765L, 4_242L, (short) 3, 134_217_728L, (byte) 7, true, "DFSClient_1", "10.0.0.9", null, 0L);
-    Inode link = new Inode(20_002, ROOT_ID, ROOT_ID, "link", false, (short) 0777, "bob", "wheel", 5L, 6L, 0L,
-        (short) 0, 0L, (byte) 0, false, null, null, "/target/of/link", 0L);
-    Inode dir = new Inode(20_003, ROOT_ID, ROOT_ID, "dir", true, (short) 01755, "carol", "users", 7L, 8L, 0L,
-        (short) 0, 0L, (byte) 12, false, null, null, null, 12L);
+    Inode open = Inode.builder().id(20_001).partitionId(ROOT_ID).parentId(ROOT_ID).name("open")
+        .permission((short) 0640).owner("alice").group("staff").modificationTime(123_456L).accessTime(98_765L)
+        .size(4_242L).replication((short) 3).preferredBlockSize(134_217_728L).storagePolicy((byte) 7)
+        .underConstruction(true).clientName("DFSClient_1").clientMachine("10.0.0.9").build();
+    Inode link = Inode.builder().id(20_002).partitionId(ROOT_ID).parentId(ROOT_ID).name("link")
+        .permission((short) 0777).owner("bob").group("wheel").modificationTime(5L).accessTime(6L)
+        .symlinkTarget("/target/of/link").build();
+    Inode dir = Inode.builder().id(20_003).partitionId(ROOT_ID).parentId(ROOT_ID).name("dir").directory(true)
+        .permission((short) 01755).owner("carol").group("users").modificationTime(7L).accessTime(8L)
+        .storagePolicy((byte) 12).childrenCount(12L).build();
     insertCommitted(open, link, dir);
 
     assertEquals(Optional.of(open), inode(open.key()));
@@ -2653,13 +2657,14 @@ public abstract class MetadataStoreContractTest {
   }
 
   protected static Inode directory(long id, long parentId, String name) {
-    return new Inode(id, parentId, parentId, name, true, (short) 0755, "hdfs", "supergroup", 1_000L, 0L, 0L,
-        (short) 0, 0L, (byte) 0, false, null, null, null, 0L);
+    return Inode.builder().id(id).partitionId(parentId).parentId(parentId).name(name).directory(true)
+        .permission((short) 0755).owner("hdfs").group("supergroup").modificationTime(1_000L).build();
   }
 
   protected static Inode file(long id, long parentId, String name) {
-    return new Inode(id, parentId, parentId, name, false, (short) 0644, "alice", "staff", 2_000L, 1_500L, 0L,
-        (short) 3, 128L << 20, (byte) 7, false, null, null, null, 0L);
+    return Inode.builder().id(id).partitionId(parentId).parentId(parentId).name(name).permission((short) 0644)
+        .owner("alice").group("staff").modificationTime(2_000L).accessTime(1_500L).replication((short) 3)
+        .preferredBlockSize(128L << 20).storagePolicy((byte) 7).build();
   }
 
   protected static DatanodeRecord datanode(String uuid, int n) {
