@@ -41,10 +41,10 @@ final class NamenodeGroup {
     List<NamenodeRecord> descriptors;
     long leaderId;
     OptionalLong roundMs;
-    try (Transaction transaction = store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)) {
+    try (Transaction transaction = store.beginReadOnly()) {
       descriptors = transaction.namenodes().all();
-      leaderId = transaction.variables().getLong(LeaderElection.LEADER_ID, LockMode.READ_COMMITTED).orElse(0);
-      roundMs = transaction.variables().getLong(LeaderElection.ROUND_MS, LockMode.READ_COMMITTED);
+      leaderId = transaction.variables().getLong(LeaderElection.LEADER_ID, LockMode.NONE).orElse(0);
+      roundMs = transaction.variables().getLong(LeaderElection.ROUND_MS, LockMode.NONE);
       transaction.commit();
     }
     List<Member> members = new ArrayList<>();

@@ -1,5 +1,7 @@
 package io.canopy.cli;
 
+import io.canopy.metadata.AdminQueries;
+import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.QueryResult;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -50,9 +52,16 @@ public final class SqlCommand implements Callable<Integer> {
     layout.requireCluster();
     PrintWriter out = spec.commandLine().getOut();
     QueryResult result = DatabaseSession.withStore(layout, MetadataAccess.Login.READER, spec.commandLine().getErr(),
-        store -> store.adminQuery(query, maxRows));
+        store -> adminQueries(store).adminQuery(query, maxRows));
     out.print(TextTable.render(result));
     out.flush();
     return 0;
+  }
+
+  /** The store's operator queries; refused, naming the store's engine, when the engine has none. */
+  static AdminQueries adminQueries(MetadataStore store) {
+    return store.capability(AdminQueries.class).orElseThrow(() -> new CliException("the metadata store ("
+        + store.describe() + ") runs no administrative queries: canopy sql needs an engine that does, such as "
+        + "postgres"));
   }
 }

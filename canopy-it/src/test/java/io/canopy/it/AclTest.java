@@ -277,7 +277,7 @@ class AclTest {
 
   private static String aclRows(long inodeId) throws IOException {
     try (MetadataStore store = cluster.openStore()) {
-      return store.adminQuery("SELECT count(*) FROM acl_entries WHERE inode_id = " + inodeId, 1).rows().get(0)
+      return StoreQueries.query(store, "SELECT count(*) FROM acl_entries WHERE inode_id = " + inodeId, 1).rows().get(0)
           .get(0);
     }
   }

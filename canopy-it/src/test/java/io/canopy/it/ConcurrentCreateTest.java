@@ -98,9 +98,9 @@ class ConcurrentCreateTest {
       pool.shutdownNow();
     }
     try (MetadataStore store = cluster.openStore()) {
-      QueryResult rows = store.adminQuery("SELECT count(*) FROM inodes WHERE name IN ('file', 'dir')", 10);
+      QueryResult rows = StoreQueries.query(store, "SELECT count(*) FROM inodes WHERE name IN ('file', 'dir')", 10);
       assertEquals(String.valueOf(2 * ROUNDS), rows.rows().get(0).get(0), "one row per created name");
-      QueryResult duplicates = store.adminQuery("SELECT parent_id, name FROM inodes GROUP BY parent_id, name "
+      QueryResult duplicates = StoreQueries.query(store, "SELECT parent_id, name FROM inodes GROUP BY parent_id, name "
           + "HAVING count(*) > 1", 10);
       assertTrue(duplicates.rows().isEmpty(), "no name twice in one directory");
     }
@@ -148,7 +148,7 @@ class ConcurrentCreateTest {
     assertTrue(second != first, "the open file was replaced by a new one");
     assertTrue(namenode.complete("/own/open", holder, null, second));
     try (MetadataStore store = cluster.openStore()) {
-      assertEquals("0", store.adminQuery("SELECT count(*) FROM lease_paths WHERE inode_id IN (" + first + ", "
+      assertEquals("0", StoreQueries.query(store, "SELECT count(*) FROM lease_paths WHERE inode_id IN (" + first + ", "
           + second + ")", 1).rows().get(0).get(0), "no lease path left for either file");
     }
   }

@@ -680,13 +680,13 @@ class ConcurrentNamespaceTest {
   }
 
   private static String sql(String query) throws IOException {
-    QueryResult result = store.adminQuery(query, 2);
+    QueryResult result = StoreQueries.query(store, query, 2);
     assertEquals(1, result.rows().size(), query);
     return result.rows().get(0).get(0);
   }
 
   private static List<List<String>> sqlRows(String query) throws IOException {
-    return store.adminQuery(query, 20).rows();
+    return StoreQueries.query(store, query, 20).rows();
   }
 
   /**

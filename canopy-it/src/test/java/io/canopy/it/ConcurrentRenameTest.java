@@ -95,8 +95,8 @@ class ConcurrentRenameTest {
       pool.shutdownNow();
     }
     try (MetadataStore store = cluster.openStore()) {
-      String total = store.adminQuery("SELECT count(*) FROM inodes", 1).rows().get(0).get(0);
-      String reachable = store.adminQuery("WITH RECURSIVE tree(id) AS (SELECT id FROM inodes WHERE id = 16385 "
+      String total = StoreQueries.query(store, "SELECT count(*) FROM inodes", 1).rows().get(0).get(0);
+      String reachable = StoreQueries.query(store, "WITH RECURSIVE tree(id) AS (SELECT id FROM inodes WHERE id = 16385 "
           + "UNION SELECT i.id FROM inodes i JOIN tree t ON i.parent_id = t.id AND i.id <> 16385) "
           + "SELECT count(*) FROM tree", 1).rows().get(0).get(0);
       assertEquals(total, reachable, "every inode is reachable from the root: no cycle, no orphan");

@@ -3,7 +3,6 @@ package io.canopy.it;
 import io.canopy.metadata.IdKind;
 import io.canopy.metadata.IdRange;
 import io.canopy.metadata.MetadataStore;
-import io.canopy.metadata.QueryResult;
 import io.canopy.metadata.StoreException;
 import io.canopy.metadata.TransientStoreException;
 import io.canopy.metadata.dal.ReadBatch;
@@ -161,13 +160,13 @@ final class FaultInjectingStore extends ForwardingStore {
   }
 
   @Override
-  public Transaction begin(long partitionHint) throws StoreException {
-    return wrap(delegate.begin(partitionHint));
+  public Transaction begin() throws StoreException {
+    return wrap(delegate.begin());
   }
 
   @Override
-  public Transaction beginReadOnly(long partitionHint) throws StoreException {
-    return wrap(delegate.beginReadOnly(partitionHint));
+  public Transaction beginReadOnly() throws StoreException {
+    return wrap(delegate.beginReadOnly());
   }
 
 

@@ -3,7 +3,6 @@ package io.canopy.it;
 import io.canopy.metadata.IdKind;
 import io.canopy.metadata.IdRange;
 import io.canopy.metadata.MetadataStore;
-import io.canopy.metadata.QueryResult;
 import io.canopy.metadata.StoreException;
 import io.canopy.metadata.StoreUnavailableException;
 import io.canopy.metadata.TransientStoreException;
@@ -50,9 +49,9 @@ final class FlakyStore extends ForwardingStore {
   }
 
   @Override
-  public Transaction begin(long partitionHint) throws StoreException {
+  public Transaction begin() throws StoreException {
     failIfInjected();
-    Transaction real = delegate.begin(partitionHint);
+    Transaction real = delegate.begin();
     return (Transaction) java.lang.reflect.Proxy.newProxyInstance(Transaction.class.getClassLoader(),
         new Class<?>[] {Transaction.class}, (proxy, method, args) -> {
           Object result;
@@ -69,9 +68,9 @@ final class FlakyStore extends ForwardingStore {
   }
 
   @Override
-  public Transaction beginReadOnly(long partitionHint) throws StoreException {
+  public Transaction beginReadOnly() throws StoreException {
     failIfInjected();
-    return delegate.beginReadOnly(partitionHint);
+    return delegate.beginReadOnly();
   }
 
 

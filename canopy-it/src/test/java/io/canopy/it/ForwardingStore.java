@@ -4,11 +4,11 @@ import io.canopy.metadata.BlockCensus;
 import io.canopy.metadata.IdKind;
 import io.canopy.metadata.IdRange;
 import io.canopy.metadata.MetadataStore;
-import io.canopy.metadata.QueryResult;
 import io.canopy.metadata.StoreException;
 import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.NamespaceIdentity;
+import java.util.Optional;
 
 /** A store that forwards every call to another: the base of the fault-injecting test decorators. */
 abstract class ForwardingStore implements MetadataStore {
@@ -19,13 +19,13 @@ abstract class ForwardingStore implements MetadataStore {
   }
 
   @Override
-  public Transaction begin(long partitionHint) throws StoreException {
-    return delegate.begin(partitionHint);
+  public Transaction begin() throws StoreException {
+    return delegate.begin();
   }
 
   @Override
-  public Transaction beginReadOnly(long partitionHint) throws StoreException {
-    return delegate.beginReadOnly(partitionHint);
+  public Transaction beginReadOnly() throws StoreException {
+    return delegate.beginReadOnly();
   }
 
   @Override
@@ -54,8 +54,8 @@ abstract class ForwardingStore implements MetadataStore {
   }
 
   @Override
-  public QueryResult adminQuery(String query, int maxRows) throws StoreException {
-    return delegate.adminQuery(query, maxRows);
+  public <T> Optional<T> capability(Class<T> type) {
+    return delegate.capability(type);
   }
 
   @Override

@@ -43,13 +43,13 @@ final class GatedStore extends ForwardingStore {
   }
 
   @Override
-  public Transaction begin(long partitionHint) throws StoreException {
-    return wrap(delegate.begin(partitionHint));
+  public Transaction begin() throws StoreException {
+    return wrap(delegate.begin());
   }
 
   @Override
-  public Transaction beginReadOnly(long partitionHint) throws StoreException {
-    return wrap(delegate.beginReadOnly(partitionHint));
+  public Transaction beginReadOnly() throws StoreException {
+    return wrap(delegate.beginReadOnly());
   }
 
   private Transaction wrap(Transaction real) {

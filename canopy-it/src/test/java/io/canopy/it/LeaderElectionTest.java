@@ -75,7 +75,7 @@ class LeaderElectionTest {
   @BeforeEach
   void emptyGroup() throws IOException {
     // Each test starts with no descriptors and the default round time (terms keep growing: they never go back).
-    try (Transaction tx = store.begin(MetadataStore.NO_PARTITION_HINT)) {
+    try (Transaction tx = store.begin()) {
       for (NamenodeRecord record : tx.namenodes().all()) {
         tx.namenodes().delete(record.id());
       }
@@ -95,8 +95,8 @@ class LeaderElectionTest {
   }
 
   private static long storedTerm() throws IOException {
-    try (Transaction tx = store.begin(MetadataStore.NO_PARTITION_HINT)) {
-      return tx.variables().getLong(LeaderFence.TERM, LockMode.READ_COMMITTED).orElse(0);
+    try (Transaction tx = store.begin()) {
+      return tx.variables().getLong(LeaderFence.TERM, LockMode.NONE).orElse(0);
     }
   }
 
@@ -229,11 +229,11 @@ class LeaderElectionTest {
     assertFalse(first.isLeader(), "the paused leader's lease must have run out");
 
     // Work the paused leader started under its old term cannot commit, whatever it believes.
-    try (Transaction tx = store.begin(MetadataStore.NO_PARTITION_HINT)) {
+    try (Transaction tx = store.begin()) {
       assertThrows(NotLeaderException.class, () -> LeaderFence.check(tx.variables(), oldTerm));
     }
     // The new leader's term passes the same fence.
-    try (Transaction tx = store.begin(MetadataStore.NO_PARTITION_HINT)) {
+    try (Transaction tx = store.begin()) {
       LeaderFence.check(tx.variables(), second.leaderTerm().orElseThrow());
       tx.commit();
     }

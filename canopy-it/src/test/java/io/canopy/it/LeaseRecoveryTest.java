@@ -469,8 +469,8 @@ class LeaseRecoveryTest {
       DeadWriter dead = writeAndDie(failover, 1, path, 4000, 300, 7);
       assertFalse(client.recoverLease(path));
       Await.until("the leader hands the recovery to a datanode", RECOVERY_WAIT, () -> gate.entered() > 0);
-      long firstRecoveryId = Long.parseLong(failoverStore.adminQuery("SELECT recovery_id FROM blocks WHERE inode_id = "
-          + dead.inodeId(), 10).rows().get(0).get(0));
+      long firstRecoveryId = Long.parseLong(StoreQueries.query(failoverStore,
+          "SELECT recovery_id FROM blocks WHERE inode_id = " + dead.inodeId(), 10).rows().get(0).get(0));
       assertTrue(firstRecoveryId > 0);
 
       failover.crashNameNode(0);
@@ -479,11 +479,11 @@ class LeaseRecoveryTest {
       awaitClosed(client, path);
       assertEquals(4000, client.getFileStatus(path).getLen());
       assertArrayEquals(dead.flushed(), TestFiles.read(client, path));
-      List<String> block = failoverStore.adminQuery("SELECT generation_stamp, recovery_id FROM blocks WHERE "
+      List<String> block = StoreQueries.query(failoverStore, "SELECT generation_stamp, recovery_id FROM blocks WHERE "
           + "inode_id = " + dead.inodeId(), 10).rows().get(0);
       assertEquals(block.get(1), block.get(0), "closed by a recovery: " + block);
       assertTrue(Long.parseLong(block.get(1)) >= firstRecoveryId);
-      assertEquals("0", failoverStore.adminQuery("SELECT count(*) FROM lease_paths WHERE inode_id = "
+      assertEquals("0", StoreQueries.query(failoverStore, "SELECT count(*) FROM lease_paths WHERE inode_id = "
           + dead.inodeId(), 10).rows().get(0).get(0));
       assertEquals(List.of(), NamespaceInvariants.violations(failoverStore));
     }

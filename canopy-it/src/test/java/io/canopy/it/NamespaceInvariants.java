@@ -17,8 +17,8 @@ import java.util.Set;
 
 /**
  * Structural invariants of a quiescent namespace, read straight from the metadata tables with
- * {@link MetadataStore#adminQuery}: run them when no client operation is in flight. Each violation is one line of
- * the returned list (empty when the namespace is sound).
+ * {@link StoreQueries#query}: run them when no client operation is in flight. Each violation is one line of the
+ * returned list (empty when the namespace is sound).
  */
 final class NamespaceInvariants {
   private static final int MAX_ROWS = 1_000_000;
@@ -32,7 +32,7 @@ final class NamespaceInvariants {
   }
 
   private static List<List<String>> query(MetadataStore store, String sql) throws IOException {
-    QueryResult result = store.adminQuery(sql, MAX_ROWS);
+    QueryResult result = StoreQueries.query(store, sql, MAX_ROWS);
     if (result.truncated()) {
       throw new IllegalStateException("more than " + MAX_ROWS + " rows for " + sql);
     }

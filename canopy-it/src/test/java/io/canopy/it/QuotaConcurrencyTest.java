@@ -134,7 +134,8 @@ class QuotaConcurrencyTest {
   }
 
   private static boolean inodeExists(long id) throws IOException {
-    return !"0".equals(store.adminQuery("SELECT count(*) FROM inodes WHERE id = " + id, 1).rows().get(0).get(0));
+    return !"0".equals(StoreQueries.query(store, "SELECT count(*) FROM inodes WHERE id = " + id, 1).rows().get(0)
+        .get(0));
   }
 
   @Test

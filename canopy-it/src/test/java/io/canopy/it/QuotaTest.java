@@ -200,8 +200,8 @@ class QuotaTest {
     assertEquals(List.of("none", "inf", "none", "inf", "2", "2", "1000", "/admin/q"),
         List.of(shell(0, "-count", "-q", "/admin/q").trim().split("\\s+")));
     long id = fs.getClient().getFileInfo("/admin/q").getFileId();
-    assertEquals("0", store.adminQuery("SELECT count(*) FROM directory_quotas WHERE inode_id = " + id, 1).rows()
-        .get(0).get(0), "a directory with both quotas cleared keeps no row");
+    assertEquals("0", StoreQueries.query(store, "SELECT count(*) FROM directory_quotas WHERE inode_id = " + id, 1)
+        .rows().get(0).get(0), "a directory with both quotas cleared keeps no row");
 
     String refused = dfsadmin(-1, "-setSpaceQuota", "1000", "-storageType", "SSD", "/admin/q");
     assertTrue(refused.contains("Canopy does not support quotas by storage type"), refused);

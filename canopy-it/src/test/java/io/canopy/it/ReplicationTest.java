@@ -281,7 +281,7 @@ class ReplicationTest {
     awaitCondition(newElection::isLeader, Duration.ofSeconds(15), "namenode " + survivor + " to take over");
     long newTerm = newElection.leaderTerm().orElseThrow();
     assertTrue(newTerm > oldTerm, "a new term: " + oldTerm + " -> " + newTerm);
-    try (MetadataStore store = cluster.openStore(); Transaction tx = store.begin(MetadataStore.NO_PARTITION_HINT)) {
+    try (MetadataStore store = cluster.openStore(); Transaction tx = store.begin()) {
       assertThrows(NotLeaderException.class, () -> LeaderFence.check(tx.variables(), oldTerm),
           "the crashed leader's term is fenced off");
     }
@@ -299,7 +299,7 @@ class ReplicationTest {
 
   /** The queue priority of a block, read from the metadata store, or null when it is not queued. */
   private static ReplicationPriority queuedPriority(MetadataStore store, long inodeId, long blockId) {
-    try (Transaction tx = store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)) {
+    try (Transaction tx = store.beginReadOnly()) {
       for (QueuedBlock queued : tx.replicationQueue().ofFile(inodeId)) {
         if (queued.blockId() == blockId) {
           return queued.priority();

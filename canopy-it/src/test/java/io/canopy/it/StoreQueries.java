@@ -1,17 +1,27 @@
 package io.canopy.it;
 
+import io.canopy.metadata.AdminQueries;
 import io.canopy.metadata.MetadataStore;
+import io.canopy.metadata.QueryResult;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Reads a test cluster's metadata tables with SQL (at most 1000 rows a query). */
+/** Reads a test cluster's metadata tables with SQL, through the store's {@link AdminQueries} capability. */
 final class StoreQueries {
   private StoreQueries() {
   }
 
+  /** At most {@code maxRows} rows of {@code sql}; fails when the store's engine runs no administrative queries. */
+  static QueryResult query(MetadataStore store, String sql, int maxRows) throws IOException {
+    AdminQueries admin = store.capability(AdminQueries.class)
+        .orElseThrow(() -> new AssertionError(store.describe() + " runs no administrative queries"));
+    return admin.adminQuery(sql, maxRows);
+  }
+
+  /** At most 1000 rows of {@code sql}. */
   static List<List<String>> rows(MetadataStore store, String sql) throws IOException {
-    return store.adminQuery(sql, 1000).rows();
+    return query(store, sql, 1000).rows();
   }
 
   /** The first column of every row. */

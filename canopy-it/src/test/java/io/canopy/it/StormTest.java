@@ -175,7 +175,7 @@ class StormTest {
       }
       long inodes = NamespaceInvariants.inodes(rows).size();
       System.out.println("StormTest: checked the invariants on " + inodes + " inodes, "
-          + rows.adminQuery("SELECT count(*) FROM directory_quotas", 1).rows().get(0).get(0)
+          + StoreQueries.query(rows, "SELECT count(*) FROM directory_quotas", 1).rows().get(0).get(0)
           + " directories with a quota left");
       // both namenodes serve exactly the tree the tables hold
       for (int n = 0; n < 2; n++) {
@@ -316,7 +316,7 @@ class StormTest {
 
   private boolean inodeExists(long id) {
     try {
-      return !"0".equals(inspector.adminQuery("SELECT count(*) FROM inodes WHERE id = " + id, 1).rows().get(0)
+      return !"0".equals(StoreQueries.query(inspector, "SELECT count(*) FROM inodes WHERE id = " + id, 1).rows().get(0)
           .get(0));
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);

@@ -142,7 +142,7 @@ class TimeoutBudgetTest {
   /** A full report's reads: the storage's recorded replicas, and the owners of every reported block. */
   private static void measureBlockReportReads(Connection sql, MetadataStore store) throws Exception {
     execute(sql, "SELECT pg_stat_statements_reset()");
-    try (Transaction transaction = store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)) {
+    try (Transaction transaction = store.beginReadOnly()) {
       long start = System.nanoTime();
       List<io.canopy.metadata.entity.Replica> recorded = transaction.replicas().onStorage("DS-1");
       long scanMs = (System.nanoTime() - start) / 1_000_000;

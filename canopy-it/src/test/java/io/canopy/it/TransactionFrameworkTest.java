@@ -217,7 +217,7 @@ class TransactionFrameworkTest {
 
       @Override
       public LockRequest locks() {
-        return LockRequest.of(new PathLock(path, LockMode.SHARED, LockMode.READ_COMMITTED));
+        return LockRequest.of(new PathLock(path, LockMode.SHARED, LockMode.NONE));
       }
 
       @Override

@@ -217,7 +217,7 @@ class XAttrTest {
 
   private static long rowsOf(long inodeId) throws IOException {
     try (MetadataStore store = cluster.openStore()) {
-      QueryResult result = store.adminQuery("SELECT count(*) FROM xattrs WHERE inode_id = " + inodeId, 1);
+      QueryResult result = StoreQueries.query(store, "SELECT count(*) FROM xattrs WHERE inode_id = " + inodeId, 1);
       return Long.parseLong(result.rows().get(0).get(0));
     }
   }

@@ -6,7 +6,7 @@ package io.canopy.metadata;
  */
 public enum LockMode {
   /** No lock: sees the latest committed version. */
-  READ_COMMITTED,
+  NONE,
   /** Shared row lock, held to the end of the transaction. */
   SHARED,
   /** Exclusive row lock, held to the end of the transaction. */

@@ -3,31 +3,25 @@ package io.canopy.metadata;
 import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.NamespaceIdentity;
+import java.util.Optional;
 
 /**
  * The engine-neutral metadata store (DESIGN s.5). Exposes what a partitioned NewSQL engine does cheaply:
  * primary-key reads, batched primary-key reads, partition-scoped scans, each with a lock mode; writes buffered
- * and flushed at commit. No SQL crosses this interface except through {@link #adminQuery}, which exists for
- * operators only.
+ * and flushed at commit. No query language crosses this interface: what only some engines offer (such as
+ * operators' queries, {@link AdminQueries}) is an optional {@link #capability}.
  */
 public interface MetadataStore extends AutoCloseable {
-  /** A hint meaning "no particular partition". */
-  long NO_PARTITION_HINT = Long.MIN_VALUE;
-
-  /**
-   * Begins a read-committed transaction. {@code partitionHint} names the partition most of its rows live in
-   * (a distribution-aware engine starts the transaction there); engines without partitions ignore it.
-   */
-  Transaction begin(long partitionHint) throws StoreException;
+  /** Begins a read-committed transaction. */
+  Transaction begin() throws StoreException;
 
   /**
    * Begins a read-only transaction: it may not write (commit refuses buffered writes), and each of its reads or
    * {@link io.canopy.metadata.dal.ReadBatch}es sees one consistent committed state, as if under the locks it
    * requested, without waiting for writers (an engine may take the locks for the length of the batch, or read a
-   * snapshot, as PostgreSQL does). A consistent read must therefore happen in one batch. It commits without a round
-   * trip.
+   * snapshot). A consistent read must therefore happen in one batch. It commits without a round trip.
    */
-  Transaction beginReadOnly(long partitionHint) throws StoreException;
+  Transaction beginReadOnly() throws StoreException;
 
   /**
    * Deletes up to {@code limit} retry-cache entries that expired before {@code nowMs}, in its own transaction;
@@ -50,8 +44,13 @@ public interface MetadataStore extends AutoCloseable {
    */
   void format(NamespaceIdentity identity, Inode root, boolean force) throws StoreException;
 
-  /** Runs a read-only query in the engine's native language, for operators ({@code canopy sql}). */
-  QueryResult adminQuery(String query, int maxRows) throws StoreException;
+  /**
+   * The optional capability {@code type} (e.g. {@link AdminQueries}) of this store, or empty when its engine lacks
+   * it. A store that wraps another forwards this call to it.
+   */
+  default <T> Optional<T> capability(Class<T> type) {
+    return Optional.empty();
+  }
 
   /** Human-readable description of the engine and where it is, without credentials. */
   String describe();

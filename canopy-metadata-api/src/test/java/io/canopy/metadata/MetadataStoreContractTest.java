@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.canopy.metadata.dal.ReadBatch;
 import io.canopy.metadata.dal.Transaction;
@@ -70,8 +71,8 @@ public abstract class MetadataStoreContractTest {
       new NamespaceIdentity(42, "CID-contract", "BP-42-127.0.0.1-1700000000000", 1_700_000_000_000L);
   protected static final NamespaceIdentity OTHER_IDENTITY =
       new NamespaceIdentity(7, "CID-other", "BP-7-127.0.0.1-1800000000000", 1_800_000_000_000L);
-  protected static final Inode ROOT = new Inode(ROOT_ID, 0L, 0L, "", true, (short) 0755, "hdfs", "supergroup",
-      1_000L, 0L, 0L, (short) 0, 0L, (byte) 0, false, null, null, null, 0L);
+  protected static final Inode ROOT = Inode.builder().id(ROOT_ID).partitionId(0L).parentId(0L).name("")
+      .directory(true).permission((short) 0755).owner("hdfs").group("supergroup").modificationTime(1_000L).build();
 
   /** How long a blocked reader must stay blocked before the lock holder lets go. */
   private static final long HOLD_MS = 400;
@@ -129,9 +130,9 @@ public abstract class MetadataStoreContractTest {
       assertNull(fresh.identity());
       fresh.format(OTHER_IDENTITY, ROOT, false);
       assertEquals(OTHER_IDENTITY, fresh.identity());
-      try (Transaction tx = fresh.begin(MetadataStore.NO_PARTITION_HINT)) {
-        assertEquals(Optional.of(ROOT), tx.inodes().get(ROOT.key(), LockMode.READ_COMMITTED));
-        assertEquals(Optional.of(ROOT), tx.inodes().getById(ROOT_ID, LockMode.READ_COMMITTED));
+      try (Transaction tx = fresh.begin()) {
+        assertEquals(Optional.of(ROOT), tx.inodes().get(ROOT.key(), LockMode.NONE));
+        assertEquals(Optional.of(ROOT), tx.inodes().getById(ROOT_ID, LockMode.NONE));
       }
     }
   }
@@ -168,13 +169,13 @@ public abstract class MetadataStoreContractTest {
     assertEquals(OTHER_IDENTITY, store.identity());
     assertEquals(Optional.of(ROOT), inode(ROOT.key()));
     try (Transaction tx = begin()) {
-      assertEquals(List.of(), tx.inodes().children(ROOT_ID, ROOT_ID, null, 100, LockMode.READ_COMMITTED));
-      assertEquals(Optional.empty(), tx.inodes().getById(20_001, LockMode.READ_COMMITTED));
+      assertEquals(List.of(), tx.inodes().children(ROOT_ID, ROOT_ID, null, 100, LockMode.NONE));
+      assertEquals(Optional.empty(), tx.inodes().getById(20_001, LockMode.NONE));
       assertEquals(List.of(), tx.blocks().ofFiles(List.of(20_001L, 20_002L)));
       assertEquals(Map.of(), tx.blockLookup().inodesOf(List.of(1_001L, 1_002L)));
       assertEquals(List.of(), tx.replicas().onStorage("DS-1"));
       assertEquals(List.of(), tx.ucReplicas().ofFile(20_002));
-      assertEquals(Optional.empty(), tx.leases().get("client-1", LockMode.READ_COMMITTED));
+      assertEquals(Optional.empty(), tx.leases().get("client-1", LockMode.NONE));
       assertEquals(List.of(), tx.leasePaths().ofHolder("client-1"));
       assertEquals(List.of(), tx.datanodes().all());
       assertEquals(List.of(), tx.storages().all());
@@ -183,7 +184,7 @@ public abstract class MetadataStoreContractTest {
       assertEquals(List.of(), tx.xattrs().ofInode(20_001));
       assertEquals(List.of(), tx.namenodes().all());
       assertEquals(Map.of(), tx.acls().ofInodes(List.of(20_001L)));
-      assertEquals(OptionalLong.empty(), tx.variables().getLong("leader.term", LockMode.READ_COMMITTED));
+      assertEquals(OptionalLong.empty(), tx.variables().getLong("leader.term", LockMode.NONE));
       assertFalse(tx.quotas().any());
     }
     for (IdKind kind : IdKind.values()) {
@@ -257,12 +258,16 @@ public abstract class MetadataStoreContractTest {
 
   @Test
   void insertedInodeReadsBackWithEveryField() throws Exception {
-    Inode open = new Inode(20_001, ROOT_ID, ROOT_ID, "open", false, (short) 0640, "alice", "staff", 123_456L,
-        98_765L, 4_242L, (short) 3, 134_217_728L, (byte) 7, true, "DFSClient_1", "10.0.0.9", null, 0L);
-    Inode link = new Inode(20_002, ROOT_ID, ROOT_ID, "link", false, (short) 0777, "bob", "wheel", 5L, 6L, 0L,
-        (short) 0, 0L, (byte) 0, false, null, null, "/target/of/link", 0L);
-    Inode dir = new Inode(20_003, ROOT_ID, ROOT_ID, "dir", true, (short) 01755, "carol", "users", 7L, 8L, 0L,
-        (short) 0, 0L, (byte) 12, false, null, null, null, 12L);
+    Inode open = Inode.builder().id(20_001).partitionId(ROOT_ID).parentId(ROOT_ID).name("open")
+        .permission((short) 0640).owner("alice").group("staff").modificationTime(123_456L).accessTime(98_765L)
+        .size(4_242L).replication((short) 3).preferredBlockSize(134_217_728L).storagePolicy((byte) 7)
+        .underConstruction(true).clientName("DFSClient_1").clientMachine("10.0.0.9").build();
+    Inode link = Inode.builder().id(20_002).partitionId(ROOT_ID).parentId(ROOT_ID).name("link")
+        .permission((short) 0777).owner("bob").group("wheel").modificationTime(5L).accessTime(6L)
+        .symlinkTarget("/target/of/link").build();
+    Inode dir = Inode.builder().id(20_003).partitionId(ROOT_ID).parentId(ROOT_ID).name("dir").directory(true)
+        .permission((short) 01755).owner("carol").group("users").modificationTime(7L).accessTime(8L)
+        .storagePolicy((byte) 12).childrenCount(12L).build();
     insertCommitted(open, link, dir);
 
     assertEquals(Optional.of(open), inode(open.key()));
@@ -289,14 +294,14 @@ public abstract class MetadataStoreContractTest {
 
     try (Transaction tx = begin()) {
       Map<InodeKey, Inode> forward =
-          tx.inodes().getAll(List.of(a.key(), missing1, b.key(), c.key(), missing2), LockMode.READ_COMMITTED);
+          tx.inodes().getAll(List.of(a.key(), missing1, b.key(), c.key(), missing2), LockMode.NONE);
       Map<InodeKey, Inode> backward =
           tx.inodes().getAll(List.of(missing2, c.key(), b.key(), missing1, a.key()), LockMode.SHARED);
       Map<InodeKey, Inode> expected = Map.of(a.key(), a, b.key(), b, c.key(), c);
       assertEquals(expected, Map.copyOf(forward));
       assertEquals(expected, Map.copyOf(backward));
       assertEquals(Map.of(), tx.inodes().getAll(List.of(missing1, missing2), LockMode.EXCLUSIVE));
-      assertEquals(Map.of(), tx.inodes().getAll(List.of(), LockMode.READ_COMMITTED));
+      assertEquals(Map.of(), tx.inodes().getAll(List.of(), LockMode.NONE));
     }
   }
 
@@ -305,7 +310,7 @@ public abstract class MetadataStoreContractTest {
     Inode deep = file(20_005, 20_004, "deep");
     insertCommitted(directory(20_004, ROOT_ID, "d"), deep);
     try (Transaction tx = begin()) {
-      assertEquals(Optional.of(deep), tx.inodes().getById(20_005, LockMode.READ_COMMITTED));
+      assertEquals(Optional.of(deep), tx.inodes().getById(20_005, LockMode.NONE));
       assertEquals(Optional.of(deep), tx.inodes().getById(20_005, LockMode.EXCLUSIVE));
       assertEquals(Optional.empty(), tx.inodes().getById(20_006, LockMode.SHARED));
     }
@@ -404,12 +409,12 @@ public abstract class MetadataStoreContractTest {
     insertCommitted(d1, d2, inD1, inD2, otherPartition);
 
     try (Transaction tx = begin()) {
-      assertEquals(List.of(inD1), tx.inodes().children(20_001, 20_001, null, 100, LockMode.READ_COMMITTED));
+      assertEquals(List.of(inD1), tx.inodes().children(20_001, 20_001, null, 100, LockMode.NONE));
       assertEquals(List.of(inD2), tx.inodes().children(20_002, 20_002, null, 100, LockMode.SHARED));
       assertEquals(List.of(otherPartition),
-          tx.inodes().children(20_002, 20_001, null, 100, LockMode.READ_COMMITTED));
+          tx.inodes().children(20_002, 20_001, null, 100, LockMode.NONE));
       assertEquals(List.of(d1, d2), tx.inodes().children(ROOT_ID, ROOT_ID, null, 100, LockMode.EXCLUSIVE));
-      assertEquals(List.of(), tx.inodes().children(20_010, 20_010, null, 100, LockMode.READ_COMMITTED));
+      assertEquals(List.of(), tx.inodes().children(20_010, 20_010, null, 100, LockMode.NONE));
     }
   }
 
@@ -428,15 +433,15 @@ public abstract class MetadataStoreContractTest {
       writer.inodes().update(kept.withSize(99));
       writer.inodes().delete(doomed.key());
 
-      assertEquals(Optional.empty(), reader.inodes().get(added.key(), LockMode.READ_COMMITTED));
-      assertEquals(Optional.of(kept), reader.inodes().get(kept.key(), LockMode.READ_COMMITTED));
-      assertEquals(Optional.of(doomed), reader.inodes().get(doomed.key(), LockMode.READ_COMMITTED));
+      assertEquals(Optional.empty(), reader.inodes().get(added.key(), LockMode.NONE));
+      assertEquals(Optional.of(kept), reader.inodes().get(kept.key(), LockMode.NONE));
+      assertEquals(Optional.of(doomed), reader.inodes().get(doomed.key(), LockMode.NONE));
 
       writer.commit();
 
-      assertEquals(Optional.of(added), reader.inodes().get(added.key(), LockMode.READ_COMMITTED));
-      assertEquals(Optional.of(kept.withSize(99)), reader.inodes().get(kept.key(), LockMode.READ_COMMITTED));
-      assertEquals(Optional.empty(), reader.inodes().get(doomed.key(), LockMode.READ_COMMITTED));
+      assertEquals(Optional.of(added), reader.inodes().get(added.key(), LockMode.NONE));
+      assertEquals(Optional.of(kept.withSize(99)), reader.inodes().get(kept.key(), LockMode.NONE));
+      assertEquals(Optional.empty(), reader.inodes().get(doomed.key(), LockMode.NONE));
     }
   }
 
@@ -454,7 +459,7 @@ public abstract class MetadataStoreContractTest {
     assertEquals(Optional.empty(), inodeById(20_002));
     assertEquals(Optional.of(f), inode(f.key()));
     try (Transaction tx = begin()) {
-      assertEquals(Optional.empty(), tx.leases().get("client-1", LockMode.READ_COMMITTED));
+      assertEquals(Optional.empty(), tx.leases().get("client-1", LockMode.NONE));
     }
   }
 
@@ -1033,7 +1038,7 @@ public abstract class MetadataStoreContractTest {
     });
     try (Transaction tx = begin()) {
       assertEquals(Optional.of(new Lease("client-1", 150L)), tx.leases().get("client-1", LockMode.SHARED));
-      assertEquals(Optional.empty(), tx.leases().get("client-2", LockMode.READ_COMMITTED));
+      assertEquals(Optional.empty(), tx.leases().get("client-2", LockMode.NONE));
     }
   }
 
@@ -1134,7 +1139,7 @@ public abstract class MetadataStoreContractTest {
     try (Transaction tx = begin()) {
       assertEquals(Set.of(dn1, dn2, dn3), Set.copyOf(tx.datanodes().all()));
       assertEquals(3, tx.datanodes().all().size());
-      assertEquals(Optional.of(dn2), tx.datanodes().get("dn-2", LockMode.READ_COMMITTED));
+      assertEquals(Optional.of(dn2), tx.datanodes().get("dn-2", LockMode.NONE));
       assertEquals(Optional.empty(), tx.datanodes().get("dn-9", LockMode.SHARED));
     }
     DatanodeRecord beat = dn1.withHeartbeat(9_999L, 1_000L, 100L, 800L, 90L, 100L, 4);
@@ -1145,7 +1150,7 @@ public abstract class MetadataStoreContractTest {
     });
     try (Transaction tx = begin()) {
       assertEquals(Set.of(beat, dn2), Set.copyOf(tx.datanodes().all()));
-      assertEquals(Optional.of(beat), tx.datanodes().get("dn-1", LockMode.READ_COMMITTED));
+      assertEquals(Optional.of(beat), tx.datanodes().get("dn-1", LockMode.NONE));
     }
   }
 
@@ -1160,7 +1165,7 @@ public abstract class MetadataStoreContractTest {
       two.commit();
     }
     try (Transaction tx = begin()) {
-      assertEquals(Optional.of(second), tx.datanodes().get("dn-race", LockMode.READ_COMMITTED));
+      assertEquals(Optional.of(second), tx.datanodes().get("dn-race", LockMode.NONE));
     }
   }
 
@@ -1173,7 +1178,7 @@ public abstract class MetadataStoreContractTest {
     try (Transaction tx = begin()) {
       assertEquals(List.of(nn1, nn2, nn3), tx.namenodes().all());
       assertEquals(Optional.of(nn2), tx.namenodes().get(2, LockMode.SHARED));
-      assertEquals(Optional.empty(), tx.namenodes().get(9, LockMode.READ_COMMITTED));
+      assertEquals(Optional.empty(), tx.namenodes().get(9, LockMode.NONE));
     }
     inTransaction(tx -> {
       tx.namenodes().update(tx.namenodes().get(1, LockMode.EXCLUSIVE).orElseThrow().withRound(6, 90));
@@ -1194,9 +1199,9 @@ public abstract class MetadataStoreContractTest {
     inTransaction(tx -> tx.variables().putLong("leader.round-ms", 2_000));
     try (Transaction tx = begin()) {
       assertEquals(OptionalLong.of(2), tx.variables().getLong("leader.term", LockMode.SHARED));
-      assertEquals(OptionalLong.of(2_000), tx.variables().getLong("leader.round-ms", LockMode.READ_COMMITTED));
+      assertEquals(OptionalLong.of(2_000), tx.variables().getLong("leader.round-ms", LockMode.NONE));
     }
-    try (Transaction tx = store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)) {
+    try (Transaction tx = store.beginReadOnly()) {
       assertEquals(OptionalLong.of(2), tx.variables().getLong("leader.term", LockMode.SHARED));
     }
   }
@@ -1468,7 +1473,7 @@ public abstract class MetadataStoreContractTest {
     DirectoryQuota c = new DirectoryQuota(20_003, 5, 1_000, 5, 1_000);
     try (Transaction tx = begin()) {
       assertFalse(tx.quotas().any());
-      assertEquals(Optional.empty(), tx.quotas().get(20_001, LockMode.READ_COMMITTED));
+      assertEquals(Optional.empty(), tx.quotas().get(20_001, LockMode.NONE));
     }
     inTransaction(tx -> {
       tx.quotas().insert(a);
@@ -1486,10 +1491,10 @@ public abstract class MetadataStoreContractTest {
       tx.quotas().update(a.plus(2, 300).withLimits(50, 10_000)); // the last update of a transaction wins
       tx.quotas().delete(20_003);
     });
-    try (Transaction tx = store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)) {
+    try (Transaction tx = store.beginReadOnly()) {
       assertEquals(Optional.of(new DirectoryQuota(20_005, 50, 10_000, 3, 300)),
           tx.quotas().get(20_005, LockMode.EXCLUSIVE));
-      assertEquals(Optional.empty(), tx.quotas().get(20_003, LockMode.READ_COMMITTED));
+      assertEquals(Optional.empty(), tx.quotas().get(20_003, LockMode.NONE));
       assertEquals(2, tx.quotas().page(0, 10).size());
     }
     inTransaction(tx -> {
@@ -1548,13 +1553,13 @@ public abstract class MetadataStoreContractTest {
       tx.ucReplicas().insert(pipeline);
     });
     for (boolean readOnly : new boolean[] {false, true}) {
-      try (Transaction tx = readOnly ? store.beginReadOnly(MetadataStore.NO_PARTITION_HINT) : begin()) {
+      try (Transaction tx = readOnly ? store.beginReadOnly() : begin()) {
         int before = tx.roundTrips();
         ReadBatch batch = tx.batch();
         ReadBatch.Result<Map<InodeKey, Inode>> path = batch.inodes(List.of(ROOT.key(), d.key(), f.key()),
-            LockMode.READ_COMMITTED);
+            LockMode.NONE);
         ReadBatch.Result<ReadBatch.FileRows> rows = batch.fileRows(20_002);
-        ReadBatch.Result<Optional<Inode>> later = batch.inode(g.key(), LockMode.READ_COMMITTED);
+        ReadBatch.Result<Optional<Inode>> later = batch.inode(g.key(), LockMode.NONE);
         ReadBatch.Result<ReadBatch.FileRows> none = batch.fileRows(20_003);
         assertThrows(IllegalStateException.class, rows::get, "no value before the batch executed");
         batch.execute();
@@ -1579,7 +1584,7 @@ public abstract class MetadataStoreContractTest {
       tx.variables().putLong("quota.epoch", 4);
     });
     for (boolean readOnly : new boolean[] {false, true}) {
-      try (Transaction tx = readOnly ? store.beginReadOnly(MetadataStore.NO_PARTITION_HINT) : begin()) {
+      try (Transaction tx = readOnly ? store.beginReadOnly() : begin()) {
         int before = tx.roundTrips();
         ReadBatch batch = tx.batch();
         ReadBatch.Result<Optional<DirectoryQuota>> present = batch.quota(20_001, LockMode.EXCLUSIVE);
@@ -1626,7 +1631,7 @@ public abstract class MetadataStoreContractTest {
     }
     assertEquals(quota.plus(1, 5), writer.get(WAIT_SECONDS, SECONDS), "the waiter must see the committed usage");
     try (Transaction tx = begin()) {
-      assertEquals(Optional.of(quota.plus(2, 15)), tx.quotas().get(20_001, LockMode.READ_COMMITTED));
+      assertEquals(Optional.of(quota.plus(2, 15)), tx.quotas().get(20_001, LockMode.NONE));
     }
   }
 
@@ -1681,10 +1686,10 @@ public abstract class MetadataStoreContractTest {
       Future<List<Inode>> reader = threads.submit(() -> {
         try (Transaction tx = begin()) {
           List<Inode> seen = new ArrayList<>();
-          seen.add(tx.inodes().get(f.key(), LockMode.READ_COMMITTED).orElseThrow());
-          seen.add(tx.inodes().getById(20_002, LockMode.READ_COMMITTED).orElseThrow());
-          seen.addAll(tx.inodes().children(ROOT_ID, ROOT_ID, null, 10, LockMode.READ_COMMITTED));
-          seen.addAll(tx.inodes().getAll(List.of(f.key()), LockMode.READ_COMMITTED).values());
+          seen.add(tx.inodes().get(f.key(), LockMode.NONE).orElseThrow());
+          seen.add(tx.inodes().getById(20_002, LockMode.NONE).orElseThrow());
+          seen.addAll(tx.inodes().children(ROOT_ID, ROOT_ID, null, 10, LockMode.NONE));
+          seen.addAll(tx.inodes().getAll(List.of(f.key()), LockMode.NONE).values());
           return seen;
         }
       });
@@ -1708,7 +1713,7 @@ public abstract class MetadataStoreContractTest {
           ReadBatch batch = tx.batch();
           batch.inode(ROOT.key(), LockMode.EXCLUSIVE);
           ReadBatch.Result<Optional<Inode>> locked = batch.inode(child.key(), LockMode.EXCLUSIVE);
-          ReadBatch.Result<Optional<Inode>> unlocked = batch.inode(other.key(), LockMode.READ_COMMITTED);
+          ReadBatch.Result<Optional<Inode>> unlocked = batch.inode(other.key(), LockMode.NONE);
           batch.execute();
           return List.of(locked.get(), unlocked.get());
         }
@@ -1776,8 +1781,9 @@ public abstract class MetadataStoreContractTest {
 
   @Test
   void adminQueryReturnsColumnsAndRows() throws Exception {
+    AdminQueries admin = adminQueries();
     insertCommitted(file(20_001, ROOT_ID, "f"), file(20_002, ROOT_ID, "g"));
-    QueryResult result = store.adminQuery(adminQueryInodeIdsAndNames(), 100);
+    QueryResult result = admin.adminQuery(adminQueryInodeIdsAndNames(), 100);
     assertEquals(List.of("id", "name"), result.columns());
     assertEquals(List.of(List.of("16385", ""), List.of("20001", "f"), List.of("20002", "g")), result.rows());
     assertFalse(result.truncated());
@@ -1785,39 +1791,50 @@ public abstract class MetadataStoreContractTest {
 
   @Test
   void adminQueryTruncatesAtMaxRows() throws Exception {
+    AdminQueries admin = adminQueries();
     insertCommitted(file(20_001, ROOT_ID, "f"), file(20_002, ROOT_ID, "g"), file(20_003, ROOT_ID, "h"));
-    QueryResult cut = store.adminQuery(adminQueryInodeIdsAndNames(), 2);
+    QueryResult cut = admin.adminQuery(adminQueryInodeIdsAndNames(), 2);
     assertEquals(List.of(List.of("16385", ""), List.of("20001", "f")), cut.rows());
     assertTrue(cut.truncated());
-    QueryResult exact = store.adminQuery(adminQueryInodeIdsAndNames(), 4);
+    QueryResult exact = admin.adminQuery(adminQueryInodeIdsAndNames(), 4);
     assertEquals(4, exact.rows().size());
     assertFalse(exact.truncated());
   }
 
   @Test
   void adminQueryWithLargestMaxRowsReturnsEveryRow() throws Exception {
+    AdminQueries admin = adminQueries();
     insertCommitted(file(20_001, ROOT_ID, "f"));
-    QueryResult all = store.adminQuery(adminQueryInodeIdsAndNames(), Integer.MAX_VALUE);
+    QueryResult all = admin.adminQuery(adminQueryInodeIdsAndNames(), Integer.MAX_VALUE);
     assertEquals(2, all.rows().size());
     assertFalse(all.truncated());
   }
 
   @Test
   void adminQueryRefusesWrites() throws Exception {
+    AdminQueries admin = adminQueries();
     Inode f = file(20_001, ROOT_ID, "f");
     insertCommitted(f);
-    assertThrows(StoreException.class, () -> store.adminQuery(adminQueryDeletingInodes(), 10));
+    assertThrows(StoreException.class, () -> admin.adminQuery(adminQueryDeletingInodes(), 10));
     assertEquals(Optional.of(f), inode(f.key()));
     assertEquals(Optional.of(ROOT), inode(ROOT.key()));
   }
 
   @Test
   void adminQueryRefusesWritesAfterAnEmbeddedCommit() throws Exception {
+    AdminQueries admin = adminQueries();
     Inode f = file(20_001, ROOT_ID, "f");
     insertCommitted(f);
-    assertThrows(StoreException.class, () -> store.adminQuery(adminQueryCommittingThenDeletingInodes(), 10));
+    assertThrows(StoreException.class, () -> admin.adminQuery(adminQueryCommittingThenDeletingInodes(), 10));
     assertEquals(Optional.of(f), inode(f.key()));
     assertEquals(Optional.of(ROOT), inode(ROOT.key()));
+  }
+
+  /** The store's operator queries: the tests of them are skipped for an engine that lacks the capability. */
+  private AdminQueries adminQueries() {
+    Optional<AdminQueries> admin = store.capability(AdminQueries.class);
+    assumeTrue(admin.isPresent(), () -> store.describe() + " runs no administrative queries");
+    return admin.get();
   }
 
   // ---------------------------------------------------------------------------------------------------------
@@ -1855,11 +1872,11 @@ public abstract class MetadataStoreContractTest {
       assertFalse(batch.isEmpty());
       ReadBatch.Result<Optional<Inode>> absent = batch.inode(missing, LockMode.EXCLUSIVE);
       ReadBatch.Result<Map<InodeKey, Inode>> several =
-          batch.inodes(List.of(g.key(), missing, dir.key()), LockMode.READ_COMMITTED);
+          batch.inodes(List.of(g.key(), missing, dir.key()), LockMode.NONE);
       ReadBatch.Result<Map<InodeKey, Inode>> noneFound = batch.inodes(List.of(missing), LockMode.SHARED);
       ReadBatch.Result<Map<InodeKey, Inode>> noKeys = batch.inodes(List.of(), LockMode.EXCLUSIVE);
       ReadBatch.Result<Optional<Inode>> byId = batch.inodeById(20_002, LockMode.EXCLUSIVE);
-      ReadBatch.Result<Optional<Inode>> byMissingId = batch.inodeById(20_009, LockMode.READ_COMMITTED);
+      ReadBatch.Result<Optional<Inode>> byMissingId = batch.inodeById(20_009, LockMode.NONE);
       ReadBatch.Result<List<Block>> blocks = batch.blocksOfFile(20_002);
       ReadBatch.Result<List<Block>> noBlocks = batch.blocksOfFile(20_009);
       ReadBatch.Result<List<Replica>> replicas = batch.replicasOfFile(20_002);
@@ -1909,7 +1926,7 @@ public abstract class MetadataStoreContractTest {
   @Test
   void emptyBatchExecutesOnceAndLeavesTheTransactionUsable() throws Exception {
     for (boolean readOnly : new boolean[] {false, true}) {
-      try (Transaction tx = readOnly ? store.beginReadOnly(MetadataStore.NO_PARTITION_HINT) : begin()) {
+      try (Transaction tx = readOnly ? store.beginReadOnly() : begin()) {
         ReadBatch empty = tx.batch();
         assertTrue(empty.isEmpty());
         empty.execute();
@@ -1936,7 +1953,7 @@ public abstract class MetadataStoreContractTest {
       tx.leases().put(new Lease("client-1", 1L));
     });
     for (boolean readOnly : new boolean[] {false, true}) {
-      try (Transaction tx = readOnly ? store.beginReadOnly(MetadataStore.NO_PARTITION_HINT) : begin()) {
+      try (Transaction tx = readOnly ? store.beginReadOnly() : begin()) {
         assertEquals(readOnly, tx.readOnly());
         int before = tx.roundTrips();
         ReadBatch single = tx.batch();
@@ -1951,13 +1968,13 @@ public abstract class MetadataStoreContractTest {
         List<ReadBatch.Result<List<Block>>> blocks = new ArrayList<>();
         for (Inode file : files) {
           byKey.add(many.inode(file.key(), LockMode.SHARED));
-          byId.add(many.inodeById(file.id(), LockMode.READ_COMMITTED));
+          byId.add(many.inodeById(file.id(), LockMode.NONE));
           blocks.add(many.blocksOfFile(file.id()));
           many.replicasOfFile(file.id());
           many.ucReplicasOfFile(file.id());
         }
         ReadBatch.Result<Map<InodeKey, Inode>> all =
-            many.inodes(files.stream().map(Inode::key).collect(Collectors.toList()), LockMode.READ_COMMITTED);
+            many.inodes(files.stream().map(Inode::key).collect(Collectors.toList()), LockMode.NONE);
         ReadBatch.Result<Optional<Lease>> lease = many.lease("client-1");
         many.retryEntry(new RetryKey("client-1", 1));
         assertEquals(before + 1, tx.roundTrips(), "adding reads to a batch sends nothing");
@@ -2012,7 +2029,7 @@ public abstract class MetadataStoreContractTest {
       assertEquals(Map.of(1_001L, 20_003L), tx.blockLookup().inodesOf(List.of(1_001L)));
       assertEquals(1, tx.replicas().ofFile(20_003).size());
       assertEquals(1, tx.ucReplicas().ofFile(20_003).size());
-      assertEquals(Optional.of(new Lease("client-1", 3L)), tx.leases().get("client-1", LockMode.READ_COMMITTED));
+      assertEquals(Optional.of(new Lease("client-1", 3L)), tx.leases().get("client-1", LockMode.NONE));
       assertEquals(List.of(new LeasePath("client-1", 20_003)), tx.leasePaths().ofHolder("client-1"));
       assertEquals(1, tx.datanodes().all().size());
       assertEquals(1, tx.storages().all().size());
@@ -2020,7 +2037,7 @@ public abstract class MetadataStoreContractTest {
       assertSameRetryEntry(entry, tx.retryCache().get(entry.key()));
     }
 
-    try (Transaction ro = store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)) {
+    try (Transaction ro = store.beginReadOnly()) {
       assertTrue(ro.readOnly());
       assertEquals(Optional.of(f.withSize(5)), ro.inodes().get(f.key(), LockMode.SHARED));
       ReadBatch batch = ro.batch();
@@ -2031,7 +2048,7 @@ public abstract class MetadataStoreContractTest {
       ro.commit();
       assertEquals(before, ro.roundTrips(), "a read-only commit must not contact the store");
     }
-    try (Transaction ro = store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)) {
+    try (Transaction ro = store.beginReadOnly()) {
       ro.commit();
       assertEquals(0, ro.roundTrips());
     }
@@ -2120,7 +2137,7 @@ public abstract class MetadataStoreContractTest {
     // Twice round, more transactions than a small connection pool holds: a refused commit must release them.
     for (int round = 0; round < 2; round++) {
       for (TransactionBody write : writes) {
-        try (Transaction ro = store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)) {
+        try (Transaction ro = store.beginReadOnly()) {
           assertTrue(ro.readOnly());
           assertEquals(Optional.of(f), ro.inodes().get(f.key(), LockMode.SHARED));
           write.run(ro);
@@ -2132,7 +2149,7 @@ public abstract class MetadataStoreContractTest {
     assertEquals(Optional.empty(), inodeById(20_002));
     try (Transaction tx = begin()) {
       assertEquals(List.of(), tx.blocks().ofFile(20_001));
-      assertEquals(Optional.empty(), tx.leases().get("client-1", LockMode.READ_COMMITTED));
+      assertEquals(Optional.empty(), tx.leases().get("client-1", LockMode.NONE));
       assertEquals(Optional.empty(), tx.retryCache().get(new RetryKey("client-1", 1)));
     }
   }
@@ -2142,7 +2159,7 @@ public abstract class MetadataStoreContractTest {
     Inode f = file(20_001, ROOT_ID, "f");
     Inode g = file(20_002, ROOT_ID, "g");
     insertCommitted(f, g);
-    try (Transaction ro = store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)) {
+    try (Transaction ro = store.beginReadOnly()) {
       ReadBatch batch = ro.batch();
       ReadBatch.Result<Optional<Inode>> lockedF = batch.inode(f.key(), LockMode.EXCLUSIVE);
       ReadBatch.Result<Map<InodeKey, Inode>> lockedG = batch.inodes(List.of(g.key()), LockMode.EXCLUSIVE);
@@ -2183,7 +2200,7 @@ public abstract class MetadataStoreContractTest {
       writer.inodes().get(g.key(), LockMode.EXCLUSIVE).orElseThrow();
       writer.inodes().update(g.withSize(9));
       Future<List<Inode>> readOnly = threads.submit(() -> {
-        try (Transaction ro = store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)) {
+        try (Transaction ro = store.beginReadOnly()) {
           ReadBatch batch = ro.batch();
           ReadBatch.Result<Optional<Inode>> first = batch.inode(f.key(), LockMode.EXCLUSIVE);
           ReadBatch.Result<Optional<Inode>> second = batch.inode(g.key(), LockMode.SHARED);
@@ -2204,7 +2221,7 @@ public abstract class MetadataStoreContractTest {
     Inode f = file(20_001, ROOT_ID, "f");
     insertCommitted(f);
     for (int i = 0; i < 3; i++) {
-      try (Transaction ro = store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)) {
+      try (Transaction ro = store.beginReadOnly()) {
         ro.inodes().get(f.key(), LockMode.EXCLUSIVE).orElseThrow();
         if (i != 1) {
           ro.commit(); // the second one is closed without commit
@@ -2268,8 +2285,8 @@ public abstract class MetadataStoreContractTest {
     }
     assertNothingOfTheFailedTransaction(f, doomed, changed);
     try (Transaction tx = begin()) {
-      assertEquals(Optional.empty(), tx.inodes().getById(21_000, LockMode.READ_COMMITTED));
-      assertEquals(Optional.empty(), tx.inodes().getById(21_299, LockMode.READ_COMMITTED));
+      assertEquals(Optional.empty(), tx.inodes().getById(21_000, LockMode.NONE));
+      assertEquals(Optional.empty(), tx.inodes().getById(21_299, LockMode.NONE));
       assertEquals(List.of(), tx.blocks().ofFile(21_000));
     }
   }
@@ -2337,10 +2354,10 @@ public abstract class MetadataStoreContractTest {
     try (Transaction tx = begin()) {
       List<Long> ids = blocks.stream().map(Block::inodeId).collect(Collectors.toList());
       assertEquals(blocks, tx.blocks().ofFiles(ids));
-      assertEquals(Optional.of(new Lease("client-1", 5L)), tx.leases().get("client-1", LockMode.READ_COMMITTED));
+      assertEquals(Optional.of(new Lease("client-1", 5L)), tx.leases().get("client-1", LockMode.NONE));
       assertTrue(tx.retryCache().get(new RetryKey("client-1", 1)).isPresent());
-      assertEquals(Optional.empty(), tx.inodes().getById(20_000, LockMode.READ_COMMITTED));
-      assertEquals(Optional.empty(), tx.inodes().getById(20_025, LockMode.READ_COMMITTED));
+      assertEquals(Optional.empty(), tx.inodes().getById(20_000, LockMode.NONE));
+      assertEquals(Optional.empty(), tx.inodes().getById(20_025, LockMode.NONE));
     }
   }
 
@@ -2385,7 +2402,7 @@ public abstract class MetadataStoreContractTest {
     }
     assertEquals(Optional.empty(), inodeById(20_001));
     try (Transaction tx = begin()) {
-      assertEquals(Optional.empty(), tx.leases().get("client-1", LockMode.READ_COMMITTED));
+      assertEquals(Optional.empty(), tx.leases().get("client-1", LockMode.NONE));
       assertEquals(Optional.empty(), tx.retryCache().get(new RetryKey("client-1", 2)));
       assertSameRetryEntry(first, tx.retryCache().get(first.key()));
     }
@@ -2444,7 +2461,7 @@ public abstract class MetadataStoreContractTest {
   }
 
   protected final Transaction begin() throws StoreException {
-    return store.begin(MetadataStore.NO_PARTITION_HINT);
+    return store.begin();
   }
 
   protected final void inTransaction(TransactionBody body) throws StoreException {
@@ -2464,19 +2481,19 @@ public abstract class MetadataStoreContractTest {
 
   protected final Optional<Inode> inode(InodeKey key) throws StoreException {
     try (Transaction tx = begin()) {
-      return tx.inodes().get(key, LockMode.READ_COMMITTED);
+      return tx.inodes().get(key, LockMode.NONE);
     }
   }
 
   protected final Optional<Inode> inodeById(long id) throws StoreException {
     try (Transaction tx = begin()) {
-      return tx.inodes().getById(id, LockMode.READ_COMMITTED);
+      return tx.inodes().getById(id, LockMode.NONE);
     }
   }
 
   private List<Inode> children(long directoryId, String startAfter, int limit) throws StoreException {
     try (Transaction tx = begin()) {
-      return tx.inodes().children(directoryId, directoryId, startAfter, limit, LockMode.READ_COMMITTED);
+      return tx.inodes().children(directoryId, directoryId, startAfter, limit, LockMode.NONE);
     }
   }
 
@@ -2571,7 +2588,7 @@ public abstract class MetadataStoreContractTest {
 
   /** Locks {@code f} exclusively then, in the same batch, reads what hangs off it; commits. */
   private List<Object> lockThenReadFile(Inode f, boolean readOnly) throws StoreException {
-    try (Transaction tx = readOnly ? store.beginReadOnly(MetadataStore.NO_PARTITION_HINT) : begin()) {
+    try (Transaction tx = readOnly ? store.beginReadOnly() : begin()) {
       ReadBatch batch = tx.batch();
       ReadBatch.Result<Optional<Inode>> inode = batch.inode(f.key(), LockMode.EXCLUSIVE);
       ReadBatch.Result<List<Block>> blocks = batch.blocksOfFile(f.id());
@@ -2594,7 +2611,7 @@ public abstract class MetadataStoreContractTest {
     assertEquals(Set.of(f, doomed, changed), Set.copyOf(children(ROOT_ID, null, 1_000)));
     try (Transaction tx = begin()) {
       assertEquals(List.of(), tx.blocks().ofFile(20_010));
-      assertEquals(Optional.empty(), tx.leases().get("client-1", LockMode.READ_COMMITTED));
+      assertEquals(Optional.empty(), tx.leases().get("client-1", LockMode.NONE));
       assertEquals(List.of(), tx.leasePaths().ofHolder("client-1"));
       assertEquals(Optional.empty(), tx.retryCache().get(new RetryKey("client-1", 1)));
     }
@@ -2627,7 +2644,7 @@ public abstract class MetadataStoreContractTest {
       assertEquals(Map.of(1_001L, 20_001L), tx.blockLookup().inodesOf(List.of(1_001L)));
       assertEquals(1, tx.replicas().onStorage("DS-1").size());
       assertEquals(1, tx.ucReplicas().ofFile(20_002).size());
-      assertTrue(tx.leases().get("client-1", LockMode.READ_COMMITTED).isPresent());
+      assertTrue(tx.leases().get("client-1", LockMode.NONE).isPresent());
       assertEquals(1, tx.leasePaths().ofHolder("client-1").size());
       assertEquals(1, tx.datanodes().all().size());
       assertEquals(1, tx.storages().all().size());
@@ -2635,18 +2652,19 @@ public abstract class MetadataStoreContractTest {
       assertEquals(1, tx.replicationQueue().ofFile(20_001).size());
       assertEquals(1, tx.xattrs().ofInode(20_001).size());
       assertEquals(sampleAcl(20_001), tx.acls().ofInodes(List.of(20_001L)).get(20_001L));
-      assertTrue(tx.quotas().get(ROOT_ID, LockMode.READ_COMMITTED).isPresent());
+      assertTrue(tx.quotas().get(ROOT_ID, LockMode.NONE).isPresent());
     }
   }
 
   protected static Inode directory(long id, long parentId, String name) {
-    return new Inode(id, parentId, parentId, name, true, (short) 0755, "hdfs", "supergroup", 1_000L, 0L, 0L,
-        (short) 0, 0L, (byte) 0, false, null, null, null, 0L);
+    return Inode.builder().id(id).partitionId(parentId).parentId(parentId).name(name).directory(true)
+        .permission((short) 0755).owner("hdfs").group("supergroup").modificationTime(1_000L).build();
   }
 
   protected static Inode file(long id, long parentId, String name) {
-    return new Inode(id, parentId, parentId, name, false, (short) 0644, "alice", "staff", 2_000L, 1_500L, 0L,
-        (short) 3, 128L << 20, (byte) 7, false, null, null, null, 0L);
+    return Inode.builder().id(id).partitionId(parentId).parentId(parentId).name(name).permission((short) 0644)
+        .owner("alice").group("staff").modificationTime(2_000L).accessTime(1_500L).replication((short) 3)
+        .preferredBlockSize(128L << 20).storagePolicy((byte) 7).build();
   }
 
   protected static DatanodeRecord datanode(String uuid, int n) {

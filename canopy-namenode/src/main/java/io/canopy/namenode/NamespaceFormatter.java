@@ -28,10 +28,18 @@ public final class NamespaceFormatter {
         "BP-" + namespaceId + "-127.0.0.1-" + now, now);
     String owner = UserGroupInformation.getCurrentUser().getShortUserName();
     String group = conf.get("dfs.permissions.superusergroup", "supergroup");
-    Inode root = new Inode(InodePartitioning.ROOT_ID, InodePartitioning.ROOT_KEY.partitionId(),
-        InodePartitioning.ROOT_PARENT_ID, InodePartitioning.ROOT_NAME, true, (short) 0755, owner, group, now, 0, 0,
-        (short) 0, 0, (byte) 0, false, null, null, null, 0,
-        InodePartitioning.spreads(0, InodePartitioning.DEFAULT_SPREAD_LEVELS));
+    Inode root = Inode.builder()
+        .id(InodePartitioning.ROOT_ID)
+        .partitionId(InodePartitioning.ROOT_KEY.partitionId())
+        .parentId(InodePartitioning.ROOT_PARENT_ID)
+        .name(InodePartitioning.ROOT_NAME)
+        .directory(true)
+        .permission((short) 0755)
+        .owner(owner)
+        .group(group)
+        .modificationTime(now)
+        .spreadsChildren(InodePartitioning.spreads(0, InodePartitioning.DEFAULT_SPREAD_LEVELS))
+        .build();
     store.format(identity, root, force);
     return identity;
   }

@@ -9,7 +9,7 @@ import java.util.List;
 public interface InvalidationTable {
   /**
    * Partition-scoped scan of one datanode's pending deletions, at most {@code limit}, locked exclusively (not locked
-   * in a read-only transaction, which reads a snapshot).
+   * in a read-only transaction, see {@link io.canopy.metadata.MetadataStore#beginReadOnly}).
    */
   List<InvalidatedBlock> ofDatanode(String datanodeUuid, int limit) throws StoreException;
 

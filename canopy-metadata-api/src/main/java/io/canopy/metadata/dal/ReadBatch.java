@@ -36,7 +36,7 @@ public interface ReadBatch {
   Result<Optional<Inode>> inode(InodeKey key, LockMode lock);
 
   /**
-   * Batched primary-key read of inodes, in one round trip. Unlocked reads ({@link LockMode#READ_COMMITTED}) added
+   * Batched primary-key read of inodes, in one round trip. Unlocked reads ({@link LockMode#NONE}) added
    * one after another, by this method or {@link #inode}, may travel as one statement: that is how a whole path
    * costs one statement whatever its depth. Locked rows are read one statement each, in the order given: a row read
    * after waiting for another's lock must see what that lock's holder committed.
@@ -79,7 +79,7 @@ public interface ReadBatch {
 
   /**
    * {@link #blocksOfFile}, {@link #replicasOfFile} and {@link #ucReplicasOfFile} of one file together; an engine may
-   * read them with one statement (PostgreSQL does), since every read of a file's data wants all three.
+   * read them with one statement, since every read of a file's data wants all three.
    */
   default Result<FileRows> fileRows(long inodeId) {
     Result<List<Block>> blocks = blocksOfFile(inodeId);

@@ -57,8 +57,8 @@ public interface Transaction extends AutoCloseable {
   boolean readOnly();
 
   /**
-   * Flushes buffered writes and commits, in as few round trips as the engine allows (one on PostgreSQL for small
-   * transactions). After a failure the transaction is rolled back and unusable. A read-only transaction commits
+   * Flushes buffered writes and commits, in as few round trips as the engine allows (ideally one for a small
+   * transaction). After a failure the transaction is rolled back and unusable. A read-only transaction commits
    * without contacting the store.
    */
   void commit() throws StoreException;
@@ -66,10 +66,16 @@ public interface Transaction extends AutoCloseable {
   /** Discards buffered writes and releases locks; safe to call more than once. */
   void rollback();
 
-  /** Number of statements sent to the store so far (round trips), for budgets and metrics. */
+  /**
+   * Number of round trips to the store so far: each exchange of request and answer counts once, however many
+   * statements it carried (a {@link ReadBatch}, or writes sent together, is one). For budgets and metrics.
+   */
   int roundTrips();
 
-  /** Number of statements sent so far (several may share a round trip), for metrics. */
+  /**
+   * Number of statements sent so far, a statement being one request the engine executes (a read, a write of one
+   * or more rows, the commit); several may share a round trip. For metrics.
+   */
   int statements();
 
   /** Rolls back when not committed. */

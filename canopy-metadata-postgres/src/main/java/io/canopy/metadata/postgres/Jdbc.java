@@ -100,7 +100,7 @@ final class Jdbc {
 
   /** The lock a read really takes: none in a read-only transaction, whose pipelines each read one snapshot. */
   LockMode effective(LockMode requested) {
-    return snapshotReads ? LockMode.READ_COMMITTED : requested;
+    return snapshotReads ? LockMode.NONE : requested;
   }
 
   Connection connection() {
@@ -121,7 +121,7 @@ final class Jdbc {
 
   static String lockClause(LockMode lock, String table) {
     return switch (lock) {
-      case READ_COMMITTED -> "";
+      case NONE -> "";
       case SHARED -> " FOR SHARE OF " + table;
       case EXCLUSIVE -> " FOR UPDATE OF " + table;
     };

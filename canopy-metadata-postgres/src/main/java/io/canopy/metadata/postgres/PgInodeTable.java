@@ -126,7 +126,7 @@ final class PgInodeTable implements InodeTable, BufferedTable {
       return new LinkedHashMap<>();
     }
     LockMode effective = jdbc.effective(lock);
-    if (effective != LockMode.READ_COMMITTED) {
+    if (effective != LockMode.NONE) {
       // one statement per locked row (see PgReadBatch#inode), all in one round trip
       List<Jdbc.Part<Inode>> parts = new ArrayList<>(keys.size());
       for (InodeKey key : keys) {
@@ -286,9 +286,28 @@ final class PgInodeTable implements InodeTable, BufferedTable {
   }
 
   static Inode map(ResultSet r) throws SQLException {
-    return new Inode(r.getLong(4), r.getLong(1), r.getLong(2), r.getString(3), r.getBoolean(5), r.getShort(6),
-        r.getString(7), r.getString(8), r.getLong(9), r.getLong(10), r.getLong(11), r.getShort(12), r.getLong(13),
-        (byte) r.getShort(14), r.getBoolean(15), r.getString(16), r.getString(17), r.getString(18), r.getLong(19),
-        r.getBoolean(20), r.getBoolean(21));
+    return Inode.builder() // in the order of COLUMNS
+        .partitionId(r.getLong(1))
+        .parentId(r.getLong(2))
+        .name(r.getString(3))
+        .id(r.getLong(4))
+        .directory(r.getBoolean(5))
+        .permission(r.getShort(6))
+        .owner(r.getString(7))
+        .group(r.getString(8))
+        .modificationTime(r.getLong(9))
+        .accessTime(r.getLong(10))
+        .size(r.getLong(11))
+        .replication(r.getShort(12))
+        .preferredBlockSize(r.getLong(13))
+        .storagePolicy((byte) r.getShort(14))
+        .underConstruction(r.getBoolean(15))
+        .clientName(r.getString(16))
+        .clientMachine(r.getString(17))
+        .symlinkTarget(r.getString(18))
+        .childrenCount(r.getLong(19))
+        .spreadsChildren(r.getBoolean(20))
+        .hasQuota(r.getBoolean(21))
+        .build();
   }
 }

@@ -69,7 +69,7 @@ final class PgReadBatch implements ReadBatch {
   @Override
   public Result<Optional<Inode>> inode(InodeKey key, LockMode lock) {
     LockMode effective = jdbc.effective(lock);
-    if (effective != LockMode.READ_COMMITTED) {
+    if (effective != LockMode.NONE) {
       // One statement per locked row, never one for several: a read-committed statement reads with the snapshot
       // it started with, so a row looked up after waiting for another row's lock in the same statement would miss
       // what the lock holder committed (a mkdirs -p would not see the parent its competitor just created). Each
@@ -96,7 +96,7 @@ final class PgReadBatch implements ReadBatch {
       };
     }
     LockMode effective = jdbc.effective(lock);
-    if (effective != LockMode.READ_COMMITTED) {
+    if (effective != LockMode.NONE) {
       List<Result<Optional<Inode>>> rows = new ArrayList<>(keys.size());
       for (InodeKey key : keys) {
         rows.add(inode(key, effective)); // one statement per locked row, see inode()
@@ -170,7 +170,7 @@ final class PgReadBatch implements ReadBatch {
 
   @Override
   public Result<Optional<Lease>> lease(String holder) {
-    return add(PgLeaseTable.getPart(holder, LockMode.READ_COMMITTED), PgReadBatch::first);
+    return add(PgLeaseTable.getPart(holder, LockMode.NONE), PgReadBatch::first);
   }
 
   @Override
@@ -195,7 +195,7 @@ final class PgReadBatch implements ReadBatch {
 
   @Override
   public Result<OptionalLong> longVariable(String name) {
-    return add(PgVariableTable.getPart(name, LockMode.READ_COMMITTED),
+    return add(PgVariableTable.getPart(name, LockMode.NONE),
         rows -> rows.isEmpty() || rows.get(0) == null ? OptionalLong.empty() : OptionalLong.of(rows.get(0)));
   }
 

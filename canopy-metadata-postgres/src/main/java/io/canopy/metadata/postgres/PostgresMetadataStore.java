@@ -2,12 +2,12 @@ package io.canopy.metadata.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.canopy.metadata.AdminQueries;
 import io.canopy.metadata.BlockCensus;
 import io.canopy.metadata.IdKind;
 import io.canopy.metadata.IdRange;
 import io.canopy.metadata.LockMode;
 import io.canopy.metadata.MetadataStore;
-import io.canopy.metadata.QueryResult;
 import io.canopy.metadata.StoreException;
 import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Inode;
@@ -15,15 +15,12 @@ import io.canopy.metadata.entity.NamespaceIdentity;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
-import org.postgresql.core.BaseConnection;
-import org.postgresql.core.Parser;
 import org.postgresql.ds.PGSimpleDataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,17 +33,18 @@ final class PostgresMetadataStore implements MetadataStore {
       "replicas", "uc_replicas", "leases", "lease_paths", "datanodes", "storages", "invalidated_blocks",
       "retry_cache", "namenodes", "replication_queue", "xattrs", "acl_entries", "directory_quotas",
       "future_blocks");
-  private static final int ADMIN_QUERY_TIMEOUT_SECONDS = 30;
 
   private final HikariDataSource pool;
   /** Connections of read-only transactions: autocommit, repeatable read (one snapshot per statement/pipeline). */
   private final HikariDataSource readPool;
   private final String description;
+  private final PgAdminQueries adminQueries;
 
   private PostgresMetadataStore(HikariDataSource pool, HikariDataSource readPool, String description) {
     this.pool = pool;
     this.readPool = readPool;
     this.description = description;
+    this.adminQueries = new PgAdminQueries(pool);
   }
 
   private static HikariConfig poolConfig(PostgresSettings settings, String name, boolean snapshotReads) {
@@ -136,7 +134,7 @@ final class PostgresMetadataStore implements MetadataStore {
   }
 
   @Override
-  public Transaction begin(long partitionHint) throws StoreException {
+  public Transaction begin() throws StoreException {
     try {
       return new PostgresTransaction(pool.getConnection(), false);
     } catch (SQLException e) {
@@ -145,7 +143,7 @@ final class PostgresMetadataStore implements MetadataStore {
   }
 
   @Override
-  public Transaction beginReadOnly(long partitionHint) throws StoreException {
+  public Transaction beginReadOnly() throws StoreException {
     Connection connection = null;
     try {
       connection = readPool.getConnection();
@@ -273,7 +271,7 @@ final class PostgresMetadataStore implements MetadataStore {
     } catch (SQLException e) {
       throw SqlErrors.classify("format", e, true);
     }
-    try (Transaction transaction = begin(NO_PARTITION_HINT)) {
+    try (Transaction transaction = begin()) {
       if (transaction.inodes().get(root.key(), LockMode.EXCLUSIVE).isPresent()) {
         throw new IllegalStateException("root inode survived the format");
       }
@@ -295,47 +293,8 @@ final class PostgresMetadataStore implements MetadataStore {
   }
 
   @Override
-  public QueryResult adminQuery(String query, int maxRows) throws StoreException {
-    try (Connection connection = pool.getConnection()) {
-      // The driver sends "a; b" as two statements: a COMMIT first would end the read-only transaction and let
-      // the rest write, so only one statement is accepted.
-      boolean standardStrings = connection.unwrap(BaseConnection.class).getStandardConformingStrings();
-      if (Parser.parseJdbcSql(query, standardStrings, false, true, false, false).size() != 1) {
-        throw new StoreException("An administrative query must be exactly one statement");
-      }
-      connection.setReadOnly(true);
-      try (Statement statement = connection.createStatement()) {
-        statement.execute("SET TRANSACTION READ ONLY");
-        statement.setMaxRows((int) Math.min(Integer.MAX_VALUE, maxRows + 1L));
-        statement.setQueryTimeout(ADMIN_QUERY_TIMEOUT_SECONDS);
-        try (ResultSet rows = statement.executeQuery(query)) {
-          ResultSetMetaData meta = rows.getMetaData();
-          List<String> columns = new ArrayList<>();
-          for (int c = 1; c <= meta.getColumnCount(); c++) {
-            columns.add(meta.getColumnLabel(c));
-          }
-          List<List<String>> result = new ArrayList<>();
-          boolean truncated = false;
-          while (rows.next()) {
-            if (result.size() == maxRows) {
-              truncated = true;
-              break;
-            }
-            List<String> row = new ArrayList<>();
-            for (int c = 1; c <= columns.size(); c++) {
-              row.add(rows.getString(c));
-            }
-            result.add(row);
-          }
-          return new QueryResult(columns, result, truncated);
-        }
-      } finally {
-        connection.rollback();
-        connection.setReadOnly(false);
-      }
-    } catch (SQLException e) {
-      throw new StoreException("Query failed: " + e.getMessage(), e);
-    }
+  public <T> Optional<T> capability(Class<T> type) {
+    return type == AdminQueries.class ? Optional.of(type.cast(adminQueries)) : Optional.empty();
   }
 
   @Override

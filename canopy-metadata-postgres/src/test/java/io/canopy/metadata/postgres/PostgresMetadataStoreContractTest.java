@@ -1,5 +1,6 @@
 package io.canopy.metadata.postgres;
 
+import io.canopy.metadata.AdminQueries;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.MetadataStoreContractTest;
 import io.canopy.metadata.MetadataStoreProvider;
@@ -58,6 +59,13 @@ class PostgresMetadataStoreContractTest extends MetadataStoreContractTest {
     return MetadataStoreProvider.open("postgres", settings);
   }
 
+  /** PostgreSQL offers operators' SQL, so the contract's tests of it run here rather than being skipped. */
+  @org.junit.jupiter.api.Test
+  void offersAdminQueries() {
+    org.junit.jupiter.api.Assertions.assertTrue(store.capability(AdminQueries.class).isPresent());
+    org.junit.jupiter.api.Assertions.assertTrue(store.capability(String.class).isEmpty());
+  }
+
   @org.junit.jupiter.api.Test
   void sessionSettingsSurviveRolledBackTransactions() throws Exception {
     Map<String, String> settings = newDatabase("settings_");
@@ -69,16 +77,17 @@ class PostgresMetadataStoreContractTest extends MetadataStoreContractTest {
         PostgresSettings.SYNCHRONOUS_COMMIT, "local"));
     try (MetadataStore store = MetadataStoreProvider.open("postgres", settings)) {
       for (int i = 0; i < 3; i++) {
-        store.begin(MetadataStore.NO_PARTITION_HINT).rollback(); // the pool's only connection, rolled back
+        store.begin().rollback(); // the pool's only connection, rolled back
       }
+      AdminQueries admin = store.capability(AdminQueries.class).orElseThrow();
       org.junit.jupiter.api.Assertions.assertEquals("1234ms",
-          store.adminQuery("SHOW lock_timeout", 1).rows().get(0).get(0));
+          admin.adminQuery("SHOW lock_timeout", 1).rows().get(0).get(0));
       org.junit.jupiter.api.Assertions.assertEquals("local",
-          store.adminQuery("SHOW synchronous_commit", 1).rows().get(0).get(0));
+          admin.adminQuery("SHOW synchronous_commit", 1).rows().get(0).get(0));
       org.junit.jupiter.api.Assertions.assertEquals("4321ms",
-          store.adminQuery("SHOW statement_timeout", 1).rows().get(0).get(0));
+          admin.adminQuery("SHOW statement_timeout", 1).rows().get(0).get(0));
       org.junit.jupiter.api.Assertions.assertEquals("5678ms",
-          store.adminQuery("SHOW idle_in_transaction_session_timeout", 1).rows().get(0).get(0));
+          admin.adminQuery("SHOW idle_in_transaction_session_timeout", 1).rows().get(0).get(0));
     }
   }
   /**
@@ -92,17 +101,17 @@ class PostgresMetadataStoreContractTest extends MetadataStoreContractTest {
       pipeline.add(new io.canopy.metadata.entity.UcReplica(30_001, 4_001, storage,
           io.canopy.metadata.entity.UcReplicaState.EXPECTED, 4_001));
     }
-    try (Transaction tx = store.begin(MetadataStore.NO_PARTITION_HINT)) {
+    try (Transaction tx = store.begin()) {
       pipeline.forEach(tx.ucReplicas()::insert);
       tx.commit();
       org.junit.jupiter.api.Assertions.assertEquals(2, tx.statements(), "one insert and the commit");
     }
-    try (Transaction tx = store.begin(MetadataStore.NO_PARTITION_HINT)) {
+    try (Transaction tx = store.begin()) {
       pipeline.forEach(r -> tx.ucReplicas().delete(r.key()));
       tx.commit();
       org.junit.jupiter.api.Assertions.assertEquals(2, tx.statements(), "one delete and the commit");
     }
-    try (Transaction tx = store.begin(MetadataStore.NO_PARTITION_HINT)) {
+    try (Transaction tx = store.begin()) {
       org.junit.jupiter.api.Assertions.assertEquals(List.of(), tx.ucReplicas().ofFile(30_001));
     }
   }

@@ -91,7 +91,7 @@ public final class DatanodeRegistry {
   public synchronized void reload() throws StoreException {
     Map<String, Node> byUuid = new HashMap<>();
     Map<String, String> uuidByStorage = new HashMap<>();
-    try (Transaction transaction = store.begin(MetadataStore.NO_PARTITION_HINT)) {
+    try (Transaction transaction = store.begin()) {
       Map<String, List<StorageRecord>> storages = new HashMap<>();
       for (StorageRecord storage : transaction.storages().all()) {
         storages.computeIfAbsent(storage.datanodeUuid(), u -> new ArrayList<>()).add(storage);

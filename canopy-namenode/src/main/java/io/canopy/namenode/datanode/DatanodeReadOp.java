@@ -23,7 +23,7 @@ final class DatanodeReadOp implements ClusterRead<DatanodeRegistry.Node> {
 
   @Override
   public DatanodeRegistry.Node execute(TransactionContext context) throws IOException {
-    Optional<DatanodeRecord> record = context.cluster().datanodes().get(uuid, LockMode.READ_COMMITTED);
+    Optional<DatanodeRecord> record = context.cluster().datanodes().get(uuid, LockMode.NONE);
     if (record.isEmpty()) {
       return null;
     }

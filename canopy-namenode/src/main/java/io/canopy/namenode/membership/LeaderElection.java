@@ -116,7 +116,7 @@ public final class LeaderElection implements MembershipView {
     if (selfId == 0 && joiningId == 0) {
       joiningId = store.allocateIds(IdKind.NAMENODE, 1).first();
     }
-    try (Transaction transaction = store.begin(MetadataStore.NO_PARTITION_HINT)) {
+    try (Transaction transaction = store.begin()) {
       if (transaction.variables().getLong(ELECTION_LOCK, LockMode.EXCLUSIVE).isEmpty()) {
         // First round on this namespace: create the lock row; concurrent creators agree (an upsert).
         transaction.variables().putLong(ELECTION_LOCK, 0);
@@ -124,10 +124,10 @@ public final class LeaderElection implements MembershipView {
         round(startNanos);
         return;
       }
-      long sharedRoundMs = transaction.variables().getLong(ROUND_MS, LockMode.READ_COMMITTED)
+      long sharedRoundMs = transaction.variables().getLong(ROUND_MS, LockMode.NONE)
           .orElse(settings.roundMs());
-      long storedLeader = transaction.variables().getLong(LEADER_ID, LockMode.READ_COMMITTED).orElse(0);
-      long evictions = transaction.variables().getLong(EVICTIONS, LockMode.READ_COMMITTED).orElse(0);
+      long storedLeader = transaction.variables().getLong(LEADER_ID, LockMode.NONE).orElse(0);
+      long evictions = transaction.variables().getLong(EVICTIONS, LockMode.NONE).orElse(0);
       List<NamenodeRecord> descriptors = transaction.namenodes().all();
       long nowMs = wallClockMs.getAsLong();
 
@@ -186,7 +186,7 @@ public final class LeaderElection implements MembershipView {
           transaction.variables().putLong(ROUND_MS, newRoundMs);
         }
         long storedTerm = transaction.variables().getLong(LeaderFence.TERM,
-            storedLeader == id && state.leader() ? LockMode.READ_COMMITTED : LockMode.EXCLUSIVE).orElse(0);
+            storedLeader == id && state.leader() ? LockMode.NONE : LockMode.EXCLUSIVE).orElse(0);
         if (storedLeader == id && state.leader() && storedTerm == state.term()) {
           term = storedTerm;
         } else {
@@ -323,7 +323,7 @@ public final class LeaderElection implements MembershipView {
     if (id == 0) {
       return;
     }
-    try (Transaction transaction = store.begin(MetadataStore.NO_PARTITION_HINT)) {
+    try (Transaction transaction = store.begin()) {
       transaction.variables().getLong(ELECTION_LOCK, LockMode.EXCLUSIVE);
       Optional<NamenodeRecord> self = transaction.namenodes().get(id, LockMode.EXCLUSIVE);
       if (self.isPresent()) {

@@ -61,7 +61,7 @@ public final class CheckAccessOp implements Operation<Void> {
 
   @Override
   public LockRequest locks() {
-    return LockRequest.of(new PathLock(path, LockMode.READ_COMMITTED, LockMode.READ_COMMITTED));
+    return LockRequest.of(new PathLock(path, LockMode.NONE, LockMode.NONE));
   }
 
   @Override

@@ -128,10 +128,23 @@ public final class CreateOp implements AtMostOnce<HdfsFileStatus> {
         existing == null && resolved.parent() == null);
     long now = services.now();
     InodeAcls.Stored mode = NewInodeMode.of(context, services.permissions(), parent, request.permission, false);
-    Inode file = new Inode(services.ids().next(IdKind.INODE), InodePartitioning.partitionOf(parent, path.name()),
-        parent.id(), path.name(), false, mode.permission(), permissions.user(), parent.group(), now, now, 0,
-        request.replication, request.blockSize, request.storagePolicy, true, request.holder, request.clientMachine,
-        null, 0);
+    Inode file = Inode.builder()
+        .id(services.ids().next(IdKind.INODE))
+        .partitionId(InodePartitioning.partitionOf(parent, path.name()))
+        .parentId(parent.id())
+        .name(path.name())
+        .permission(mode.permission())
+        .owner(permissions.user())
+        .group(parent.group())
+        .modificationTime(now)
+        .accessTime(now)
+        .replication(request.replication)
+        .preferredBlockSize(request.blockSize)
+        .storagePolicy(request.storagePolicy)
+        .underConstruction(true)
+        .clientName(request.holder)
+        .clientMachine(request.clientMachine)
+        .build();
     DirectoryMaker.attach(context, parent, file);
     NewInodeMode.writeAcl(context, file, mode);
     Leases.add(context, file, request.holder, now);

@@ -120,9 +120,18 @@ public final class CreateSymlinkOp implements VoidAtMostOnce {
     // a link is one inode of the namespace quotas above it, as in HDFS
     DirectoryMaker.admit(context, services, resolved, parent, path.parent(), path.name(), madeParents);
     long now = services.now();
-    Inode link = new Inode(services.ids().next(IdKind.INODE), InodePartitioning.partitionOf(parent, path.name()),
-        parent.id(), path.name(), false, LINK_PERMISSION, permissions.user(), parent.group(), now, now, 0, (short) 0, 0,
-        (byte) 0, false, null, null, request.target, 0);
+    Inode link = Inode.builder()
+        .id(services.ids().next(IdKind.INODE))
+        .partitionId(InodePartitioning.partitionOf(parent, path.name()))
+        .parentId(parent.id())
+        .name(path.name())
+        .permission(LINK_PERMISSION)
+        .owner(permissions.user())
+        .group(parent.group())
+        .modificationTime(now)
+        .accessTime(now)
+        .symlinkTarget(request.target)
+        .build();
     DirectoryMaker.attach(context, parent, link);
     return null;
   }

@@ -93,9 +93,18 @@ final class DirectoryMaker {
   static Inode newDirectory(NamespaceServices services, Inode parent, String name, int depth, short permission,
       String owner) throws StoreException {
     long now = services.now();
-    return new Inode(services.ids().next(IdKind.INODE), InodePartitioning.partitionOf(parent, name),
-        parent.id(), name, true, permission, owner, parent.group(), now, 0, 0, (short) 0, 0, (byte) 0,
-        false, null, null, null, 0, InodePartitioning.spreads(depth, InodePartitioning.DEFAULT_SPREAD_LEVELS));
+    return Inode.builder()
+        .id(services.ids().next(IdKind.INODE))
+        .partitionId(InodePartitioning.partitionOf(parent, name))
+        .parentId(parent.id())
+        .name(name)
+        .directory(true)
+        .permission(permission)
+        .owner(owner)
+        .group(parent.group())
+        .modificationTime(now)
+        .spreadsChildren(InodePartitioning.spreads(depth, InodePartitioning.DEFAULT_SPREAD_LEVELS))
+        .build();
   }
 
   /**

@@ -50,7 +50,7 @@ public final class GetContentSummaryOp implements Operation<ContentSummary> {
 
   @Override
   public LockRequest locks() {
-    return LockRequest.of(new PathLock(path, LockMode.READ_COMMITTED, LockMode.READ_COMMITTED).withSubtree());
+    return LockRequest.of(new PathLock(path, LockMode.NONE, LockMode.NONE).withSubtree());
   }
 
   @Override
@@ -66,7 +66,7 @@ public final class GetContentSummaryOp implements Operation<ContentSummary> {
     long directories = 0;
     long files = 0;
     long length = 0;
-    List<Inode> subtree = context.subtree(root, LockMode.READ_COMMITTED);
+    List<Inode> subtree = context.subtree(root, LockMode.NONE);
     permissions.checkEveryDirectory(context, path, subtree, FsAction.READ_EXECUTE);
     for (Inode inode : subtree) {
       if (inode.directory()) {
@@ -76,8 +76,8 @@ public final class GetContentSummaryOp implements Operation<ContentSummary> {
         length += inode.size();
       }
     }
-    long space = SubtreeUsage.of(context, subtree, LockMode.READ_COMMITTED).storageSpace();
-    Optional<DirectoryQuota> quota = root.hasQuota() ? context.readQuota(root, LockMode.READ_COMMITTED)
+    long space = SubtreeUsage.of(context, subtree, LockMode.NONE).storageSpace();
+    Optional<DirectoryQuota> quota = root.hasQuota() ? context.readQuota(root, LockMode.NONE)
         : Optional.empty();
     long namespaceQuota = quota.map(DirectoryQuota::namespaceQuota).orElse(path.isRoot() ? Long.MAX_VALUE : -1);
     long spaceQuota = quota.map(DirectoryQuota::storageSpaceQuota).orElse(-1L);

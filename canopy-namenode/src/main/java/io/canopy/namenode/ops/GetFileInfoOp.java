@@ -69,7 +69,7 @@ public final class GetFileInfoOp implements Operation<HdfsFileStatus> {
 
   @Override
   public LockRequest locks() {
-    return LockRequest.of(new PathLock(path, LockMode.READ_COMMITTED, LockMode.READ_COMMITTED));
+    return LockRequest.of(new PathLock(path, LockMode.NONE, LockMode.NONE));
   }
 
   @Override

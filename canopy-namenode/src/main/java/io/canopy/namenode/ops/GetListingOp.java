@@ -92,7 +92,7 @@ public final class GetListingOp implements Operation<DirectoryListing> {
       return new DirectoryListing(new HdfsFileStatus[] {
           FileStatusFactory.located(target, locate(target, fileBlocks), policy)}, 0);
     }
-    List<Inode> children = context.children(target, startAfter, limit + 1, LockMode.READ_COMMITTED);
+    List<Inode> children = context.children(target, startAfter, limit + 1, LockMode.NONE);
     boolean more = children.size() > limit;
     long remaining = 0;
     if (more) {
@@ -141,7 +141,7 @@ public final class GetListingOp implements Operation<DirectoryListing> {
     FileTables transaction = null;
     for (Inode child : children) {
       if (!child.directory() && !child.isSymlink()) { // a link has no blocks: listed without locations
-        transaction = context.fileData(child, LockMode.READ_COMMITTED);
+        transaction = context.fileData(child, LockMode.NONE);
         result.put(child.id(), new FileBlocks());
       }
     }

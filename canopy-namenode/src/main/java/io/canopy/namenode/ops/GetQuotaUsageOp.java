@@ -52,7 +52,7 @@ public final class GetQuotaUsageOp implements Operation<QuotaUsage> {
 
   @Override
   public LockRequest locks() {
-    return LockRequest.of(new PathLock(path, LockMode.READ_COMMITTED, LockMode.READ_COMMITTED));
+    return LockRequest.of(new PathLock(path, LockMode.NONE, LockMode.NONE));
   }
 
   @Override
@@ -64,14 +64,14 @@ public final class GetQuotaUsageOp implements Operation<QuotaUsage> {
     List<Inode> subtree = null;
     if (target != null && (!target.hasQuota() || permissions.checksAccess())) {
       // read to be counted, or, under a quota (whose row is the answer), only to check the caller's access to it
-      subtree = context.subtree(target, LockMode.READ_COMMITTED);
+      subtree = context.subtree(target, LockMode.NONE);
       permissions.checkSubtreeAccess(context, path, subtree, FsAction.READ_EXECUTE, false);
     }
     if (target == null) {
       throw new FileNotFoundException("File/Directory does not exist: " + path);
     }
     if (target.hasQuota()) {
-      Optional<DirectoryQuota> quota = context.readQuota(target, LockMode.READ_COMMITTED);
+      Optional<DirectoryQuota> quota = context.readQuota(target, LockMode.NONE);
       if (quota.isPresent()) {
         return new QuotaUsage.Builder().fileAndDirectoryCount(quota.get().namespaceUsed())
             .quota(quota.get().namespaceQuota()).spaceConsumed(quota.get().storageSpaceUsed())
@@ -80,7 +80,7 @@ public final class GetQuotaUsageOp implements Operation<QuotaUsage> {
       // cleared since the path was read: count, as for any directory without a quota
     }
     Usage usage = SubtreeUsage.of(context, subtree != null ? subtree
-        : context.subtree(target, LockMode.READ_COMMITTED), LockMode.READ_COMMITTED);
+        : context.subtree(target, LockMode.NONE), LockMode.NONE);
     return new QuotaUsage.Builder().fileAndDirectoryCount(usage.namespace())
         .quota(path.isRoot() ? Long.MAX_VALUE : -1).spaceConsumed(usage.storageSpace()).spaceQuota(-1).build();
   }

@@ -48,7 +48,7 @@ public final class GetStoragePolicyOp implements Operation<BlockStoragePolicy> {
 
   @Override
   public LockRequest locks() {
-    return LockRequest.of(new PathLock(path, LockMode.READ_COMMITTED, LockMode.READ_COMMITTED));
+    return LockRequest.of(new PathLock(path, LockMode.NONE, LockMode.NONE));
   }
 
   @Override

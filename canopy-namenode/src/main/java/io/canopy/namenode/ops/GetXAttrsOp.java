@@ -72,7 +72,7 @@ public final class GetXAttrsOp implements Operation<List<XAttr>> {
 
   @Override
   public LockRequest locks() {
-    return LockRequest.of(new PathLock(path, LockMode.READ_COMMITTED, LockMode.READ_COMMITTED)).withXAttrs();
+    return LockRequest.of(new PathLock(path, LockMode.NONE, LockMode.NONE)).withXAttrs();
   }
 
   @Override

@@ -40,7 +40,7 @@ public final class IsFileClosedOp implements Operation<Boolean> {
 
   @Override
   public LockRequest locks() {
-    return LockRequest.of(new PathLock(path, LockMode.READ_COMMITTED, LockMode.READ_COMMITTED));
+    return LockRequest.of(new PathLock(path, LockMode.NONE, LockMode.NONE));
   }
 
   @Override

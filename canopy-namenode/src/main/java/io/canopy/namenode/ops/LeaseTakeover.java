@@ -38,7 +38,7 @@ final class LeaseTakeover {
       throw new AlreadyBeingCreatedException(message(purpose, path, holder, clientMachine,
           holder + " is already the current lease holder."));
     }
-    Optional<Lease> lease = context.cluster().leases().get(writer, LockMode.READ_COMMITTED);
+    Optional<Lease> lease = context.cluster().leases().get(writer, LockMode.NONE);
     if (lease.isEmpty()) {
       throw new AlreadyBeingCreatedException(message(purpose, path, holder, clientMachine,
           "the file is under construction but no leases found."));

@@ -61,7 +61,7 @@ public final class ReleaseLeaseOp implements Operation<ReleaseOutcome> {
           : "the file is not open under " + holder + " (writer " + file.clientName() + ")");
     }
     if (!LeaseLimits.RECOVERY_HOLDER.equals(holder)) {
-      Optional<Lease> lease = context.cluster().leases().get(holder, LockMode.READ_COMMITTED);
+      Optional<Lease> lease = context.cluster().leases().get(holder, LockMode.NONE);
       if (lease.isPresent() && lease.get().lastRenewedMs() >= renewedBeforeMs) {
         return ReleaseOutcome.of(ReleaseOutcome.Kind.RENEWED, holder + " renewed its lease "
             + (services.now() - lease.get().lastRenewedMs()) + " ms ago");

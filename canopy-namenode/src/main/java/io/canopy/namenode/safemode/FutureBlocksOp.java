@@ -59,7 +59,7 @@ public final class FutureBlocksOp implements Operation<List<ReportedReplica>> {
   @Override
   public List<ReportedReplica> execute(TransactionContext context) throws IOException {
     ClusterTables transaction = context.cluster();
-    if (split(transaction, LockMode.READ_COMMITTED).isEmpty()) {
+    if (split(transaction, LockMode.NONE).isEmpty()) {
       return unknown;
     }
     // Some may be from the future: look again with the safe mode flag and the counters locked.

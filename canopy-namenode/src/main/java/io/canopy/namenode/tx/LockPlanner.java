@@ -142,7 +142,7 @@ final class LockPlanner {
           }
         }
       }
-      unlocked = batch.inodes(new ArrayList<>(readCommitted), LockMode.READ_COMMITTED);
+      unlocked = batch.inodes(new ArrayList<>(readCommitted), LockMode.NONE);
     } else {
       for (PathLock lock : request.paths()) {
         if (!cache.resolved.containsKey(lock.path())) {
@@ -180,7 +180,7 @@ final class LockPlanner {
       anyQuota = batch.anyQuota();
       chain = hints.quotasExist() ? predictChain(request.quotaHintPath()) : null;
       if (chain != null) {
-        chainRows = batch.inodes(List.of(chain.keys), LockMode.READ_COMMITTED); // after the file's lock
+        chainRows = batch.inodes(List.of(chain.keys), LockMode.NONE); // after the file's lock
         List<Long> ids = new ArrayList<>();
         for (int depth = 0; depth < chain.ids.length; depth++) {
           if (chain.quotas[depth]) {
@@ -268,7 +268,7 @@ final class LockPlanner {
         used.add(above.get(depth));
       }
     }
-    Map<InodeKey, Inode> now = transaction.inodes().getAll(keys, LockMode.READ_COMMITTED);
+    Map<InodeKey, Inode> now = transaction.inodes().getAll(keys, LockMode.NONE);
     for (int i = 0; i < keys.size(); i++) {
       Inode row = now.get(keys.get(i));
       if (row == null || row.id() != used.get(i).id() || row.hasQuota() != used.get(i).hasQuota()) {
@@ -519,7 +519,7 @@ final class LockPlanner {
 
   private static void add(TreeMap<FsPath, LockTarget> targets, FsPath path, int depth, InodeKey key,
       long expectedId, LockMode mode, ResolvedPath resolvedPath) {
-    if (mode == LockMode.READ_COMMITTED) {
+    if (mode == LockMode.NONE) {
       return;
     }
     LockTarget target = targets.computeIfAbsent(path.ancestor(depth), p -> new LockTarget(depth, key, expectedId,
@@ -570,12 +570,12 @@ final class LockPlanner {
       // the attempt's first round trip: the quota epoch before any component
       ReadBatch batch = transaction.batch();
       firstEpochRead = batch.longVariable(TransactionContext.QUOTA_EPOCH);
-      ReadBatch.Result<Map<InodeKey, Inode>> read = batch.inodes(keys, LockMode.READ_COMMITTED);
+      ReadBatch.Result<Map<InodeKey, Inode>> read = batch.inodes(keys, LockMode.NONE);
       batch.execute();
       firstEpochPending = false;
       rows = read.get();
     } else {
-      rows = transaction.inodes().getAll(keys, LockMode.READ_COMMITTED);
+      rows = transaction.inodes().getAll(keys, LockMode.NONE);
     }
     ResolvedPath result = new ResolvedPath(path);
     Inode root = rows.get(InodePartitioning.ROOT_KEY);
@@ -592,7 +592,7 @@ final class LockPlanner {
       String name = names.get(depth - 1);
       InodeKey key = InodePartitioning.keyOf(directory, name);
       Inode row = keys.contains(key) ? rows.get(key)
-          : transaction.inodes().get(key, LockMode.READ_COMMITTED).orElse(null);
+          : transaction.inodes().get(key, LockMode.NONE).orElse(null);
       if (row == null) {
         hints.invalidate(directory.id(), name);
         break;
@@ -610,9 +610,9 @@ final class LockPlanner {
   // ---- by-id locks ----
 
   private void acquiredById(LockRequest request, Inode row, boolean laterLocksTaken) throws StoreException {
-    boolean locking = request.inodeMode() != LockMode.READ_COMMITTED;
+    boolean locking = request.inodeMode() != LockMode.NONE;
     for (int again = 0; row == null && locking; again++) {
-      if (transaction.inodes().getById(request.inodeId(), LockMode.READ_COMMITTED).isEmpty()) {
+      if (transaction.inodes().getById(request.inodeId(), LockMode.NONE).isEmpty()) {
         break; // deleted: the operation answers for a missing inode
       }
       // A move (delete + insert of the row) committed while the locking read waited: it skipped the old row and
@@ -648,7 +648,7 @@ final class LockPlanner {
     long id = cache.lockedById.parentId();
     while (true) {
       long wanted = id;
-      Inode directory = transaction.inodes().getById(wanted, LockMode.READ_COMMITTED).orElseThrow(
+      Inode directory = transaction.inodes().getById(wanted, LockMode.NONE).orElseThrow(
           () -> new StalePathException("ancestor " + wanted + " of inode " + cache.lockedById.id() + " vanished"));
       rememberHint(directory);
       upwards.add(directory);
@@ -696,7 +696,7 @@ final class LockPlanner {
     }
     if (lock.resolve() != PathLock.Resolve.PATH && directory) {
       LockMode mode = lock.resolve() == PathLock.Resolve.PATH_AND_ALL_CHILDREN ? lock.targetMode()
-          : LockMode.READ_COMMITTED;
+          : LockMode.NONE;
       ChildrenPage page = new ChildrenPage(targetId, lock.childrenAfter(), lock.childrenLimit(), mode);
       cache.childrenPages.put(page, spreads ? batch.spreadChildren(targetId, page.after(), page.limit(), mode)
           : batch.children(targetId, targetId, page.after(), page.limit(), mode));

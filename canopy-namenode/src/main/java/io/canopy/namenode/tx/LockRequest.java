@@ -13,7 +13,7 @@ import java.util.List;
 public final class LockRequest {
   private final List<PathLock> paths = new ArrayList<>();
   private long inodeId = -1;
-  private LockMode inodeMode = LockMode.READ_COMMITTED;
+  private LockMode inodeMode = LockMode.NONE;
   private boolean inodeFileData;
   private String leaseHolder;
   private boolean xattrs;

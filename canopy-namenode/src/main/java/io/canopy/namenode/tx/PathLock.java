@@ -66,12 +66,12 @@ public record PathLock(FsPath path, LockMode targetMode, LockMode ancestorMode, 
 
   /** Shared lock on the target: a consistent read. */
   public static PathLock read(FsPath path) {
-    return new PathLock(path, LockMode.SHARED, LockMode.READ_COMMITTED);
+    return new PathLock(path, LockMode.SHARED, LockMode.NONE);
   }
 
   /** Exclusive lock on the target: changes its attributes. */
   public static PathLock write(FsPath path) {
-    return new PathLock(path, LockMode.EXCLUSIVE, LockMode.READ_COMMITTED);
+    return new PathLock(path, LockMode.EXCLUSIVE, LockMode.NONE);
   }
 
   /** Exclusive locks on the target and its parent (or deepest existing ancestor): adds or removes the target. */

@@ -37,7 +37,7 @@ final class RowCache {
 
   /** The lock held on an inode: NONE when the transaction did not lock it. */
   LockMode lockOf(long inodeId) {
-    return locks.getOrDefault(inodeId, LockMode.READ_COMMITTED);
+    return locks.getOrDefault(inodeId, LockMode.NONE);
   }
 
   /** Records a lock taken on an inode; a row keeps the strongest lock taken on it. */

@@ -127,7 +127,7 @@ final class SubtreeReader {
       LockMode mode) {
     for (Inode child : page) {
       all.add(child);
-      if (mode != LockMode.READ_COMMITTED) {
+      if (mode != LockMode.NONE) {
         cache.noteLock(child.id(), mode);
       }
       if (child.directory()) {

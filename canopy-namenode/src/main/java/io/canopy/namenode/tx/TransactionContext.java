@@ -207,7 +207,7 @@ public final class TransactionContext {
    * ({@link PathLock#withChildren}) costs no further round trip.
    */
   public List<Inode> children(Inode directory, String startAfter, int limit, LockMode mode) throws StoreException {
-    if (mode != LockMode.READ_COMMITTED) {
+    if (mode != LockMode.NONE) {
       requireLock(directory, mode, "locking the children");
     }
     ReadBatch.Result<List<Inode>> page = cache.childrenPages.remove(new ChildrenPage(directory.id(), startAfter, limit,
@@ -220,7 +220,7 @@ public final class TransactionContext {
     } else {
       children = transaction.inodes().children(directory.id(), directory.id(), startAfter, limit, mode);
     }
-    if (mode != LockMode.READ_COMMITTED) {
+    if (mode != LockMode.NONE) {
       for (Inode child : children) {
         cache.noteLock(child.id(), mode);
       }
@@ -252,7 +252,7 @@ public final class TransactionContext {
    * round trip's rows more.
    */
   public List<Inode> subtree(Inode root, LockMode mode) throws IOException {
-    if (root.directory() && mode != LockMode.READ_COMMITTED) {
+    if (root.directory() && mode != LockMode.NONE) {
       requireLock(root, mode, "locking a subtree");
     }
     return subtrees.subtree(root, mode);
@@ -307,8 +307,8 @@ public final class TransactionContext {
     }
     ReadBatch batch = transaction.batch();
     ReadBatch.Result<List<ExtendedAttribute>> read = batch.xattrsOf(inode.id());
-    boolean unlocked = lockOf(inode) == LockMode.READ_COMMITTED;
-    ReadBatch.Result<Optional<Inode>> again = unlocked ? batch.inodeById(inode.id(), LockMode.READ_COMMITTED) : null;
+    boolean unlocked = lockOf(inode) == LockMode.NONE;
+    ReadBatch.Result<Optional<Inode>> again = unlocked ? batch.inodeById(inode.id(), LockMode.NONE) : null;
     batch.execute();
     if (again != null && !again.get().map(row -> row.key().equals(inode.key())).orElse(false)) {
       throw new StalePathException("inode " + inode.id() + " ('" + inode.name() + "') moved or was deleted while "
@@ -366,7 +366,7 @@ public final class TransactionContext {
    * changed, and possibly gone or moved by the time the answer is used.
    */
   public Optional<Inode> unlockedInodeById(long id) throws StoreException {
-    return transaction.inodes().getById(id, LockMode.READ_COMMITTED);
+    return transaction.inodes().getById(id, LockMode.NONE);
   }
 
   // ---- quotas ----

@@ -102,8 +102,7 @@ public final class TransactionRunner {
     TransientStoreException last = null;
     for (int attempt = 1; attempt <= maxAttempts; attempt++) {
       TransactionContext context = null;
-      try (Transaction transaction = operation.readOnly() ? store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)
-          : store.begin(MetadataStore.NO_PARTITION_HINT)) {
+      try (Transaction transaction = operation.readOnly() ? store.beginReadOnly() : store.begin()) {
         context = new TransactionContext(transaction, hints, subtreeRows, operation.name());
         context.acquire(operation.locks());
         T result;
@@ -229,7 +228,7 @@ public final class TransactionRunner {
    */
   private <T> Recorded<T> firstResult(AtMostOnce<T> operation, RetryKey key) throws IOException {
     for (int attempt = 1; ; attempt++) {
-      try (Transaction transaction = store.beginReadOnly(MetadataStore.NO_PARTITION_HINT)) {
+      try (Transaction transaction = store.beginReadOnly()) {
         Optional<RetryEntry> entry = transaction.retryCache().get(key);
         transaction.commit();
         if (entry.isEmpty()) {

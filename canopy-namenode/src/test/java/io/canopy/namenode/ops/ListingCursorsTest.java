@@ -9,8 +9,9 @@ import org.junit.jupiter.api.Test;
 /** A page's count of what follows it serves the next page of the same listing, and only while nothing changed. */
 class ListingCursorsTest {
   private static Inode directory(long children, long modificationTime) {
-    return new Inode(20_001, 16_385, 16_385, "dir", true, (short) 0755, "alice", "staff", modificationTime, 0, 0,
-        (short) 0, 0, (byte) 0, false, null, null, null, children);
+    return Inode.builder().id(20_001).partitionId(16_385).parentId(16_385).name("dir").directory(true)
+        .permission((short) 0755).owner("alice").group("staff").modificationTime(modificationTime)
+        .childrenCount(children).build();
   }
 
   @Test

@@ -25,8 +25,9 @@ class PermissionCheckerTest {
   }
 
   private static Inode file(int mode, boolean acl) {
-    return new Inode(100, 1, 1, "f", false, ModeBits.stored((short) mode, acl), "alice", "staff", 0, 0, 0,
-        (short) 1, 1024, (byte) 0, false, null, null, null, 0);
+    return Inode.builder().id(100).partitionId(1).parentId(1).name("f")
+        .permission(ModeBits.stored((short) mode, acl)).owner("alice").group("staff").replication((short) 1)
+        .preferredBlockSize(1024).build();
   }
 
   @Test

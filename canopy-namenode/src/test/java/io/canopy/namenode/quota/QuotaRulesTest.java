@@ -16,13 +16,14 @@ class QuotaRulesTest {
   private static final long PREFERRED = 128;
 
   private static Inode file(boolean open, long size, short replication) {
-    return new Inode(20_001, 16_385, 16_385, "f", false, (short) 0644, "u", "g", 1, 1, size, replication, PREFERRED,
-        (byte) 0, open, open ? "client" : null, null, null, 0);
+    return Inode.builder().id(20_001).partitionId(16_385).parentId(16_385).name("f").permission((short) 0644)
+        .owner("u").group("g").modificationTime(1).accessTime(1).size(size).replication(replication)
+        .preferredBlockSize(PREFERRED).underConstruction(open).clientName(open ? "client" : null).build();
   }
 
   private static Inode directory(long id, String name, boolean quota) {
-    return new Inode(id, 16_385, 16_385, name, true, (short) 0755, "u", "g", 1, 1, 0, (short) 0, 0, (byte) 0,
-        false, null, null, null, 0).withQuota(quota);
+    return Inode.builder().id(id).partitionId(16_385).parentId(16_385).name(name).directory(true)
+        .permission((short) 0755).owner("u").group("g").modificationTime(1).accessTime(1).hasQuota(quota).build();
   }
 
   @Test

@@ -14,8 +14,8 @@ class InodeHintCacheTest {
   private static final long ROOT_ID = 1;
 
   private static Inode directory(long id, long parentId, String name) {
-    return new Inode(id, parentId, parentId, name, true, (short) 0755, "owner", "group", 0, 0, 0, (short) 0, 0,
-        (byte) 0, false, null, null, null, 0);
+    return Inode.builder().id(id).partitionId(parentId).parentId(parentId).name(name).directory(true)
+        .permission((short) 0755).owner("owner").group("group").build();
   }
 
   @Test
