@@ -354,7 +354,7 @@ class FaultInjectionTest {
         NamespaceFormatter.format(plain, conf, false);
       }
       store = new FaultInjectingStore(MetadataStoreProvider.open(
-          conf.get(NameNodeConfig.METADATA_ENGINE, NameNodeConfig.METADATA_ENGINE_DEFAULT),
+          NameNodeConfig.metadataEngine(conf),
           NameNodeConfig.namenodeMetadataSettings(conf)), seed, probability, loseReplies);
       nameNode = NameNode.start(new Configuration(conf), store);
       Configuration dataNodeConf = MiniCanopyCluster.dataNodeConfigurationFor(nameNode, conf);

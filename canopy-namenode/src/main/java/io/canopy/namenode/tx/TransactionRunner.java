@@ -35,9 +35,6 @@ public final class TransactionRunner {
     void sleep(long millis) throws InterruptedException;
   }
 
-  /** HDFS's default retry-cache entry lifetime (dfs.namenode.retrycache.expirytime.millis). */
-  public static final long DEFAULT_RETRY_CACHE_EXPIRY_MS = 600_000;
-
   private static final Logger LOG = LoggerFactory.getLogger(TransactionRunner.class);
   private static final long BACKOFF_BASE_MS = 5;
   private static final long BACKOFF_CAP_MS = 1000;
@@ -58,7 +55,8 @@ public final class TransactionRunner {
 
   public TransactionRunner(MetadataStore store, InodeHintCache hints, int maxAttempts, Random random,
       Sleeper sleeper) {
-    this(store, hints, maxAttempts, random, sleeper, System::currentTimeMillis, DEFAULT_RETRY_CACHE_EXPIRY_MS,
+    this(store, hints, maxAttempts, random, sleeper, System::currentTimeMillis,
+        NameNodeConfig.RETRY_CACHE_EXPIRY_MS_DEFAULT,
         NameNodeConfig.subtreeMaxRows(new Configuration(false), Runtime.getRuntime().maxMemory()));
   }
 
