@@ -26,10 +26,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Canopy's namenode selection for the stock HDFS client (DESIGN s.9). Configure it as the nameservice's provider
- * ({@code dfs.client.failover.proxy.provider.NAME}, see {@link Nameservice#configure}); Hadoop creates it by
- * reflection through the {@code (Configuration, URI, Class, HAProxyFactory)} constructor and wraps it in its
- * {@code RetryInvocationHandler} with the failover-on-network-exception retry policy.
+ * Canopy's namenode selection for the stock HDFS client (docs/references.md [Design] s.9). Configure it as the
+ * nameservice's provider ({@code dfs.client.failover.proxy.provider.NAME}, see {@link Nameservice#configure}); Hadoop
+ * creates it by reflection through the {@code (Configuration, URI, Class, HAProxyFactory)} constructor and wraps it in
+ * its {@code RetryInvocationHandler} with the failover-on-network-exception retry policy.
  *
  * <p><b>One dispatching proxy.</b> Every Canopy namenode serves every call, so the provider does not hand the retry
  * handler a namenode's proxy (which the handler would keep until a failover) but a {@link NamenodeDispatcher}

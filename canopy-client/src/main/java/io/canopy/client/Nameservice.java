@@ -8,10 +8,11 @@ import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 
 /**
- * The HA-style nameservice that names a Canopy cluster's namenodes (DESIGN s.8, s.9): {@code hdfs://NAME} with
- * {@code dfs.ha.namenodes.NAME} listing one id per namenode and {@code dfs.namenode.rpc-address.NAME.ID} giving its
- * address (and, for datanodes, {@code dfs.namenode.servicerpc-address.NAME.ID} its service address). Stock DataNodes
- * read it to talk to every namenode; clients read it to pick and fail over between them.
+ * The HA-style nameservice that names a Canopy cluster's namenodes (docs/references.md [Design] s.8, s.9):
+ * {@code hdfs://NAME} with {@code dfs.ha.namenodes.NAME} listing one id per namenode and
+ * {@code dfs.namenode.rpc-address.NAME.ID} giving its address (and, for datanodes,
+ * {@code dfs.namenode.servicerpc-address.NAME.ID} its service address). Stock DataNodes read it to talk to every
+ * namenode; clients read it to pick and fail over between them.
  */
 public final class Nameservice {
   /** The nameservice name {@code canopy up} and the test clusters use. */

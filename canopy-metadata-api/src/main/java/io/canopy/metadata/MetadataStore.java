@@ -5,10 +5,10 @@ import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.NamespaceIdentity;
 
 /**
- * The engine-neutral metadata store (DESIGN s.5). Exposes what a partitioned NewSQL engine does cheaply:
- * primary-key reads, batched primary-key reads, partition-scoped scans, each with a lock mode; writes buffered
- * and flushed at commit. No SQL crosses this interface except through {@link #adminQuery}, which exists for
- * operators only.
+ * The engine-neutral metadata store (docs/references.md [Design] s.5). Exposes what a partitioned NewSQL engine does
+ * cheaply: primary-key reads, batched primary-key reads, partition-scoped scans, each with a lock mode; writes buffered
+ * and flushed at commit. No SQL crosses this interface except through {@link #adminQuery}, which exists for operators
+ * only.
  */
 public interface MetadataStore extends AutoCloseable {
   /** A hint meaning "no particular partition". */

@@ -96,7 +96,10 @@ public final class NameNodeConfig {
   public static final String FULL_REPORT_ASK_AGAIN_MS = "canopy.namenode.full-report.ask-again-ms";
   public static final long FULL_REPORT_ASK_AGAIN_MS_DEFAULT = 60_000;
 
-  /** Leader election round: every namenode increments its heartbeat counter this often (paper 000 s.4.1.8). */
+  /**
+   * Leader election round: every namenode increments its heartbeat counter this often (docs/references.md
+   * [HopsFS-Thesis] s.4.1.8).
+   */
   public static final String ELECTION_ROUND_MS = "canopy.namenode.election.round-ms";
   public static final long ELECTION_ROUND_MS_DEFAULT = 2_000;
   /** Rounds without a counter increment after which a namenode is dead to the others. */
@@ -158,10 +161,10 @@ public final class NameNodeConfig {
    * transactions read whole (a recursive delete, getContentSummary, getQuotaUsage, setQuota, a rename between quota
    * directories), and the blocks and replicas of the files a recursive delete removes (estimated from their length
    * before they are read). An operation needing more on its own is refused with an error naming this key; one that
-   * finds the others holding too much is answered RetriableException (try again). Until the subtree protocol (paper
-   * 000 s.4.1.5) works on subtrees in parts. Default: one row per {@link #SUBTREE_HEAP_BYTES_PER_ROW} bytes of the
-   * namenode's maximum heap (1,048,576 rows with the 1 GB of {@code canopy up}), from measurements in
-   * docs/design/011-limits.md.
+   * finds the others holding too much is answered RetriableException (try again). Until the subtree protocol
+   * (docs/references.md [HopsFS-Thesis] s.4.1.5) works on subtrees in parts. Default: one row per
+   * {@link #SUBTREE_HEAP_BYTES_PER_ROW} bytes of the namenode's maximum heap (1,048,576 rows with the 1 GB of
+   * {@code canopy up}), from measurements in docs/design/011-limits.md.
    */
   public static final String SUBTREE_MAX_ROWS = "canopy.namenode.subtree.max-rows";
   /** Heap per subtree row the default of {@link #SUBTREE_MAX_ROWS} allows: measured peaks and room for the rest. */

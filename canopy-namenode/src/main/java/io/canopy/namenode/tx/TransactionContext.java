@@ -40,12 +40,12 @@ import org.apache.hadoop.ipc.RetriableException;
  * read with them, and the only way it may change inodes. Changing an inode that is not exclusively locked is an
  * invariant failure. Effects on the namenode's caches run only after commit.
  *
- * <p>Locking (DESIGN s.6, paper 002 Table I): when the hint cache knows every proper ancestor of every path, the
- * components, the locks (in path order) and the prefetched rows are read in <em>one</em> round trip, and the hints
- * are verified against the rows. Otherwise the paths are first resolved at read-committed (one batched read of what
- * the hints know, then one read per unknown component, repairing the hints), and the locks and prefetches follow in
- * one more round trip. A lock that finds a different row than expected means the namespace changed under us: the
- * operation re-runs ({@link StalePathException}).
+ * <p>Locking (docs/references.md [Design] s.6, [HopsFS-1M] Table I): when the hint cache knows every proper ancestor of
+ * every path, the components, the locks (in path order) and the prefetched rows are read in <em>one</em> round trip,
+ * and the hints are verified against the rows. Otherwise the paths are first resolved at read-committed (one batched
+ * read of what the hints know, then one read per unknown component, repairing the hints), and the locks and prefetches
+ * follow in one more round trip. A lock that finds a different row than expected means the namespace changed under us:
+ * the operation re-runs ({@link StalePathException}).
  */
 public final class TransactionContext {
   /**

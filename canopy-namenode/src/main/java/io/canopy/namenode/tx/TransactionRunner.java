@@ -21,9 +21,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs every operation (DESIGN s.6): begin, resolve and lock, execute on the per-transaction context, flush and
- * commit, then the post-commit effects. Transient failures (deadlock, lock timeout, lost connection, a path that
- * changed while being locked) re-run the whole operation after a bounded, jittered exponential backoff.
+ * Runs every operation (docs/references.md [Design] s.6): begin, resolve and lock, execute on the per-transaction
+ * context, flush and commit, then the post-commit effects. Transient failures (deadlock, lock timeout, lost connection,
+ * a path that changed while being locked) re-run the whole operation after a bounded, jittered exponential backoff.
  *
  * <p>{@link AtMostOnce} operations record their result in the retry cache inside their own transaction, keyed by
  * the client call (or, outside RPC, by a key of this runner's own). A client's retry, and a re-run after a commit
