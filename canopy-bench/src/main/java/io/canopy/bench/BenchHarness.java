@@ -104,7 +104,7 @@ final class BenchHarness {
   static Map<String, OperationMix> workloads() {
     Map<String, OperationMix> workloads = new LinkedHashMap<>();
     workloads.put("Spotify mix", OperationMix.spotify());
-    // Paper 002's write-intensive variant: creates at 20%, taken from the file reads.
+    // The write-intensive variant of docs/references.md [HopsFS-1M] s.V-A: creates at 20%, taken from the file reads.
     workloads.put("Write-heavy mix", OperationMix.writeHeavyFromReads());
     return workloads;
   }

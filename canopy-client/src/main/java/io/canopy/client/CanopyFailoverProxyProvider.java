@@ -26,10 +26,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Canopy's namenode selection for the stock HDFS client (DESIGN s.9). Configure it as the nameservice's provider
- * ({@code dfs.client.failover.proxy.provider.NAME}, see {@link Nameservice#configure}); Hadoop creates it by
- * reflection through the {@code (Configuration, URI, Class, HAProxyFactory)} constructor and wraps it in its
- * {@code RetryInvocationHandler} with the failover-on-network-exception retry policy.
+ * Canopy's namenode selection for the stock HDFS client (docs/references.md [Design] s.9). Configure it as the
+ * nameservice's provider ({@code dfs.client.failover.proxy.provider.NAME}, see {@link Nameservice#configure}); Hadoop
+ * creates it by reflection through the {@code (Configuration, URI, Class, HAProxyFactory)} constructor and wraps it in
+ * its {@code RetryInvocationHandler} with the failover-on-network-exception retry policy.
  *
  * <p><b>One dispatching proxy.</b> Every Canopy namenode serves every call, so the provider does not hand the retry
  * handler a namenode's proxy (which the handler would keep until a failover) but a {@link NamenodeDispatcher}
@@ -86,20 +86,16 @@ public class CanopyFailoverProxyProvider<T> extends AbstractNNFailoverProxyProvi
       throw new IllegalArgumentException("Nameservice " + nameservice + " lists no namenode: set dfs.ha.namenodes."
           + nameservice + " and dfs.namenode.rpc-address." + nameservice + ".ID (Nameservice.configure does)");
     }
-    SelectionPolicy policy = SelectionPolicy.parse(
-        this.conf.get(ClientConfig.NAMENODE_SELECTION, ClientConfig.NAMENODE_SELECTION_DEFAULT));
-    long seed = randomSeed(this.conf);
+    SelectionPolicy policy = ClientConfig.namenodeSelection(this.conf);
+    long seed = ClientConfig.randomSeed(this.conf).orElseGet(() -> ThreadLocalRandom.current().nextLong());
     LOG.debug("Canopy namenode selection for {}: {} over {}, random seed {}", nameservice, policy, seeds, seed);
-    this.selector = new NamenodeSelector(policy,
-        this.conf.getInt(ClientConfig.LOCATION_DOMAIN_ID, ClientConfig.LOCATION_DOMAIN_ID_DEFAULT),
-        this.conf.getLong(ClientConfig.FAILED_NAMENODE_AVOID_MS, ClientConfig.FAILED_NAMENODE_AVOID_MS_DEFAULT),
-        clock, new Random(seed), seeds);
+    this.selector = new NamenodeSelector(policy, ClientConfig.locationDomainId(this.conf),
+        ClientConfig.failedNamenodeAvoidMs(this.conf), clock, new Random(seed), seeds);
     this.ownExecutor = refreshExecutor == null ? refreshThread(nameservice) : null;
     this.refresher = new NamenodeListRefresher(nameservice, selector,
         canonicalAddresses(source != null ? source
             : new NamenodeListClient(this.conf, ugi, ClientConfig.NAMENODE_LIST_RPC_TIMEOUT_MS)),
-        clock, this.conf.getLong(ClientConfig.NAMENODE_LIST_REFRESH_MS,
-            ClientConfig.NAMENODE_LIST_REFRESH_MS_DEFAULT),
+        clock, ClientConfig.namenodeListRefreshMs(this.conf),
         refreshExecutor != null ? refreshExecutor : ownExecutor);
     this.dispatcher = new NamenodeDispatcher<>(nameservice, selector, this::proxyFor, refresher::maybeRefresh)
         .newProxy(xface);
@@ -120,18 +116,6 @@ public class CanopyFailoverProxyProvider<T> extends AbstractNNFailoverProxyProvi
         .map(entry -> new NamenodeList.Entry(entry.id(), canonical(entry.rpcAddress()), entry.locationDomainId(),
             entry.leader()))
         .toList();
-  }
-
-  private static long randomSeed(Configuration conf) {
-    String configured = conf.getTrimmed(ClientConfig.RANDOM_SEED);
-    if (configured == null || configured.isEmpty()) {
-      return ThreadLocalRandom.current().nextLong();
-    }
-    try {
-      return Long.parseLong(configured);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(ClientConfig.RANDOM_SEED + " must be an integer, got '" + configured + "'");
-    }
   }
 
   private static ExecutorService refreshThread(String nameservice) {

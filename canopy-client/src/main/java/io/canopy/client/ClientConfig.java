@@ -1,8 +1,11 @@
 package io.canopy.client;
 
+import java.util.OptionalLong;
+import org.apache.hadoop.conf.Configuration;
+
 /**
- * Every {@code canopy.client.*} key, with its default. The nameservice itself (which namenodes, which provider) is
- * Hadoop's HA configuration, written by {@link Nameservice#configure}.
+ * Every {@code canopy.client.*} key, with its default and a typed getter. The nameservice itself (which namenodes,
+ * which provider) is Hadoop's HA configuration, written by {@link Nameservice#configure}.
  */
 public final class ClientConfig {
   /** How the client picks a namenode per call: {@code random}, {@code round-robin}, {@code sticky} or the default. */
@@ -34,5 +37,38 @@ public final class ClientConfig {
   static final int NAMENODE_LIST_RPC_TIMEOUT_MS = 10_000;
 
   private ClientConfig() {
+  }
+
+  /** {@link #NAMENODE_SELECTION}, parsed. */
+  public static SelectionPolicy namenodeSelection(Configuration conf) {
+    return SelectionPolicy.parse(conf.get(NAMENODE_SELECTION, NAMENODE_SELECTION_DEFAULT));
+  }
+
+  /** {@link #LOCATION_DOMAIN_ID}. */
+  public static int locationDomainId(Configuration conf) {
+    return conf.getInt(LOCATION_DOMAIN_ID, LOCATION_DOMAIN_ID_DEFAULT);
+  }
+
+  /** {@link #NAMENODE_LIST_REFRESH_MS}. */
+  public static long namenodeListRefreshMs(Configuration conf) {
+    return conf.getLong(NAMENODE_LIST_REFRESH_MS, NAMENODE_LIST_REFRESH_MS_DEFAULT);
+  }
+
+  /** {@link #FAILED_NAMENODE_AVOID_MS}. */
+  public static long failedNamenodeAvoidMs(Configuration conf) {
+    return conf.getLong(FAILED_NAMENODE_AVOID_MS, FAILED_NAMENODE_AVOID_MS_DEFAULT);
+  }
+
+  /** {@link #RANDOM_SEED}, or empty when unset; refuses a value that is not an integer. */
+  public static OptionalLong randomSeed(Configuration conf) {
+    String configured = conf.getTrimmed(RANDOM_SEED);
+    if (configured == null || configured.isEmpty()) {
+      return OptionalLong.empty();
+    }
+    try {
+      return OptionalLong.of(Long.parseLong(configured));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(RANDOM_SEED + " must be an integer, got '" + configured + "'");
+    }
   }
 }

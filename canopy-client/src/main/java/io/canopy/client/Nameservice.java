@@ -4,12 +4,15 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
+import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 
 /**
- * The HA-style nameservice that names a Canopy cluster's namenodes (DESIGN s.8, s.9): {@code hdfs://NAME} with
- * {@code dfs.ha.namenodes.NAME} listing one id per namenode and {@code dfs.namenode.rpc-address.NAME.ID} giving its
- * address (and, for datanodes, {@code dfs.namenode.servicerpc-address.NAME.ID} its service address). Stock DataNodes
- * read it to talk to every namenode; clients read it to pick and fail over between them.
+ * The HA-style nameservice that names a Canopy cluster's namenodes (docs/references.md [Design] s.8, s.9):
+ * {@code hdfs://NAME} with {@code dfs.ha.namenodes.NAME} listing one id per namenode and
+ * {@code dfs.namenode.rpc-address.NAME.ID} giving its address (and, for datanodes,
+ * {@code dfs.namenode.servicerpc-address.NAME.ID} its service address). Stock DataNodes read it to talk to every
+ * namenode; clients read it to pick and fail over between them.
  */
 public final class Nameservice {
   /** The nameservice name {@code canopy up} and the test clusters use. */
@@ -51,15 +54,15 @@ public final class Nameservice {
     for (int i = 0; i < rpcAddresses.size(); i++) {
       String id = "nn" + (i + 1);
       ids.add(id);
-      conf.set("dfs.namenode.rpc-address." + name + "." + id, rpcAddresses.get(i));
+      conf.set(HdfsClientConfigKeys.DFS_NAMENODE_RPC_ADDRESS_KEY + "." + name + "." + id, rpcAddresses.get(i));
       if (!serviceRpcAddresses.isEmpty()) {
         conf.set(SERVICE_RPC_ADDRESS_PREFIX + name + "." + id, serviceRpcAddresses.get(i));
       }
     }
-    conf.set("dfs.nameservices", name);
-    conf.set("dfs.ha.namenodes." + name, String.join(",", ids));
-    conf.set("dfs.client.failover.proxy.provider." + name, providerClass);
-    conf.set("fs.defaultFS", uri(name).toString());
+    conf.set(HdfsClientConfigKeys.DFS_NAMESERVICES, name);
+    conf.set(HdfsClientConfigKeys.DFS_HA_NAMENODES_KEY_PREFIX + "." + name, String.join(",", ids));
+    conf.set(HdfsClientConfigKeys.Failover.PROXY_PROVIDER_KEY_PREFIX + "." + name, providerClass);
+    conf.set(CommonConfigurationKeysPublic.FS_DEFAULT_NAME_KEY, uri(name).toString());
   }
 
   public static URI uri(String name) {
@@ -69,8 +72,8 @@ public final class Nameservice {
   /** The namenode addresses {@code conf} lists for nameservice {@code name}, in id order; empty when none. */
   public static List<String> rpcAddresses(Configuration conf, String name) {
     List<String> addresses = new ArrayList<>();
-    for (String id : conf.getTrimmedStringCollection("dfs.ha.namenodes." + name)) {
-      String address = conf.getTrimmed("dfs.namenode.rpc-address." + name + "." + id);
+    for (String id : conf.getTrimmedStringCollection(HdfsClientConfigKeys.DFS_HA_NAMENODES_KEY_PREFIX + "." + name)) {
+      String address = conf.getTrimmed(HdfsClientConfigKeys.DFS_NAMENODE_RPC_ADDRESS_KEY + "." + name + "." + id);
       if (address != null && !address.isEmpty()) {
         addresses.add(address);
       }

@@ -1,5 +1,6 @@
 package io.canopy.cli;
 
+import io.canopy.namenode.NameNodeConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.Locale;
@@ -19,7 +20,8 @@ import picocli.CommandLine.Spec;
         + "named by the variable leader.id, when its descriptor exists).",
         "A namenode joins with a new id every time it starts and removes its descriptor when it stops cleanly; a "
         + "killed one stays listed, its heartbeat growing old, until the leader evicts it after "
-        + "canopy.namenode.election.missed-rounds election rounds (2 rounds of 2 s by default).",
+        + NameNodeConfig.ELECTION_MISSED_ROUNDS + " election rounds (" + NameNodeConfig.ELECTION_MISSED_ROUNDS_DEFAULT
+        + " rounds of " + NameNodeConfig.ELECTION_ROUND_MS_DEFAULT / 1000 + " s by default).",
         "Like `canopy sql`, it starts the embedded database for this command only when the cluster is down.",
         "Example:",
         "$ canopy admin namenodes",

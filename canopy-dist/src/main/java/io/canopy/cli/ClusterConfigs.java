@@ -11,6 +11,8 @@ import io.canopy.client.CanopyFailoverProxyProvider;
 import io.canopy.client.Nameservice;
 import io.canopy.client.SecuritySettings;
 import io.canopy.datanode.DataNodeLauncher;
+import io.canopy.metadata.MetadataConfig;
+import io.canopy.metadata.postgres.PostgresSettings;
 import io.canopy.namenode.NameNodeConfig;
 import org.apache.hadoop.conf.Configuration;
 
@@ -35,19 +37,17 @@ public final class ClusterConfigs {
   public static final String HDFS_SITE = "hdfs-site.xml";
   public static final String CANOPY_SITE = "canopy-site.xml";
   public static final List<String> FILES = List.of(CORE_SITE, HDFS_SITE, CANOPY_SITE);
-  /** Set with -D, it selects an external PostgreSQL instead of the embedded one. */
-  public static final String JDBC_URL_KEY = "canopy.metadata.jdbc.url";
 
   /** Keys canopy up sets per process; an override would break the cluster, so -D refuses them. */
   private static final Map<String, String> RESERVED = Map.of(
       "fs.defaultFS", "it is namenode 1's address, or the nameservice of every namenode",
-      "canopy.namenode.rpc-address", "each namenode gets its own port",
-      "canopy.namenode.servicerpc-address", "each namenode gets its own service port, where datanodes report",
+      NameNodeConfig.RPC_ADDRESS, "each namenode gets its own port",
+      NameNodeConfig.SERVICE_RPC_ADDRESS, "each namenode gets its own service port, where datanodes report",
       "dfs.datanode.data.dir", "each datanode stores blocks under DIR/dn/I",
       "dfs.datanode.address", "each datanode gets its own port",
       "dfs.datanode.ipc.address", "each datanode gets its own IPC port (canopy namenode sends refreshNamenodes there)",
       "dfs.nameservices", "it names the nameservice '" + Nameservice.DEFAULT_NAME + "' of every namenode",
-      "canopy.namenode.metrics-file", "each namenode writes its counters to DIR/run/namenode-I.metrics");
+      NameNodeConfig.METRICS_FILE, "each namenode writes its counters to DIR/run/namenode-I.metrics");
   /** Prefixes of the nameservice's keys, which canopy writes from the namenodes it runs. */
   private static final List<String> RESERVED_PREFIXES = List.of(
       "dfs.ha.namenodes." + Nameservice.DEFAULT_NAME,
@@ -83,9 +83,9 @@ public final class ClusterConfigs {
         reason = "the nameservice '" + Nameservice.DEFAULT_NAME + "' lists the namenodes canopy runs";
       }
     }
-    if (key.equals(JDBC_URL_KEY) && value != null && value.isBlank()) {
-      throw new CliException(2, "-D " + JDBC_URL_KEY + " needs the JDBC URL of the external PostgreSQL, e.g. "
-          + "jdbc:postgresql://HOST:5432/canopy; leave it out to use the embedded database");
+    if (key.equals(PostgresSettings.JDBC_URL) && value != null && value.isBlank()) {
+      throw new CliException(2, "-D " + PostgresSettings.JDBC_URL + " needs the JDBC URL of the external PostgreSQL, "
+          + "e.g. jdbc:postgresql://HOST:5432/canopy; leave it out to use the embedded database");
     }
     if (reason != null) {
       throw new CliException(2, "-D " + key + " cannot be overridden: canopy up sets it because " + reason);
@@ -121,7 +121,7 @@ public final class ClusterConfigs {
       DataNodeLauncher.DEFAULTS.forEach((key, value) -> files.get(fileFor(key)).put(key, value));
     }
     cluster.overrides().forEach((key, value) -> {
-      if (!key.startsWith(NameNodeConfig.METADATA_PREFIX)) {
+      if (!key.startsWith(MetadataConfig.PREFIX)) {
         files.get(fileFor(key)).put(key, value);
       }
     });
@@ -130,7 +130,7 @@ public final class ClusterConfigs {
       nameserviceKeys(cluster, datanode).forEach((key, value) -> files.get(fileFor(key)).put(key, value));
     }
     if (role != null && role.kind() == Role.Kind.NAMENODE) {
-      files.get(CANOPY_SITE).put("canopy.namenode.rpc-address", "127.0.0.1:" + cluster.port(role));
+      files.get(CANOPY_SITE).put(NameNodeConfig.RPC_ADDRESS, "127.0.0.1:" + cluster.port(role));
       files.get(CANOPY_SITE).put(NameNodeConfig.SERVICE_RPC_ADDRESS, "127.0.0.1:" + cluster.servicePort(role));
     }
     if (datanode) {

@@ -1,6 +1,7 @@
 package io.canopy.cli;
 
 import io.canopy.client.Nameservice;
+import io.canopy.metadata.postgres.PostgresSettings;
 import io.canopy.metadata.postgres.SecretFiles;
 import java.io.IOException;
 import java.io.Reader;
@@ -139,7 +140,7 @@ public final class ClusterProperties {
   }
 
   static boolean isExternal(Map<String, String> overrides) {
-    return overrides.containsKey(ClusterConfigs.JDBC_URL_KEY);
+    return overrides.containsKey(PostgresSettings.JDBC_URL);
   }
 
   /** Whether the cluster in {@code layout} keeps its metadata in an external database. */

@@ -1,6 +1,7 @@
 package io.canopy.cli;
 
 import io.canopy.metadata.MetadataStore;
+import io.canopy.metadata.postgres.PostgresSettings;
 import io.canopy.namenode.NamespaceFormatter;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -58,7 +59,7 @@ final class ClusterStarter {
   void start() throws IOException {
     run(() -> {
       if (cluster.externalDatabase()) {
-        progress("metadata in the external database named by " + ClusterConfigs.JDBC_URL_KEY);
+        progress("metadata in the external database named by " + PostgresSettings.JDBC_URL);
       } else {
         startDatabase();
       }

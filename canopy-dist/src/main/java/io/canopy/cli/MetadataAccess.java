@@ -1,12 +1,12 @@
 package io.canopy.cli;
 
+import io.canopy.metadata.MetadataConfig;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.MetadataStoreProvider;
 import io.canopy.metadata.StoreException;
 import io.canopy.metadata.postgres.DatabaseLogin;
 import io.canopy.metadata.postgres.EmbeddedPostgresServer;
 import io.canopy.metadata.postgres.PostgresSettings;
-import io.canopy.namenode.NameNodeConfig;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -42,9 +42,8 @@ final class MetadataAccess {
   }
 
   private static MetadataStore open(Map<String, String> settings) throws StoreException {
-    settings.put(NameNodeConfig.METADATA_POOL_SIZE, CLI_POOL_SIZE);
-    String engine = settings.getOrDefault(NameNodeConfig.METADATA_ENGINE, NameNodeConfig.METADATA_ENGINE_DEFAULT);
-    return MetadataStoreProvider.open(engine, settings);
+    settings.put(MetadataConfig.POOL_SIZE, CLI_POOL_SIZE);
+    return MetadataStoreProvider.open(MetadataConfig.engine(settings), settings);
   }
 
   private static ClusterProperties cluster(ClusterLayout layout) {
@@ -65,7 +64,7 @@ final class MetadataAccess {
       String embeddedJdbcUrl) {
     Map<String, String> settings = new TreeMap<>();
     cluster.overrides().forEach((key, value) -> {
-      if (key.startsWith(NameNodeConfig.METADATA_PREFIX)) {
+      if (key.startsWith(MetadataConfig.PREFIX)) {
         settings.put(key, value);
       }
     });

@@ -1,5 +1,6 @@
 package io.canopy.cli;
 
+import io.canopy.metadata.postgres.PostgresSettings;
 import io.canopy.metadata.postgres.Postmaster;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -55,7 +56,7 @@ public final class StatusCommand implements Callable<Integer> {
     }
     out.println("cluster " + layout.root() + "  fs.defaultFS=" + cluster.defaultFs());
     if (cluster.externalDatabase()) {
-      out.println("metadata in an external database (" + ClusterConfigs.JDBC_URL_KEY + "); not started by canopy");
+      out.println("metadata in an external database (" + PostgresSettings.JDBC_URL + "); not started by canopy");
     }
     int running = 0;
     for (Role role : roles) {

@@ -43,9 +43,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Client operations through a namenode whose metadata store fails transiently at random (see
  * {@link FaultInjectingStore}): statements fail as deadlocks do, commits fail before reaching the database, and
  * commits take effect but lose their reply. The namenode must hide all of it while its retry budget lasts: every
- * call succeeds, and takes effect exactly once. The intended design (DESIGN s.6) re-runs a non-idempotent call
- * whose commit reply was lost and finds its first outcome in the retry cache, keyed by the RPC's (client id,
- * call id).
+ * call succeeds, and takes effect exactly once. The intended design (docs/references.md [Design] s.6) re-runs a
+ * non-idempotent call whose commit reply was lost and finds its first outcome in the retry cache, keyed by the RPC's
+ * (client id, call id).
  *
  * <p>Each thread runs scenarios of dependent steps under its own directory; a scenario stops at its first failed
  * step. Afterwards (injection off) each scenario's subtree must be the model's state after its last successful
@@ -354,7 +354,7 @@ class FaultInjectionTest {
         NamespaceFormatter.format(plain, conf, false);
       }
       store = new FaultInjectingStore(MetadataStoreProvider.open(
-          conf.get(NameNodeConfig.METADATA_ENGINE, NameNodeConfig.METADATA_ENGINE_DEFAULT),
+          NameNodeConfig.metadataEngine(conf),
           NameNodeConfig.namenodeMetadataSettings(conf)), seed, probability, loseReplies);
       nameNode = NameNode.start(new Configuration(conf), store);
       Configuration dataNodeConf = MiniCanopyCluster.dataNodeConfigurationFor(nameNode, conf);

@@ -2,6 +2,7 @@ package io.canopy.it;
 
 import io.canopy.client.Nameservice;
 import io.canopy.datanode.DataNodeLauncher;
+import io.canopy.metadata.MetadataConfig;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.MetadataStoreProvider;
 import io.canopy.metadata.postgres.EmbeddedPostgresServer;
@@ -52,7 +53,7 @@ public final class MiniCanopyCluster implements AutoCloseable {
     conf.set(NameNodeConfig.RPC_ADDRESS, "127.0.0.1:0");
     conf.setInt(NameNodeConfig.HANDLER_COUNT, 8);
     conf.setInt(NameNodeConfig.SERVICE_HANDLER_COUNT, 4);
-    conf.setInt("canopy.metadata.pool.size", 16);
+    conf.setInt(MetadataConfig.POOL_SIZE, 16);
     conf.setLong(NameNodeConfig.RANDOM_SEED, 42);
     // A killed namenode refuses connections: datanodes and clients give up on it quickly (the defaults retry ten
     // times a second apart per call, and a datanode's shutdown waits for its threads to notice).

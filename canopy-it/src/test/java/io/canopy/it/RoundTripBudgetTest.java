@@ -28,9 +28,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Database round trips per operation, counted by the data-access layer (paper 002, Table I): with the inode hints
- * warm, getFileInfo, getBlockLocations and create of a file cost the same at every depth; with cold hints (a
- * namenode that never saw the path) they grow by one round trip per path component.
+ * Database round trips per operation, counted by the data-access layer (docs/references.md [HopsFS-1M] Table I): with
+ * the inode hints warm, getFileInfo, getBlockLocations and create of a file cost the same at every depth; with cold
+ * hints (a namenode that never saw the path) they grow by one round trip per path component.
  */
 @Timeout(120)
 class RoundTripBudgetTest {

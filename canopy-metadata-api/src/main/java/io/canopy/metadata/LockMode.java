@@ -1,8 +1,8 @@
 package io.canopy.metadata;
 
 /**
- * Row lock taken by a read. The papers' model (000 s.4.1.2): reads run at read-committed isolation and take
- * row locks explicitly; a transaction takes each lock once, at the strongest mode it will need.
+ * Row lock taken by a read. The papers' model (docs/references.md [HopsFS-Thesis] s.4.1.2): reads run at read-committed
+ * isolation and take row locks explicitly; a transaction takes each lock once, at the strongest mode it will need.
  */
 public enum LockMode {
   /** No lock: sees the latest committed version. */

@@ -6,8 +6,8 @@ import io.canopy.metadata.entity.NamespaceIdentity;
 import java.util.Optional;
 
 /**
- * The engine-neutral metadata store (DESIGN s.5). Exposes what a partitioned NewSQL engine does cheaply:
- * primary-key reads, batched primary-key reads, partition-scoped scans, each with a lock mode; writes buffered
+ * The engine-neutral metadata store (docs/references.md [Design] s.5). Exposes what a partitioned NewSQL engine does
+ * cheaply: primary-key reads, batched primary-key reads, partition-scoped scans, each with a lock mode; writes buffered
  * and flushed at commit. No query language crosses this interface: what only some engines offer (such as
  * operators' queries, {@link AdminQueries}) is an optional {@link #capability}.
  */

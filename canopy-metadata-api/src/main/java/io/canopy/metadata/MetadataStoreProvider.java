@@ -5,10 +5,10 @@ import java.util.ServiceLoader;
 
 /** Creates stores of one engine; engines are found with {@link ServiceLoader}. */
 public interface MetadataStoreProvider {
-  /** Engine name as configured in {@code canopy.metadata.engine}, e.g. {@code postgres}. */
+  /** Engine name as configured in {@link MetadataConfig#ENGINE}, e.g. {@code postgres}. */
   String engine();
 
-  /** Opens a store; {@code settings} holds the {@code canopy.metadata.*} keys. */
+  /** Opens a store; {@code settings} holds the {@link MetadataConfig#PREFIX canopy.metadata.*} keys. */
   MetadataStore open(Map<String, String> settings) throws StoreException;
 
   /** Opens a store with the named engine, loaded from the class path. */

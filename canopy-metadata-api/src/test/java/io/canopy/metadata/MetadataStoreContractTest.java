@@ -61,9 +61,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The contract every {@link MetadataStore} engine honours (DESIGN: one abstract suite per SPI, one thin subclass
- * per engine). Each test gets a store over a fresh, empty namespace, formatted with {@link #IDENTITY} and
- * {@link #ROOT}; nothing is faked, every assertion runs against the real engine.
+ * The contract every {@link MetadataStore} engine honours (docs/references.md [Design] s.10: one abstract suite per
+ * SPI, one thin subclass per engine). Each test gets a store over a fresh, empty namespace, formatted with
+ * {@link #IDENTITY} and {@link #ROOT}; nothing is faked, every assertion runs against the real engine.
  */
 public abstract class MetadataStoreContractTest {
   protected static final long ROOT_ID = 16385L;

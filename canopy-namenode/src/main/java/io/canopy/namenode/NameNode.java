@@ -102,8 +102,7 @@ public final class NameNode implements AutoCloseable {
   public static NameNode start(Configuration conf) throws IOException {
     SecuritySettings.checkSupported(conf, "the namenode");
     MetadataStore store = MetadataStoreProvider.open(
-        conf.get(NameNodeConfig.METADATA_ENGINE, NameNodeConfig.METADATA_ENGINE_DEFAULT),
-        NameNodeConfig.namenodeMetadataSettings(conf));
+        NameNodeConfig.metadataEngine(conf), NameNodeConfig.namenodeMetadataSettings(conf));
     try {
       return start(conf, store);
     } catch (IOException | RuntimeException e) {
@@ -119,16 +118,14 @@ public final class NameNode implements AutoCloseable {
     if (identity == null) {
       throw new NotFormattedException(store.describe());
     }
-    long seed = conf.getLong(NameNodeConfig.RANDOM_SEED, System.nanoTime());
+    long seed = NameNodeConfig.randomSeed(conf);
     Random random = new Random(seed);
-    IdGenerator ids = new IdGenerator(store, conf.getInt(NameNodeConfig.ID_BATCH_SIZE,
-        NameNodeConfig.ID_BATCH_SIZE_DEFAULT));
+    IdGenerator ids = new IdGenerator(store, NameNodeConfig.idBatchSize(conf));
     NamespaceServices services = new NamespaceServices(conf, ids, System::currentTimeMillis, identity);
     TransactionRunner runner = new TransactionRunner(store,
-        new InodeHintCache(conf.getLong(NameNodeConfig.HINT_CACHE_SIZE, NameNodeConfig.HINT_CACHE_SIZE_DEFAULT)),
-        conf.getInt(NameNodeConfig.TRANSACTION_MAX_ATTEMPTS, NameNodeConfig.TRANSACTION_MAX_ATTEMPTS_DEFAULT),
+        new InodeHintCache(NameNodeConfig.hintCacheSize(conf)), NameNodeConfig.transactionMaxAttempts(conf),
         new Random(random.nextLong()), Thread::sleep, System::currentTimeMillis,
-        conf.getLong(NameNodeConfig.RETRY_CACHE_EXPIRY_MS, NameNodeConfig.RETRY_CACHE_EXPIRY_MS_DEFAULT),
+        NameNodeConfig.retryCacheExpiryMs(conf),
         NameNodeConfig.subtreeMaxRows(conf, Runtime.getRuntime().maxMemory()));
     DatanodeRegistry registry = new DatanodeRegistry(store, conf, System::currentTimeMillis);
     registry.reload();
@@ -140,32 +137,30 @@ public final class NameNode implements AutoCloseable {
     registry.refreshIn(housekeeping);
     // Serve in the cluster's safe mode from the first call on, then follow changes made through other namenodes.
     refreshSafeMode(runner, services.safeMode());
-    long safeModeRefreshMs = conf.getLong(NameNodeConfig.SAFEMODE_REFRESH_MS,
-        NameNodeConfig.SAFEMODE_REFRESH_MS_DEFAULT);
+    long safeModeRefreshMs = NameNodeConfig.safeModeRefreshMs(conf);
     housekeeping.scheduleWithFixedDelay(() -> refreshSafeMode(runner, services.safeMode()), safeModeRefreshMs,
         safeModeRefreshMs, java.util.concurrent.TimeUnit.MILLISECONDS);
-    long purgeInterval = conf.getLong(NameNodeConfig.RETRY_CACHE_PURGE_INTERVAL_MS,
-        NameNodeConfig.RETRY_CACHE_PURGE_INTERVAL_MS_DEFAULT);
+    long purgeInterval = NameNodeConfig.retryCachePurgeIntervalMs(conf);
     housekeeping.scheduleWithFixedDelay(() -> purgeRetryCache(store), purgeInterval, purgeInterval,
         java.util.concurrent.TimeUnit.MILLISECONDS);
-    String metricsFile = conf.get(NameNodeConfig.METRICS_FILE);
+    String metricsFile = NameNodeConfig.metricsFile(conf);
     BlockServices blocks = new BlockServices(registry, new BlockPlacement(registry, new Random(random.nextLong())),
         new BlockLocator(registry, identity.blockPoolId()), new ReplicaArrivals());
     AtomicReference<InetSocketAddress> boundAddress = new AtomicReference<>();
     LeaderElection election = new LeaderElection(store, NameNodeConfig.electionSettings(conf),
         () -> boundAddress.get().getAddress().getHostAddress() + ":" + boundAddress.get().getPort(),
-        conf.get(NameNodeConfig.HTTP_ADDRESS, ""),
-        conf.getInt(NameNodeConfig.LOCATION_DOMAIN_ID, 0), System::nanoTime, System::currentTimeMillis);
+        NameNodeConfig.httpAddress(conf), NameNodeConfig.locationDomainId(conf), System::nanoTime,
+        System::currentTimeMillis);
     List<DatanodeCommandSource> commandSources = new ArrayList<>();
     List<LeaderWork> leaderWork = new ArrayList<>();
     Random datanodeRandom = new Random(random.nextLong());
     BlockRecoveryDispatcher recoveries = new BlockRecoveryDispatcher(registry, identity.blockPoolId(),
-        LeaseMonitor.recoveryTimeoutMs(conf), System::currentTimeMillis);
+        NameNodeConfig.leaseRecoveryTimeoutMs(conf), System::currentTimeMillis);
     commandSources.add(recoveries);
     leaderWork.add(new LeaseMonitor(services, runner, recoveries, services.leaseLimits(),
         LeaseMonitor.intervalMs(conf), System::currentTimeMillis));
     FullReportTracker fullReports = new FullReportTracker(System::currentTimeMillis,
-        conf.getLong(NameNodeConfig.FULL_REPORT_ASK_AGAIN_MS, NameNodeConfig.FULL_REPORT_ASK_AGAIN_MS_DEFAULT));
+        NameNodeConfig.fullReportAskAgainMs(conf));
     ReplicationServices replication = replicationServices(conf, registry, fullReports,
         new Random(random.nextLong()));
     commandSources.add(new TransferCommandSource(replication, identity.blockPoolId()));
@@ -179,7 +174,7 @@ public final class NameNode implements AutoCloseable {
     leaderWork.add(unknownReplicas);
     ReplicaReportProcessor replicaReports = new ReplicaReportProcessor(runner, services.limits().minReplication(),
         services::now, unknownReplicas, registry, blocks.arrivals(),
-        conf.getInt(NameNodeConfig.REPLICA_REPORT_THREADS, NameNodeConfig.REPLICA_REPORT_THREADS_DEFAULT));
+        NameNodeConfig.replicaReportThreads(conf));
     DatanodeProtocolServer datanodes = new DatanodeProtocolServer(services, runner, registry, replicaReports,
         fullReports, datanodeRandom, election, commandSources);
     RpcServers servers = RpcServerFactory.build(conf, NameNodeConfig.rpcAddress(conf),

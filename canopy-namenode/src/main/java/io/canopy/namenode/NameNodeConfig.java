@@ -1,17 +1,22 @@
 package io.canopy.namenode;
 
+import io.canopy.metadata.MetadataConfig;
 import io.canopy.namenode.membership.ElectionSettings;
 import io.canopy.namenode.replication.ReplicationSettings;
-import io.canopy.namenode.tx.TransactionRunner;
 import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.net.NetUtils;
 
 /**
- * Every {@code canopy.namenode.*} and {@code canopy.metadata.*} key the namenode reads, with its default. HDFS keys
- * ({@code dfs.*}) keep their HDFS names and defaults and are read where they are used.
+ * Every {@code canopy.namenode.*} key, with its default and a typed getter: code reads a key only through its getter
+ * here, so its name and default live together. The keys every metadata engine shares ({@code canopy.metadata.engine},
+ * {@code canopy.metadata.pool.size}) are {@link MetadataConfig}'s. HDFS keys ({@code dfs.*}) keep their HDFS names and
+ * defaults ({@link DFSConfigKeys}) and are read where they are used; those read in several places have a getter at
+ * the end of this class.
  */
 public final class NameNodeConfig {
   /** host:port of the namenode's client RPC server: ClientProtocol, the namenode list, NamenodeProtocol. */
@@ -29,17 +34,11 @@ public final class NameNodeConfig {
   /** Handler threads of the service RPC server (datanode reports); HDFS's dfs.namenode.service.handler.count. */
   public static final String SERVICE_HANDLER_COUNT = "canopy.namenode.service.handler.count";
   public static final int SERVICE_HANDLER_COUNT_DEFAULT = 10;
-  /** Metadata engine, found with ServiceLoader. */
-  public static final String METADATA_ENGINE = "canopy.metadata.engine";
-  public static final String METADATA_ENGINE_DEFAULT = "postgres";
-  /** Prefix of the keys handed to the metadata engine (JDBC URL, pool size, ...). */
-  public static final String METADATA_PREFIX = "canopy.metadata.";
   /**
-   * Connections the namenode may hold to the metadata database. Default: the handler counts (client and service)
-   * and the replica report threads, plus {@link #POOL_RESERVE}, so an operation holding a connection can always get the second one id allocation or
-   * a datanode-view reload needs.
+   * Connections beyond the threads' own in the namenode's default pool ({@link MetadataConfig#POOL_SIZE} unset: the
+   * handler counts, client and service, and the replica report threads, plus this), so an operation holding a
+   * connection can always get the second one id allocation or a datanode-view reload needs.
    */
-  public static final String METADATA_POOL_SIZE = "canopy.metadata.pool.size";
   public static final int POOL_RESERVE = 16;
   /** When set, the namenode writes its per-operation counters to this file every second (see MetricsFile). */
   public static final String METRICS_FILE = "canopy.namenode.metrics-file";
@@ -56,9 +55,12 @@ public final class NameNodeConfig {
   /** Seed of the namenode's randomness (placement, backoff jitter); unset: a new seed per start, logged. */
   public static final String RANDOM_SEED = "canopy.namenode.random-seed";
 
-  /** How long a non-idempotent call's result stays in the retry cache (HDFS's default: 10 minutes). */
+  /**
+   * How long a non-idempotent call's result stays in the retry cache; default HDFS's 10 minutes
+   * ({@code dfs.namenode.retrycache.expirytime.millis}).
+   */
   public static final String RETRY_CACHE_EXPIRY_MS = "canopy.namenode.retry-cache.expiry-ms";
-  public static final long RETRY_CACHE_EXPIRY_MS_DEFAULT = TransactionRunner.DEFAULT_RETRY_CACHE_EXPIRY_MS;
+  public static final long RETRY_CACHE_EXPIRY_MS_DEFAULT = 600_000;
 
   /** How often each namenode deletes expired retry-cache entries, and at most how many per round. */
   public static final String RETRY_CACHE_PURGE_INTERVAL_MS = "canopy.namenode.retry-cache.purge-interval-ms";
@@ -94,19 +96,24 @@ public final class NameNodeConfig {
   public static final String FULL_REPORT_ASK_AGAIN_MS = "canopy.namenode.full-report.ask-again-ms";
   public static final long FULL_REPORT_ASK_AGAIN_MS_DEFAULT = 60_000;
 
-  /** Leader election round: every namenode increments its heartbeat counter this often (paper 000 s.4.1.8). */
+  /**
+   * Leader election round: every namenode increments its heartbeat counter this often (docs/references.md
+   * [HopsFS-Thesis] s.4.1.8).
+   */
   public static final String ELECTION_ROUND_MS = "canopy.namenode.election.round-ms";
-  public static final long ELECTION_ROUND_MS_DEFAULT = ElectionSettings.ROUND_MS_DEFAULT;
+  public static final long ELECTION_ROUND_MS_DEFAULT = 2_000;
   /** Rounds without a counter increment after which a namenode is dead to the others. */
   public static final String ELECTION_MISSED_ROUNDS = "canopy.namenode.election.missed-rounds";
-  public static final int ELECTION_MISSED_ROUNDS_DEFAULT = ElectionSettings.MISSED_ROUNDS_DEFAULT;
+  public static final int ELECTION_MISSED_ROUNDS_DEFAULT = 2;
   /** Ceiling of the round time, which the leader raises when namenodes are evicted for slowness. */
   public static final String ELECTION_MAX_ROUND_MS = "canopy.namenode.election.max-round-ms";
-  public static final long ELECTION_MAX_ROUND_MS_DEFAULT = ElectionSettings.MAX_ROUND_MS_DEFAULT;
+  public static final long ELECTION_MAX_ROUND_MS_DEFAULT = 60_000;
   /** The namenode's location domain (availability zone) id, published to clients; 0 = none. */
   public static final String LOCATION_DOMAIN_ID = "canopy.namenode.location-domain-id";
+  public static final int LOCATION_DOMAIN_ID_DEFAULT = 0;
   /** host:port of the namenode's web endpoint, published in its descriptor (Canopy serves none yet: empty). */
   public static final String HTTP_ADDRESS = "canopy.namenode.http-address";
+  public static final String HTTP_ADDRESS_DEFAULT = "";
 
   /**
    * HDFS's lease soft limit: another client may take over (recover) a file whose writer has not renewed its lease
@@ -118,9 +125,12 @@ public final class NameNodeConfig {
   public static final long LEASE_SOFT_LIMIT_MS_DEFAULT = 60_000;
   /**
    * How long the leader waits for a block recovery it sent to a datanode to be committed before it starts a new
-   * attempt (new recovery id, another primary datanode). Default: 30 heartbeat intervals, HDFS's rule.
+   * attempt (new recovery id, another primary datanode). Default: {@link #LEASE_RECOVERY_TIMEOUT_HEARTBEATS}
+   * heartbeat intervals, HDFS's rule.
    */
   public static final String LEASE_RECOVERY_TIMEOUT_MS = "canopy.namenode.lease.recovery-timeout-ms";
+  /** HDFS's block recovery timeout: this many heartbeat intervals. */
+  public static final int LEASE_RECOVERY_TIMEOUT_HEARTBEATS = 30;
 
   /**
    * Queued blocks the leader's replication duty examines per run (one transaction per file); the rest wait for the
@@ -151,42 +161,16 @@ public final class NameNodeConfig {
    * transactions read whole (a recursive delete, getContentSummary, getQuotaUsage, setQuota, a rename between quota
    * directories), and the blocks and replicas of the files a recursive delete removes (estimated from their length
    * before they are read). An operation needing more on its own is refused with an error naming this key; one that
-   * finds the others holding too much is answered RetriableException (try again). Until the subtree protocol (paper
-   * 000 s.4.1.5) works on subtrees in parts. Default: one row per {@link #SUBTREE_HEAP_BYTES_PER_ROW} bytes of the
-   * namenode's maximum heap (1,048,576 rows with the 1 GB of {@code canopy up}), from measurements in
-   * docs/design/011-limits.md.
+   * finds the others holding too much is answered RetriableException (try again). Until the subtree protocol
+   * (docs/references.md [HopsFS-Thesis] s.4.1.5) works on subtrees in parts. Default: one row per
+   * {@link #SUBTREE_HEAP_BYTES_PER_ROW} bytes of the namenode's maximum heap (1,048,576 rows with the 1 GB of
+   * {@code canopy up}), from measurements in docs/design/011-limits.md.
    */
   public static final String SUBTREE_MAX_ROWS = "canopy.namenode.subtree.max-rows";
   /** Heap per subtree row the default of {@link #SUBTREE_MAX_ROWS} allows: measured peaks and room for the rest. */
   public static final long SUBTREE_HEAP_BYTES_PER_ROW = 1024;
 
   private NameNodeConfig() {
-  }
-
-  /** The leader's block housekeeping bounds: Canopy's keys above and HDFS's own keys with HDFS's defaults. */
-  public static ReplicationSettings replicationSettings(Configuration conf) {
-    return ReplicationSettings.from(conf);
-  }
-
-  /** The election parameters of {@code conf}; the lease margin is half a round. */
-  public static ElectionSettings electionSettings(Configuration conf) {
-    long roundMs = conf.getLong(ELECTION_ROUND_MS, ELECTION_ROUND_MS_DEFAULT);
-    return new ElectionSettings(roundMs, conf.getInt(ELECTION_MISSED_ROUNDS, ELECTION_MISSED_ROUNDS_DEFAULT),
-        Math.max(roundMs, conf.getLong(ELECTION_MAX_ROUND_MS, ELECTION_MAX_ROUND_MS_DEFAULT)), roundMs / 2);
-  }
-
-  /** {@link #SUBTREE_MAX_ROWS} of {@code conf}, or its default for a namenode of {@code maxHeapBytes}. */
-  public static long subtreeMaxRows(Configuration conf, long maxHeapBytes) {
-    return conf.getLong(SUBTREE_MAX_ROWS, Math.max(1, maxHeapBytes / SUBTREE_HEAP_BYTES_PER_ROW));
-  }
-
-  /** The metadata settings a namenode opens its store with: the configured ones, and a pool sized to its handlers. */
-  public static Map<String, String> namenodeMetadataSettings(Configuration conf) {
-    Map<String, String> settings = metadataSettings(conf);
-    settings.putIfAbsent(METADATA_POOL_SIZE, String.valueOf(conf.getInt(HANDLER_COUNT, HANDLER_COUNT_DEFAULT)
-        + conf.getInt(SERVICE_HANDLER_COUNT, SERVICE_HANDLER_COUNT_DEFAULT)
-        + conf.getInt(REPLICA_REPORT_THREADS, REPLICA_REPORT_THREADS_DEFAULT) + POOL_RESERVE));
-    return settings;
   }
 
   /** Where the client RPC server listens. */
@@ -203,12 +187,170 @@ public final class NameNodeConfig {
     return NetUtils.createSocketAddr(rpcAddress(conf).getHostString(), 0);
   }
 
+  /** {@link #HANDLER_COUNT}. */
+  public static int handlerCount(Configuration conf) {
+    return conf.getInt(HANDLER_COUNT, HANDLER_COUNT_DEFAULT);
+  }
+
+  /** {@link #SERVICE_HANDLER_COUNT}. */
+  public static int serviceHandlerCount(Configuration conf) {
+    return conf.getInt(SERVICE_HANDLER_COUNT, SERVICE_HANDLER_COUNT_DEFAULT);
+  }
+
+  /** {@link MetadataConfig#ENGINE}: the metadata engine the namenode opens its store with. */
+  public static String metadataEngine(Configuration conf) {
+    return conf.get(MetadataConfig.ENGINE, MetadataConfig.ENGINE_DEFAULT);
+  }
+
   /** The {@code canopy.metadata.*} keys of {@code conf}, for the metadata engine. */
   public static Map<String, String> metadataSettings(Configuration conf) {
     Map<String, String> settings = new HashMap<>();
-    for (Map.Entry<String, String> entry : conf.getPropsWithPrefix(METADATA_PREFIX).entrySet()) {
-      settings.put(METADATA_PREFIX + entry.getKey(), entry.getValue());
+    for (Map.Entry<String, String> entry : conf.getPropsWithPrefix(MetadataConfig.PREFIX).entrySet()) {
+      settings.put(MetadataConfig.PREFIX + entry.getKey(), entry.getValue());
     }
     return settings;
+  }
+
+  /** The metadata settings a namenode opens its store with: the configured ones, and a pool sized to its threads. */
+  public static Map<String, String> namenodeMetadataSettings(Configuration conf) {
+    Map<String, String> settings = metadataSettings(conf);
+    settings.putIfAbsent(MetadataConfig.POOL_SIZE, String.valueOf(handlerCount(conf) + serviceHandlerCount(conf)
+        + replicaReportThreads(conf) + POOL_RESERVE));
+    return settings;
+  }
+
+  /** {@link #METRICS_FILE}, or null when unset. */
+  public static String metricsFile(Configuration conf) {
+    return conf.get(METRICS_FILE);
+  }
+
+  /** {@link #ID_BATCH_SIZE}. */
+  public static int idBatchSize(Configuration conf) {
+    return conf.getInt(ID_BATCH_SIZE, ID_BATCH_SIZE_DEFAULT);
+  }
+
+  /** {@link #TRANSACTION_MAX_ATTEMPTS}. */
+  public static int transactionMaxAttempts(Configuration conf) {
+    return conf.getInt(TRANSACTION_MAX_ATTEMPTS, TRANSACTION_MAX_ATTEMPTS_DEFAULT);
+  }
+
+  /** {@link #HINT_CACHE_SIZE}. */
+  public static long hintCacheSize(Configuration conf) {
+    return conf.getLong(HINT_CACHE_SIZE, HINT_CACHE_SIZE_DEFAULT);
+  }
+
+  /** {@link #RANDOM_SEED}, or {@code System.nanoTime()} when unset (a new seed per start). */
+  public static long randomSeed(Configuration conf) {
+    return conf.getLong(RANDOM_SEED, System.nanoTime());
+  }
+
+  /** {@link #RETRY_CACHE_EXPIRY_MS}. */
+  public static long retryCacheExpiryMs(Configuration conf) {
+    return conf.getLong(RETRY_CACHE_EXPIRY_MS, RETRY_CACHE_EXPIRY_MS_DEFAULT);
+  }
+
+  /** {@link #RETRY_CACHE_PURGE_INTERVAL_MS}. */
+  public static long retryCachePurgeIntervalMs(Configuration conf) {
+    return conf.getLong(RETRY_CACHE_PURGE_INTERVAL_MS, RETRY_CACHE_PURGE_INTERVAL_MS_DEFAULT);
+  }
+
+  /** {@link #COMPLETE_WAIT_MS}. */
+  public static long completeWaitMs(Configuration conf) {
+    return conf.getLong(COMPLETE_WAIT_MS, COMPLETE_WAIT_MS_DEFAULT);
+  }
+
+  /** {@link #REPLICA_REPORT_THREADS}. */
+  public static int replicaReportThreads(Configuration conf) {
+    return conf.getInt(REPLICA_REPORT_THREADS, REPLICA_REPORT_THREADS_DEFAULT);
+  }
+
+  /** {@link #SAFEMODE_REFRESH_MS}. */
+  public static long safeModeRefreshMs(Configuration conf) {
+    return conf.getLong(SAFEMODE_REFRESH_MS, SAFEMODE_REFRESH_MS_DEFAULT);
+  }
+
+  /** {@link #SAFEMODE_RECHECK_MS}. */
+  public static long safeModeRecheckMs(Configuration conf) {
+    return conf.getLong(SAFEMODE_RECHECK_MS, SAFEMODE_RECHECK_MS_DEFAULT);
+  }
+
+  /** {@link #FULL_REPORT_ASK_AGAIN_MS}. */
+  public static long fullReportAskAgainMs(Configuration conf) {
+    return conf.getLong(FULL_REPORT_ASK_AGAIN_MS, FULL_REPORT_ASK_AGAIN_MS_DEFAULT);
+  }
+
+  /** The election parameters of {@code conf}; the lease margin is half a round. */
+  public static ElectionSettings electionSettings(Configuration conf) {
+    long roundMs = conf.getLong(ELECTION_ROUND_MS, ELECTION_ROUND_MS_DEFAULT);
+    return new ElectionSettings(roundMs, conf.getInt(ELECTION_MISSED_ROUNDS, ELECTION_MISSED_ROUNDS_DEFAULT),
+        Math.max(roundMs, conf.getLong(ELECTION_MAX_ROUND_MS, ELECTION_MAX_ROUND_MS_DEFAULT)), roundMs / 2);
+  }
+
+  /** {@link #LOCATION_DOMAIN_ID}. */
+  public static int locationDomainId(Configuration conf) {
+    return conf.getInt(LOCATION_DOMAIN_ID, LOCATION_DOMAIN_ID_DEFAULT);
+  }
+
+  /** {@link #HTTP_ADDRESS}. */
+  public static String httpAddress(Configuration conf) {
+    return conf.get(HTTP_ADDRESS, HTTP_ADDRESS_DEFAULT);
+  }
+
+  /** {@link #LEASE_SOFT_LIMIT_MS}. */
+  public static long leaseSoftLimitMs(Configuration conf) {
+    return conf.getLong(LEASE_SOFT_LIMIT_MS, LEASE_SOFT_LIMIT_MS_DEFAULT);
+  }
+
+  /** {@link #LEASE_RECOVERY_TIMEOUT_MS}; default {@link #LEASE_RECOVERY_TIMEOUT_HEARTBEATS} heartbeat intervals. */
+  public static long leaseRecoveryTimeoutMs(Configuration conf) {
+    return conf.getLong(LEASE_RECOVERY_TIMEOUT_MS, LEASE_RECOVERY_TIMEOUT_HEARTBEATS * heartbeatIntervalMs(conf));
+  }
+
+  /** The leader's block housekeeping bounds: Canopy's keys above and HDFS's own keys with HDFS's defaults. */
+  public static ReplicationSettings replicationSettings(Configuration conf) {
+    return ReplicationSettings.from(conf);
+  }
+
+  /** {@link #REPLICATION_BLOCKS_PER_RUN}. */
+  public static int replicationBlocksPerRun(Configuration conf) {
+    return conf.getInt(REPLICATION_BLOCKS_PER_RUN, REPLICATION_BLOCKS_PER_RUN_DEFAULT);
+  }
+
+  /** {@link #REPLICATION_REPORT_GRACE_MS}. */
+  public static long replicationReportGraceMs(Configuration conf) {
+    return conf.getLong(REPLICATION_REPORT_GRACE_MS, REPLICATION_REPORT_GRACE_MS_DEFAULT);
+  }
+
+  /** {@link #DEAD_DATANODE_FILES_PER_RUN}. */
+  public static int deadDatanodeFilesPerRun(Configuration conf) {
+    return conf.getInt(DEAD_DATANODE_FILES_PER_RUN, DEAD_DATANODE_FILES_PER_RUN_DEFAULT);
+  }
+
+  /** {@link #SYMLINKS_ENABLED}. */
+  public static boolean symlinksEnabled(Configuration conf) {
+    return conf.getBoolean(SYMLINKS_ENABLED, SYMLINKS_ENABLED_DEFAULT);
+  }
+
+  /** {@link #SUBTREE_MAX_ROWS} of {@code conf}, or its default for a namenode of {@code maxHeapBytes}. */
+  public static long subtreeMaxRows(Configuration conf, long maxHeapBytes) {
+    return conf.getLong(SUBTREE_MAX_ROWS, Math.max(1, maxHeapBytes / SUBTREE_HEAP_BYTES_PER_ROW));
+  }
+
+  /** HDFS's {@code dfs.heartbeat.interval} (default 3 s), in milliseconds. */
+  public static long heartbeatIntervalMs(Configuration conf) {
+    return conf.getTimeDuration(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY, DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_DEFAULT,
+        TimeUnit.SECONDS, TimeUnit.MILLISECONDS);
+  }
+
+  /** HDFS's {@code dfs.namenode.heartbeat.recheck-interval} (default 5 minutes), in milliseconds. */
+  public static long heartbeatRecheckIntervalMs(Configuration conf) {
+    return conf.getLong(DFSConfigKeys.DFS_NAMENODE_HEARTBEAT_RECHECK_INTERVAL_KEY,
+        DFSConfigKeys.DFS_NAMENODE_HEARTBEAT_RECHECK_INTERVAL_DEFAULT);
+  }
+
+  /** HDFS's {@code dfs.namenode.replication.min} (default 1): the replicas that make a block safe. */
+  public static int minReplication(Configuration conf) {
+    return conf.getInt(DFSConfigKeys.DFS_NAMENODE_REPLICATION_MIN_KEY,
+        DFSConfigKeys.DFS_NAMENODE_REPLICATION_MIN_DEFAULT);
   }
 }

@@ -5,6 +5,7 @@ import io.canopy.metadata.StoreException;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.NamespaceIdentity;
 import io.canopy.namenode.fs.InodePartitioning;
+import io.canopy.namenode.fs.PermissionSettings;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.UUID;
@@ -27,7 +28,7 @@ public final class NamespaceFormatter {
     NamespaceIdentity identity = new NamespaceIdentity(namespaceId, "CID-" + UUID.randomUUID(),
         "BP-" + namespaceId + "-127.0.0.1-" + now, now);
     String owner = UserGroupInformation.getCurrentUser().getShortUserName();
-    String group = conf.get("dfs.permissions.superusergroup", "supergroup");
+    String group = PermissionSettings.superGroup(conf);
     Inode root = Inode.builder()
         .id(InodePartitioning.ROOT_ID)
         .partitionId(InodePartitioning.ROOT_KEY.partitionId())

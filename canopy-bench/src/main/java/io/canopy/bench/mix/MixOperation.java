@@ -1,9 +1,9 @@
 package io.canopy.bench.mix;
 
 /**
- * The file-system operations of the Spotify workload (papers 001 and 002, figure 3 of 002), in the order of their
- * frequency. Each one is a single Hadoop {@code FileSystem} call, or a short sequence of calls for reads and
- * creates; {@link MixWorker} holds the exact semantics.
+ * The file-system operations of the Spotify workload (docs/references.md [HopsFS-CL] s.V-B, [HopsFS-1M] Fig. 3), in the
+ * order of their frequency. Each one is a single Hadoop {@code FileSystem} call, or a short sequence of calls for reads
+ * and creates; {@link MixWorker} holds the exact semantics.
  */
 public enum MixOperation {
   /** open + read to the end + close of a file in the working set. */

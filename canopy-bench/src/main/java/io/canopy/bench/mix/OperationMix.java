@@ -15,7 +15,10 @@ import java.util.Random;
  * given in percent.
  */
 public final class OperationMix {
-  /** Percent of file creates in the write-heavy variant of paper 002 (section "Throughput Scalability"). */
+  /**
+   * Percent of file creates in the write-heavy variant of docs/references.md [HopsFS-1M] s.V-A ("Throughput
+   * Scalability").
+   */
   public static final double WRITE_HEAVY_CREATE_PERCENT = 20.0;
 
   private final String name;
@@ -54,7 +57,10 @@ public final class OperationMix {
     return new OperationMix(name, weights);
   }
 
-  /** The operation frequencies of Spotify's HDFS cluster (paper 002, figure 3), in percent; they sum to 100. */
+  /**
+   * The operation frequencies of Spotify's HDFS cluster (docs/references.md [HopsFS-1M] Fig. 3), in percent; they sum
+   * to 100.
+   */
   public static OperationMix spotify() {
     EnumMap<MixOperation, Double> weights = new EnumMap<>(MixOperation.class);
     weights.put(MixOperation.READ_FILE, 68.73);
@@ -75,8 +81,8 @@ public final class OperationMix {
 
   /**
    * The write-heavy variant: creates at 20% and every other Spotify operation scaled by the same factor
-   * (80 / 97.3) so the total stays 100%. Paper 002 words it as "decreasing the frequency of the file read operations
-   * accordingly"; {@link #writeHeavyFromReads()} is that literal reading.
+   * (80 / 97.3) so the total stays 100%. docs/references.md [HopsFS-1M] s.V-A words it as "decreasing the frequency of
+   * the file read operations accordingly"; {@link #writeHeavyFromReads()} is that literal reading.
    */
   public static OperationMix writeHeavy() {
     OperationMix spotify = spotify();

@@ -1,6 +1,7 @@
 /**
- * The Spotify workload (papers 001 and 002; DESIGN.md section 11) through the Hadoop {@code FileSystem} API, for any
- * {@code hdfs://} URI: Canopy and the Apache HDFS baseline are driven by the same code with the same seed.
+ * The Spotify workload (docs/references.md [HopsFS-CL] s.V, [HopsFS-1M] Fig. 3, [Design] s.11) through the Hadoop
+ * {@code FileSystem} API, for any {@code hdfs://} URI: Canopy and the Apache HDFS baseline are driven by the same code
+ * with the same seed.
  *
  * <ul>
  * <li>{@link io.canopy.bench.mix.OperationMix}: the operation weights ({@code spotify()}, {@code writeHeavy()}) and

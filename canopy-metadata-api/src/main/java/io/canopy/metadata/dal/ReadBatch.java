@@ -22,8 +22,8 @@ import java.util.OptionalLong;
  * taken in that order, and a read added after a locking read sees the state under that lock. In a read-only
  * transaction the whole batch sees one consistent committed state instead (see
  * {@link io.canopy.metadata.MetadataStore#beginReadOnly}). This is how the
- * transaction framework reads a whole path, locks it and prefetches a file's blocks at once (paper 002, Table I).
- * Each method returns a handle whose value is available once {@link #execute()} returned.
+ * transaction framework reads a whole path, locks it and prefetches a file's blocks at once (docs/references.md
+ * [HopsFS-1M] Table I). Each method returns a handle whose value is available once {@link #execute()} returned.
  */
 public interface ReadBatch {
   /** The value of one read of the batch. */

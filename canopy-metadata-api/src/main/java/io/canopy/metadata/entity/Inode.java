@@ -3,13 +3,13 @@ package io.canopy.metadata.entity;
 import java.util.Objects;
 
 /**
- * One row per path component (DESIGN s.4). Files and directories share the row; file-only fields are zero for
- * directories. {@code spreadsChildren} marks a top-level directory whose children get pseudo-random partition ids
- * (fixed when the directory is created, so moves never re-key its children). {@code size} is the length of a file's complete blocks plus what the writer reported so far.
- * {@code hasQuota} marks a directory with a namespace or storage-space quota: its limits and usage are a row of the
- * quota table keyed by its id, and every operation below it that changes usage updates that row (see
- * {@code docs/design/008-quotas.md}). Build one by field name with {@link #builder()}, or from another with
- * {@link #toBuilder()}.
+ * One row per path component (docs/references.md [Design] s.4). Files and directories share the row; file-only fields
+ * are zero for directories. {@code spreadsChildren} marks a top-level directory whose children get pseudo-random
+ * partition ids (fixed when the directory is created, so moves never re-key its children). {@code size} is the length
+ * of a file's complete blocks plus what the writer reported so far. {@code hasQuota} marks a directory with a namespace
+ * or storage-space quota: its limits and usage are a row of the quota table keyed by its id, and every operation below
+ * it that changes usage updates that row (see {@code docs/design/008-quotas.md}). Build one by field name with
+ * {@link #builder()}, or from another with {@link #toBuilder()}.
  */
 public record Inode(
     long id,

@@ -1,12 +1,19 @@
 package io.canopy.metadata.postgres;
 
+import io.canopy.metadata.MetadataConfig;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
 
-/** The {@code canopy.metadata.*} keys this engine reads, with their defaults. */
+/**
+ * The {@code canopy.metadata.*} keys this engine reads, with their defaults, and their typed getters. The keys every
+ * engine shares (engine, pool size) are {@link MetadataConfig}'s.
+ */
 public final class PostgresSettings {
-  /** JDBC URL of the PostgreSQL database. */
+  /**
+   * JDBC URL of the PostgreSQL database; set with {@code canopy up -D}, it selects an external database instead of
+   * the embedded one.
+   */
   public static final String JDBC_URL = "canopy.metadata.jdbc.url";
   /** The database user; for namenodes the owner role of docs/design/010, never a superuser. */
   public static final String USER = "canopy.metadata.jdbc.user";
@@ -26,9 +33,6 @@ public final class PostgresSettings {
   public static final String READER_USER = "canopy.metadata.reader.user";
   /** The file (0600) holding the password of {@link #READER_USER}. */
   public static final String READER_PASSWORD_FILE = "canopy.metadata.reader.password-file";
-  /** Connections in the namenode's pool; each concurrent operation holds one. */
-  public static final String POOL_SIZE = "canopy.metadata.pool.size";
-  public static final int POOL_SIZE_DEFAULT = 32;
   /** How long a statement waits for a row lock before failing transiently (and being retried). */
   public static final String LOCK_TIMEOUT_MS = "canopy.metadata.lock-timeout-ms";
   public static final long LOCK_TIMEOUT_MS_DEFAULT = 10_000L;
@@ -115,9 +119,9 @@ public final class PostgresSettings {
   }
 
   int poolSize() {
-    int size = Integer.parseInt(values.getOrDefault(POOL_SIZE, String.valueOf(POOL_SIZE_DEFAULT)));
+    int size = MetadataConfig.poolSize(values);
     if (size < 1 || size > 1000) {
-      throw new IllegalArgumentException(POOL_SIZE + " must be within [1, 1000], got " + size);
+      throw new IllegalArgumentException(MetadataConfig.POOL_SIZE + " must be within [1, 1000], got " + size);
     }
     return size;
   }

@@ -1,6 +1,7 @@
 package io.canopy.metadata.postgres;
 
 import io.canopy.metadata.AdminQueries;
+import io.canopy.metadata.MetadataConfig;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.MetadataStoreContractTest;
 import io.canopy.metadata.MetadataStoreProvider;
@@ -54,7 +55,7 @@ class PostgresMetadataStoreContractTest extends MetadataStoreContractTest {
   @Override
   protected MetadataStore newStore() throws Exception {
     Map<String, String> settings = newDatabase("contract_");
-    settings.put(PostgresSettings.POOL_SIZE, "8");
+    settings.put(MetadataConfig.POOL_SIZE, "8");
     settings.put(PostgresSettings.LOCK_TIMEOUT_MS, "5000");
     return MetadataStoreProvider.open("postgres", settings);
   }
@@ -70,7 +71,7 @@ class PostgresMetadataStoreContractTest extends MetadataStoreContractTest {
   void sessionSettingsSurviveRolledBackTransactions() throws Exception {
     Map<String, String> settings = newDatabase("settings_");
     settings.putAll(Map.of(
-        PostgresSettings.POOL_SIZE, "1",
+        MetadataConfig.POOL_SIZE, "1",
         PostgresSettings.LOCK_TIMEOUT_MS, "1234",
         PostgresSettings.STATEMENT_TIMEOUT_MS, "4321",
         PostgresSettings.IDLE_IN_TRANSACTION_TIMEOUT_MS, "5678",

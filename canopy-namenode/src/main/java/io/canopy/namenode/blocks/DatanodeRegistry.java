@@ -5,6 +5,7 @@ import io.canopy.metadata.StoreException;
 import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.DatanodeRecord;
 import io.canopy.metadata.entity.StorageRecord;
+import io.canopy.namenode.NameNodeConfig;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -49,9 +50,8 @@ public final class DatanodeRegistry {
   public DatanodeRegistry(MetadataStore store, Configuration conf, LongSupplier clockMs) {
     this.store = store;
     this.clockMs = clockMs;
-    long heartbeatMs = conf.getTimeDuration("dfs.heartbeat.interval", 3, java.util.concurrent.TimeUnit.SECONDS,
-        java.util.concurrent.TimeUnit.MILLISECONDS);
-    long recheckMs = conf.getLong("dfs.namenode.heartbeat.recheck-interval", 5 * 60 * 1000);
+    long heartbeatMs = NameNodeConfig.heartbeatIntervalMs(conf);
+    long recheckMs = NameNodeConfig.heartbeatRecheckIntervalMs(conf);
     // HDFS's rule: dead after twice the recheck interval plus ten heartbeats.
     this.deadIntervalMs = 2 * recheckMs + 10 * heartbeatMs;
     this.refreshIntervalMs = Math.max(100, heartbeatMs);

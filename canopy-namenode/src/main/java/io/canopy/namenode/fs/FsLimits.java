@@ -1,7 +1,9 @@
 package io.canopy.namenode.fs;
 
+import io.canopy.namenode.NameNodeConfig;
 import java.nio.charset.StandardCharsets;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.FSLimitException.MaxDirectoryItemsExceededException;
 import org.apache.hadoop.hdfs.protocol.FSLimitException.PathComponentTooLongException;
 
@@ -11,7 +13,7 @@ import org.apache.hadoop.hdfs.protocol.FSLimitException.PathComponentTooLongExce
  */
 public final class FsLimits {
   /** HDFS's bound on a file's blocks: every call reading a file holds all its blocks in memory. */
-  public static final String MAX_BLOCKS_PER_FILE = "dfs.namenode.fs-limits.max-blocks-per-file";
+  private static final String MAX_BLOCKS_PER_FILE = DFSConfigKeys.DFS_NAMENODE_MAX_BLOCKS_PER_FILE_KEY;
 
   private final int maxComponentLength;
   private final int maxDirectoryItems;
@@ -22,13 +24,17 @@ public final class FsLimits {
   private final long maxBlocksPerFile;
 
   public FsLimits(Configuration conf) {
-    this.maxComponentLength = conf.getInt("dfs.namenode.fs-limits.max-component-length", 255);
-    this.maxDirectoryItems = conf.getInt("dfs.namenode.fs-limits.max-directory-items", 1024 * 1024);
-    this.minReplication = (short) conf.getInt("dfs.namenode.replication.min", 1);
-    this.maxReplication = (short) conf.getInt("dfs.replication.max", 512);
-    this.minBlockSize = conf.getLongBytes("dfs.namenode.fs-limits.min-block-size", 1024 * 1024);
-    this.listingLimit = Math.max(1, conf.getInt("dfs.ls.limit", 1000));
-    this.maxBlocksPerFile = conf.getLong(MAX_BLOCKS_PER_FILE, 10_000);
+    this.maxComponentLength = conf.getInt(DFSConfigKeys.DFS_NAMENODE_MAX_COMPONENT_LENGTH_KEY,
+        DFSConfigKeys.DFS_NAMENODE_MAX_COMPONENT_LENGTH_DEFAULT);
+    this.maxDirectoryItems = conf.getInt(DFSConfigKeys.DFS_NAMENODE_MAX_DIRECTORY_ITEMS_KEY,
+        DFSConfigKeys.DFS_NAMENODE_MAX_DIRECTORY_ITEMS_DEFAULT);
+    this.minReplication = (short) NameNodeConfig.minReplication(conf);
+    this.maxReplication = (short) conf.getInt(DFSConfigKeys.DFS_REPLICATION_MAX_KEY,
+        DFSConfigKeys.DFS_REPLICATION_MAX_DEFAULT);
+    this.minBlockSize = conf.getLongBytes(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY,
+        DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_DEFAULT);
+    this.listingLimit = Math.max(1, conf.getInt(DFSConfigKeys.DFS_LIST_LIMIT, DFSConfigKeys.DFS_LIST_LIMIT_DEFAULT));
+    this.maxBlocksPerFile = conf.getLong(MAX_BLOCKS_PER_FILE, DFSConfigKeys.DFS_NAMENODE_MAX_BLOCKS_PER_FILE_DEFAULT);
     if (maxBlocksPerFile < 1) {
       throw new IllegalArgumentException(MAX_BLOCKS_PER_FILE + "=" + maxBlocksPerFile + " must be at least 1");
     }

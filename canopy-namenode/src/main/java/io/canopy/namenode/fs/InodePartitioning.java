@@ -5,12 +5,12 @@ import io.canopy.metadata.entity.InodeKey;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Where an inode row lives (DESIGN s.4). Normally with its siblings, in the partition named by the parent's id, so
- * a directory listing is a partition-scoped scan. The children of a directory created with
- * {@link Inode#spreadsChildren()} (the top levels of the tree, fixed at its creation) get a pseudo-random partition
- * id instead, a hash of the parent id and name, so that the root's children and grandchildren do not all land in
- * one shard (paper 002, "adaptive pseudo-random partitioning"). The root lives in partition 0 under parent 0 with
- * the empty name. Keys are computed only here.
+ * Where an inode row lives (docs/references.md [Design] s.4). Normally with its siblings, in the partition named by the
+ * parent's id, so a directory listing is a partition-scoped scan. The children of a directory created with
+ * {@link Inode#spreadsChildren()} (the top levels of the tree, fixed at its creation) get a pseudo-random partition id
+ * instead, a hash of the parent id and name, so that the root's children and grandchildren do not all land in one shard
+ * (docs/references.md [HopsFS-1M] s.III-A, "adaptive pseudo-random partitioning"). The root lives in partition 0 under
+ * parent 0 with the empty name. Keys are computed only here.
  */
 public final class InodePartitioning {
   public static final long ROOT_ID = 16385L;

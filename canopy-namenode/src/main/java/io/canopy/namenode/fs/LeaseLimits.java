@@ -45,7 +45,7 @@ public record LeaseLimits(long softLimitMs, long hardLimitMs) {
 
   public static LeaseLimits from(Configuration conf) {
     return new LeaseLimits(
-        conf.getLong(NameNodeConfig.LEASE_SOFT_LIMIT_MS, NameNodeConfig.LEASE_SOFT_LIMIT_MS_DEFAULT),
+        NameNodeConfig.leaseSoftLimitMs(conf),
         conf.getLong(HdfsClientConfigKeys.DFS_LEASE_HARDLIMIT_KEY, HdfsClientConfigKeys.DFS_LEASE_HARDLIMIT_DEFAULT)
             * 1000);
   }

@@ -23,8 +23,7 @@ public final class NamespaceServices {
     this.ids = ids;
     this.clockMs = clockMs;
     this.identity = identity;
-    this.replicationReportGraceMs = conf.getLong(NameNodeConfig.REPLICATION_REPORT_GRACE_MS,
-        NameNodeConfig.REPLICATION_REPORT_GRACE_MS_DEFAULT);
+    this.replicationReportGraceMs = NameNodeConfig.replicationReportGraceMs(conf);
     this.permissions = PermissionSettings.from(conf);
     this.safeMode = new SafeMode(SafeModeSettings.from(conf), clockMs);
   }

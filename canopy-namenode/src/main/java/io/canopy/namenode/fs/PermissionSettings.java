@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.security.UserGroupInformation;
 
 /**
@@ -14,11 +15,6 @@ import org.apache.hadoop.security.UserGroupInformation;
  * namenode process runs as, as in HDFS.
  */
 public final class PermissionSettings {
-  public static final String ENABLED = "dfs.permissions.enabled";
-  public static final String SUPERUSER_GROUP = "dfs.permissions.superusergroup";
-  public static final String ACLS_ENABLED = "dfs.namenode.acls.enabled";
-  public static final String POSIX_ACL_INHERITANCE = "dfs.namenode.posix.acl.inheritance.enabled";
-
   private final boolean enabled;
   private final String superuser;
   private final String superGroup;
@@ -41,8 +37,18 @@ public final class PermissionSettings {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot determine the user the namenode runs as (the superuser)", e);
     }
-    return new PermissionSettings(conf.getBoolean(ENABLED, true), processUser, conf.get(SUPERUSER_GROUP, "supergroup"),
-        conf.getBoolean(ACLS_ENABLED, true), conf.getBoolean(POSIX_ACL_INHERITANCE, true));
+    return new PermissionSettings(
+        conf.getBoolean(DFSConfigKeys.DFS_PERMISSIONS_ENABLED_KEY, DFSConfigKeys.DFS_PERMISSIONS_ENABLED_DEFAULT),
+        processUser, superGroup(conf),
+        conf.getBoolean(DFSConfigKeys.DFS_NAMENODE_ACLS_ENABLED_KEY, DFSConfigKeys.DFS_NAMENODE_ACLS_ENABLED_DEFAULT),
+        conf.getBoolean(DFSConfigKeys.DFS_NAMENODE_POSIX_ACL_INHERITANCE_ENABLED_KEY,
+            DFSConfigKeys.DFS_NAMENODE_POSIX_ACL_INHERITANCE_ENABLED_DEFAULT));
+  }
+
+  /** HDFS's {@code dfs.permissions.superusergroup} (default supergroup). */
+  public static String superGroup(Configuration conf) {
+    return conf.get(DFSConfigKeys.DFS_PERMISSIONS_SUPERUSERGROUP_KEY,
+        DFSConfigKeys.DFS_PERMISSIONS_SUPERUSERGROUP_DEFAULT);
   }
 
   /** The namenode acting on its own behalf: the superuser. */

@@ -3,6 +3,7 @@ package io.canopy.namenode.fs;
 import java.io.IOException;
 import org.apache.hadoop.HadoopIllegalArgumentException;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite;
 
@@ -13,17 +14,16 @@ import org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite;
  * reports policies; block placement does not look at storage types.
  */
 public final class StoragePolicies {
-  public static final String ENABLED = "dfs.storage.policy.enabled";
-  public static final String SUPERUSER_ONLY = "dfs.storage.policy.permissions.superuser-only";
-
   private final BlockStoragePolicySuite suite;
   private final boolean enabled;
   private final boolean superuserOnly;
 
   public StoragePolicies(Configuration conf) {
     this.suite = BlockStoragePolicySuite.createDefaultSuite(conf);
-    this.enabled = conf.getBoolean(ENABLED, true);
-    this.superuserOnly = conf.getBoolean(SUPERUSER_ONLY, false);
+    this.enabled = conf.getBoolean(DFSConfigKeys.DFS_STORAGE_POLICY_ENABLED_KEY,
+        DFSConfigKeys.DFS_STORAGE_POLICY_ENABLED_DEFAULT);
+    this.superuserOnly = conf.getBoolean(DFSConfigKeys.DFS_STORAGE_POLICY_PERMISSIONS_SUPERUSER_ONLY_KEY,
+        DFSConfigKeys.DFS_STORAGE_POLICY_PERMISSIONS_SUPERUSER_ONLY_DEFAULT);
   }
 
   public BlockStoragePolicy[] all() {
@@ -47,7 +47,8 @@ public final class StoragePolicies {
   /** HDFS's refusal when storage policies are disabled, e.g. for "set storage policy". */
   public void checkEnabled(String operation) throws IOException {
     if (!enabled) {
-      throw new IOException("Failed to " + operation + " since " + ENABLED + " is set to false.");
+      throw new IOException("Failed to " + operation + " since " + DFSConfigKeys.DFS_STORAGE_POLICY_ENABLED_KEY
+          + " is set to false.");
     }
   }
 

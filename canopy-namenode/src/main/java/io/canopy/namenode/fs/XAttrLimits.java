@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import org.apache.hadoop.HadoopIllegalArgumentException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.XAttr;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.XAttrHelper;
 
 /**
@@ -12,20 +13,20 @@ import org.apache.hadoop.hdfs.XAttrHelper;
  * how many user-visible (user and trusted) attributes an inode may hold, and the largest name plus value.
  */
 public final class XAttrLimits {
-  public static final String ENABLED = "dfs.namenode.xattrs.enabled";
-  public static final String MAX_PER_INODE = "dfs.namenode.fs-limits.max-xattrs-per-inode";
-  public static final String MAX_SIZE = "dfs.namenode.fs-limits.max-xattr-size";
+  private static final String ENABLED = DFSConfigKeys.DFS_NAMENODE_XATTRS_ENABLED_KEY;
+  private static final String MAX_PER_INODE = DFSConfigKeys.DFS_NAMENODE_MAX_XATTRS_PER_INODE_KEY;
+  private static final String MAX_SIZE = DFSConfigKeys.DFS_NAMENODE_MAX_XATTR_SIZE_KEY;
   /** HDFS refuses to start with a larger max-xattr-size than this. */
-  public static final int MAX_SIZE_HARD_LIMIT = 32768;
+  private static final int MAX_SIZE_HARD_LIMIT = DFSConfigKeys.DFS_NAMENODE_MAX_XATTR_SIZE_HARD_LIMIT;
 
   private final boolean enabled;
   private final int maxPerInode;
   private final int maxSize;
 
   public XAttrLimits(Configuration conf) {
-    this.enabled = conf.getBoolean(ENABLED, true);
-    this.maxPerInode = conf.getInt(MAX_PER_INODE, 32);
-    this.maxSize = (int) conf.getLongBytes(MAX_SIZE, 16384);
+    this.enabled = conf.getBoolean(ENABLED, DFSConfigKeys.DFS_NAMENODE_XATTRS_ENABLED_DEFAULT);
+    this.maxPerInode = conf.getInt(MAX_PER_INODE, DFSConfigKeys.DFS_NAMENODE_MAX_XATTRS_PER_INODE_DEFAULT);
+    this.maxSize = (int) conf.getLongBytes(MAX_SIZE, DFSConfigKeys.DFS_NAMENODE_MAX_XATTR_SIZE_DEFAULT);
     if (maxSize <= 0 || maxSize > MAX_SIZE_HARD_LIMIT) {
       throw new IllegalArgumentException(MAX_SIZE + "=" + maxSize + " must be within [1, " + MAX_SIZE_HARD_LIMIT
           + "]");

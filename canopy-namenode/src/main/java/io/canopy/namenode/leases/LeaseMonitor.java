@@ -2,7 +2,6 @@ package io.canopy.namenode.leases;
 
 import io.canopy.metadata.entity.Lease;
 import io.canopy.metadata.entity.LeasePath;
-import io.canopy.namenode.NameNodeConfig;
 import io.canopy.namenode.fs.LeaseLimits;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.leader.LeaderWork;
@@ -46,8 +45,6 @@ public final class LeaseMonitor implements LeaderWork {
   static final int MAX_FILES_PER_RUN = 1000;
   /** Expired leases visited per run, at most. */
   static final int MAX_LEASES_PER_RUN = 1000;
-  /** HDFS's block recovery timeout: this many heartbeat intervals. */
-  static final int RECOVERY_TIMEOUT_HEARTBEATS = 30;
 
   private final NamespaceServices services;
   private final TransactionRunner runner;
@@ -74,14 +71,6 @@ public final class LeaseMonitor implements LeaderWork {
   public static long intervalMs(Configuration conf) {
     return conf.getLong(DFSConfigKeys.DFS_NAMENODE_LEASE_RECHECK_INTERVAL_MS_KEY,
         DFSConfigKeys.DFS_NAMENODE_LEASE_RECHECK_INTERVAL_MS_DEFAULT);
-  }
-
-  /** {@link NameNodeConfig#LEASE_RECOVERY_TIMEOUT_MS}; default 30 heartbeat intervals, as HDFS. */
-  public static long recoveryTimeoutMs(Configuration conf) {
-    long heartbeatMs = conf.getTimeDuration(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY,
-        DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_DEFAULT, java.util.concurrent.TimeUnit.SECONDS,
-        java.util.concurrent.TimeUnit.MILLISECONDS);
-    return conf.getLong(NameNodeConfig.LEASE_RECOVERY_TIMEOUT_MS, RECOVERY_TIMEOUT_HEARTBEATS * heartbeatMs);
   }
 
   @Override

@@ -1,5 +1,7 @@
 package io.canopy.namenode.membership;
 
+import io.canopy.namenode.NameNodeConfig;
+
 /**
  * Parameters of leader election. {@code roundMs} is the initial round time (the leader may raise it, up to
  * {@code maxRoundMs}, and the raised value is shared through the database); a namenode whose counter did not advance
@@ -7,10 +9,6 @@ package io.canopy.namenode.membership;
  * {@code missedRounds} rounds minus {@code marginMs}.
  */
 public record ElectionSettings(long roundMs, int missedRounds, long maxRoundMs, long marginMs) {
-  public static final long ROUND_MS_DEFAULT = 2_000;
-  public static final int MISSED_ROUNDS_DEFAULT = 2;
-  public static final long MAX_ROUND_MS_DEFAULT = 60_000;
-
   public ElectionSettings {
     if (roundMs < 10) {
       throw new IllegalArgumentException("election round time must be at least 10 ms, got " + roundMs);
@@ -31,6 +29,7 @@ public record ElectionSettings(long roundMs, int missedRounds, long maxRoundMs, 
 
   /** Defaults with a margin of half a round. */
   public static ElectionSettings of(long roundMs, int missedRounds) {
-    return new ElectionSettings(roundMs, missedRounds, Math.max(roundMs, MAX_ROUND_MS_DEFAULT), roundMs / 2);
+    return new ElectionSettings(roundMs, missedRounds, Math.max(roundMs, NameNodeConfig.ELECTION_MAX_ROUND_MS_DEFAULT),
+        roundMs / 2);
   }
 }

@@ -18,7 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Leader election and group membership through the database (paper 000 s.4.1.8, DESIGN s.7).
+ * Leader election and group membership through the database (docs/references.md [HopsFS-Thesis] s.4.1.8, [Design] s.7).
  *
  * <p>Every round (one transaction, serialized with every other namenode's rounds by an exclusive lock on the
  * {@code leader.election} variable) a namenode increments its descriptor's counter and reads every other

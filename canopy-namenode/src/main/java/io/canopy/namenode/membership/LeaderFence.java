@@ -5,10 +5,10 @@ import io.canopy.metadata.StoreException;
 import io.canopy.metadata.dal.VariableTable;
 
 /**
- * Fences leader-only work (DESIGN s.7): inside the transaction doing the work, the leader term is read with a shared
- * lock and must be the term the namenode was elected with. A new leader increments the term under an exclusive lock,
- * so it waits for fenced transactions in flight and every fenced transaction after it fails: a paused ex-leader can
- * never commit leader work once a new leader exists.
+ * Fences leader-only work (docs/references.md [Design] s.7): inside the transaction doing the work, the leader term is
+ * read with a shared lock and must be the term the namenode was elected with. A new leader increments the term under an
+ * exclusive lock, so it waits for fenced transactions in flight and every fenced transaction after it fails: a paused
+ * ex-leader can never commit leader work once a new leader exists.
  */
 public final class LeaderFence {
   /** The variable holding the current leader term. */

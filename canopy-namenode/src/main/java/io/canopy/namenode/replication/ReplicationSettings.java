@@ -3,6 +3,7 @@ package io.canopy.namenode.replication;
 import io.canopy.namenode.NameNodeConfig;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
 
 /**
  * Every bound of the leader's block housekeeping. HDFS's keys keep their names and defaults; Canopy's own are in
@@ -64,21 +65,24 @@ public record ReplicationSettings(long monitorIntervalMs, long deadCheckInterval
   }
 
   public static ReplicationSettings from(Configuration conf) {
-    long monitorMs = conf.getTimeDuration("dfs.namenode.redundancy.interval.seconds", 3, TimeUnit.SECONDS,
-        TimeUnit.MILLISECONDS);
-    long recheckMs = conf.getLong("dfs.namenode.heartbeat.recheck-interval", 5 * 60 * 1000);
-    long heartbeatMs = conf.getTimeDuration("dfs.heartbeat.interval", 3, TimeUnit.SECONDS, TimeUnit.MILLISECONDS);
+    long monitorMs = conf.getTimeDuration(DFSConfigKeys.DFS_NAMENODE_REDUNDANCY_INTERVAL_SECONDS_KEY,
+        DFSConfigKeys.DFS_NAMENODE_REDUNDANCY_INTERVAL_SECONDS_DEFAULT, TimeUnit.SECONDS, TimeUnit.MILLISECONDS);
+    long recheckMs = NameNodeConfig.heartbeatRecheckIntervalMs(conf);
+    long heartbeatMs = NameNodeConfig.heartbeatIntervalMs(conf);
     return new ReplicationSettings(monitorMs, Math.min(Math.max(1, recheckMs), monitorMs),
-        conf.getInt("dfs.namenode.replication.max-streams", 2),
-        conf.getInt("dfs.namenode.replication.work.multiplier.per.iteration", 2),
-        conf.getTimeDuration("dfs.namenode.reconstruction.pending.timeout-sec", 300, TimeUnit.SECONDS,
+        conf.getInt(DFSConfigKeys.DFS_NAMENODE_REPLICATION_MAX_STREAMS_KEY,
+            DFSConfigKeys.DFS_NAMENODE_REPLICATION_MAX_STREAMS_DEFAULT),
+        conf.getInt(DFSConfigKeys.DFS_NAMENODE_REPLICATION_WORK_MULTIPLIER_PER_ITERATION,
+            DFSConfigKeys.DFS_NAMENODE_REPLICATION_WORK_MULTIPLIER_PER_ITERATION_DEFAULT),
+        conf.getTimeDuration(DFSConfigKeys.DFS_NAMENODE_RECONSTRUCTION_PENDING_TIMEOUT_SEC_KEY,
+            DFSConfigKeys.DFS_NAMENODE_RECONSTRUCTION_PENDING_TIMEOUT_SEC_DEFAULT, TimeUnit.SECONDS,
             TimeUnit.MILLISECONDS),
-        conf.getInt(NameNodeConfig.REPLICATION_BLOCKS_PER_RUN, NameNodeConfig.REPLICATION_BLOCKS_PER_RUN_DEFAULT),
+        NameNodeConfig.replicationBlocksPerRun(conf),
         QUEUE_PAGE_SIZE,
-        conf.getLong(NameNodeConfig.REPLICATION_REPORT_GRACE_MS, NameNodeConfig.REPLICATION_REPORT_GRACE_MS_DEFAULT),
-        conf.getInt(NameNodeConfig.DEAD_DATANODE_FILES_PER_RUN, NameNodeConfig.DEAD_DATANODE_FILES_PER_RUN_DEFAULT),
+        NameNodeConfig.replicationReportGraceMs(conf),
+        NameNodeConfig.deadDatanodeFilesPerRun(conf),
         STORAGE_PAGE_SIZE, MISSING_LOG_LIMIT, DELETION_GRACE_HEARTBEATS * heartbeatMs, IDLE_BACKOFF_MS,
-        IDLE_ROWS_LIMIT, conf.getInt("dfs.namenode.replication.min", 1));
+        IDLE_ROWS_LIMIT, NameNodeConfig.minReplication(conf));
   }
 
   private static void require(boolean condition, String what, long value) {

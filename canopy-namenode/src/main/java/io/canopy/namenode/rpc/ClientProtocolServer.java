@@ -72,6 +72,7 @@ import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
 import org.apache.hadoop.fs.BatchedRemoteIterator.BatchedEntries;
+import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FsServerDefaults;
@@ -87,6 +88,8 @@ import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
 import org.apache.hadoop.hdfs.AddBlockFlag;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.DatanodeID;
@@ -147,20 +150,24 @@ public final class ClientProtocolServer extends UnsupportedClientCalls {
     this.runner = runner;
     this.admin = admin;
     this.completes = new CompleteWorkflow(runner, blocks.arrivals(),
-        conf.getLong(NameNodeConfig.COMPLETE_WAIT_MS, NameNodeConfig.COMPLETE_WAIT_MS_DEFAULT),
-        Math.max(1, conf.getInt(NameNodeConfig.HANDLER_COUNT, NameNodeConfig.HANDLER_COUNT_DEFAULT) / 2));
-    this.symlinksEnabled = conf.getBoolean(NameNodeConfig.SYMLINKS_ENABLED, NameNodeConfig.SYMLINKS_ENABLED_DEFAULT);
+        NameNodeConfig.completeWaitMs(conf),
+        Math.max(1, NameNodeConfig.handlerCount(conf) / 2));
+    this.symlinksEnabled = NameNodeConfig.symlinksEnabled(conf);
     this.xattrLimits = new XAttrLimits(conf);
     this.storagePolicies = new StoragePolicies(conf);
     this.serverDefaults = new FsServerDefaults(
-        conf.getLongBytes("dfs.blocksize", 128L * 1024 * 1024),
-        conf.getInt("dfs.bytes-per-checksum", 512),
-        conf.getInt("dfs.client-write-packet-size", 64 * 1024),
-        (short) conf.getInt("dfs.replication", 3),
-        conf.getInt("io.file.buffer.size", 4096),
+        conf.getLongBytes(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, DFSConfigKeys.DFS_BLOCK_SIZE_DEFAULT),
+        conf.getInt(DFSConfigKeys.DFS_BYTES_PER_CHECKSUM_KEY, DFSConfigKeys.DFS_BYTES_PER_CHECKSUM_DEFAULT),
+        conf.getInt(HdfsClientConfigKeys.DFS_CLIENT_WRITE_PACKET_SIZE_KEY,
+            HdfsClientConfigKeys.DFS_CLIENT_WRITE_PACKET_SIZE_DEFAULT),
+        (short) conf.getInt(DFSConfigKeys.DFS_REPLICATION_KEY, DFSConfigKeys.DFS_REPLICATION_DEFAULT),
+        conf.getInt(CommonConfigurationKeysPublic.IO_FILE_BUFFER_SIZE_KEY,
+            CommonConfigurationKeysPublic.IO_FILE_BUFFER_SIZE_DEFAULT),
         false,
-        conf.getLong("fs.trash.interval", 0),
-        DataChecksum.Type.valueOf(conf.get("dfs.checksum.type", "CRC32C")),
+        conf.getLong(CommonConfigurationKeysPublic.FS_TRASH_INTERVAL_KEY,
+            CommonConfigurationKeysPublic.FS_TRASH_INTERVAL_DEFAULT),
+        DataChecksum.Type.valueOf(
+            conf.get(DFSConfigKeys.DFS_CHECKSUM_TYPE_KEY, DFSConfigKeys.DFS_CHECKSUM_TYPE_DEFAULT)),
         "",
         HdfsConstants.BLOCK_STORAGE_POLICY_ID_UNSPECIFIED,
         false);

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import org.apache.hadoop.HadoopIllegalArgumentException;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CommonConfigurationKeys;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.InvalidPathException;
 import org.apache.hadoop.fs.ParentNotDirectoryException;
@@ -83,8 +84,7 @@ public final class RpcServerFactory {
             new DatanodeProtocolServerSideTranslatorPB(datanode, maxDataLength(conf))))
         .setBindAddress(address.getHostString())
         .setPort(address.getPort())
-        .setNumHandlers(conf.getInt(NameNodeConfig.SERVICE_HANDLER_COUNT,
-            NameNodeConfig.SERVICE_HANDLER_COUNT_DEFAULT))
+        .setNumHandlers(NameNodeConfig.serviceHandlerCount(conf))
         .setVerbose(false)
         .build();
     addNamenodeProtocol(server, namenode);
@@ -102,7 +102,7 @@ public final class RpcServerFactory {
             new ClientNamenodeProtocolServerSideTranslatorPB(client))))
         .setBindAddress(address.getHostString())
         .setPort(address.getPort())
-        .setNumHandlers(conf.getInt(NameNodeConfig.HANDLER_COUNT, NameNodeConfig.HANDLER_COUNT_DEFAULT))
+        .setNumHandlers(NameNodeConfig.handlerCount(conf))
         .setVerbose(false)
         .build();
     server.addProtocol(RPC.RpcKind.RPC_PROTOCOL_BUFFER, DatanodeProtocolPB.class,
@@ -139,6 +139,7 @@ public final class RpcServerFactory {
   }
 
   private static int maxDataLength(Configuration conf) {
-    return conf.getInt("ipc.maximum.data.length", 128 * 1024 * 1024);
+    return conf.getInt(CommonConfigurationKeys.IPC_MAXIMUM_DATA_LENGTH,
+        CommonConfigurationKeys.IPC_MAXIMUM_DATA_LENGTH_DEFAULT);
   }
 }

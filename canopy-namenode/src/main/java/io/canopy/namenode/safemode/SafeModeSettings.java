@@ -1,7 +1,9 @@
 package io.canopy.namenode.safemode;
 
 import io.canopy.namenode.NameNodeConfig;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
 
 /**
  * HDFS's startup safe mode keys, with HDFS's defaults.
@@ -18,11 +20,6 @@ import org.apache.hadoop.conf.Configuration;
  */
 public record SafeModeSettings(double thresholdPct, int minDatanodes, long extensionMs, int safeReplication,
     long recheckMs) {
-  public static final String THRESHOLD_PCT = "dfs.namenode.safemode.threshold-pct";
-  public static final String MIN_DATANODES = "dfs.namenode.safemode.min.datanodes";
-  public static final String EXTENSION = "dfs.namenode.safemode.extension";
-  public static final String SAFE_REPLICATION = "dfs.namenode.safemode.replication.min";
-
   public SafeModeSettings {
     if (minDatanodes < 0 || extensionMs < 0 || safeReplication < 1 || recheckMs < 1) {
       throw new IllegalArgumentException("invalid safe mode settings: min datanodes " + minDatanodes + ", extension "
@@ -31,11 +28,16 @@ public record SafeModeSettings(double thresholdPct, int minDatanodes, long exten
   }
 
   public static SafeModeSettings from(Configuration conf) {
-    int minReplication = conf.getInt("dfs.namenode.replication.min", 1);
-    return new SafeModeSettings(conf.getFloat(THRESHOLD_PCT, 0.999f), conf.getInt(MIN_DATANODES, 0),
-        conf.getTimeDuration(EXTENSION, 30_000, java.util.concurrent.TimeUnit.MILLISECONDS),
-        conf.getInt(SAFE_REPLICATION, minReplication),
-        conf.getLong(NameNodeConfig.SAFEMODE_RECHECK_MS, NameNodeConfig.SAFEMODE_RECHECK_MS_DEFAULT));
+    int minReplication = NameNodeConfig.minReplication(conf);
+    return new SafeModeSettings(
+        conf.getFloat(DFSConfigKeys.DFS_NAMENODE_SAFEMODE_THRESHOLD_PCT_KEY,
+            DFSConfigKeys.DFS_NAMENODE_SAFEMODE_THRESHOLD_PCT_DEFAULT),
+        conf.getInt(DFSConfigKeys.DFS_NAMENODE_SAFEMODE_MIN_DATANODES_KEY,
+            DFSConfigKeys.DFS_NAMENODE_SAFEMODE_MIN_DATANODES_DEFAULT),
+        conf.getTimeDuration(DFSConfigKeys.DFS_NAMENODE_SAFEMODE_EXTENSION_KEY,
+            DFSConfigKeys.DFS_NAMENODE_SAFEMODE_EXTENSION_DEFAULT, TimeUnit.MILLISECONDS),
+        conf.getInt(DFSConfigKeys.DFS_NAMENODE_SAFEMODE_REPLICATION_MIN_KEY, minReplication),
+        NameNodeConfig.safeModeRecheckMs(conf));
   }
 
   /** HDFS's blockThreshold: the reported blocks needed out of {@code totalBlocks}. */

@@ -10,9 +10,10 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The namenode's inode hints (paper 002 s.III-3): (parent id, name) to the child's id and primary key, so that a
- * whole path's primary keys are known before reading it and it is read in one batched primary-key read. Only a
- * hint: every use is verified against the rows read, and a wrong hint is repaired. The root is always known once read.
+ * The namenode's inode hints (docs/references.md [HopsFS-1M] s.III-D3): (parent id, name) to the child's id and primary
+ * key, so that a whole path's primary keys are known before reading it and it is read in one batched primary-key read.
+ * Only a hint: every use is verified against the rows read, and a wrong hint is repaired. The root is always known once
+ * read.
  *
  * <p>Every path component of every call looks here (about ten lookups per call at the Spotify mix's depth), so a
  * lookup must cost a hash probe and nothing more: hints live in a {@link ConcurrentHashMap} and are evicted by the

@@ -23,11 +23,15 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Takes a transaction's locks (docs/references.md: the locking protocol): plans them in the total order of path
- * prefixes, predicts the paths from the {@link InodeHintCache} to lock and prefetch in one round trip, or resolves
- * them component by component at read-committed when the hints are cold, verifies what it read against what it
- * predicted, and locks an inode by id. A lock that finds a different row than expected means the namespace changed
- * under us: the operation re-runs ({@link StalePathException}). What it reads goes into the {@link RowCache}.
+ * Takes a transaction's locks: plans them in the total order of path prefixes, and reads what the operation asked to
+ * prefetch, filling the transaction's {@link RowCache}.
+ *
+ * <p>Locking (docs/references.md [Design] s.6, [HopsFS-1M] Table I): when the hint cache knows every proper ancestor
+ * of every path, the components, the locks (in path order) and the prefetched rows are read in <em>one</em> round
+ * trip, and the hints are verified against the rows. Otherwise the paths are first resolved at read-committed (one
+ * batched read of what the hints know, then one read per unknown component, repairing the hints), and the locks and
+ * prefetches follow in one more round trip. An inode named by id is locked last. A lock that finds a different row
+ * than expected means the namespace changed under us: the operation re-runs ({@link StalePathException}).
  */
 final class LockPlanner {
   /** One row to lock: the lock order is the order of its path prefix. */

@@ -4,7 +4,7 @@ import io.canopy.metadata.LockMode;
 import io.canopy.namenode.fs.FsPath;
 
 /**
- * The locks an operation needs on one path, and what it reads with them (DESIGN s.6).
+ * The locks an operation needs on one path, and what it reads with them (docs/references.md [Design] s.6).
  *
  * <p>Lock type: {@code targetMode} on the last component (when it exists) and {@code ancestorMode} on the deepest
  * existing proper ancestor (the parent, when it exists); every other component is read at read-committed. The

@@ -30,8 +30,8 @@ import org.apache.hadoop.ipc.RetriableException;
  * a file are reached through {@link #fileData} (checking the file's lock), the cluster-wide ones through
  * {@link #cluster}. Effects on the namenode's caches run only after commit.
  *
- * <p>The locks are taken by the {@link LockPlanner} (the papers' locking protocol, with the hint cache); subtrees are
- * read by the {@link SubtreeReader}; quota rows are the transaction's {@link QuotaRows}.
+ * <p>The locks are taken by the {@link LockPlanner} (the locking protocol with the hint cache); subtrees are read by
+ * the {@link SubtreeReader}; quota rows are the transaction's {@link QuotaRows}.
  */
 public final class TransactionContext {
   /**

@@ -21,9 +21,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs every operation (DESIGN s.6): begin, resolve and lock, execute on the per-transaction context, flush and
- * commit, then the post-commit effects. Transient failures (deadlock, lock timeout, lost connection, a path that
- * changed while being locked) re-run the whole operation after a bounded, jittered exponential backoff.
+ * Runs every operation (docs/references.md [Design] s.6): begin, resolve and lock, execute on the per-transaction
+ * context, flush and commit, then the post-commit effects. Transient failures (deadlock, lock timeout, lost connection,
+ * a path that changed while being locked) re-run the whole operation after a bounded, jittered exponential backoff.
  *
  * <p>{@link AtMostOnce} operations record their result in the retry cache inside their own transaction, keyed by
  * the client call (or, outside RPC, by a key of this runner's own). A client's retry, and a re-run after a commit
@@ -34,9 +34,6 @@ public final class TransactionRunner {
   public interface Sleeper {
     void sleep(long millis) throws InterruptedException;
   }
-
-  /** HDFS's default retry-cache entry lifetime (dfs.namenode.retrycache.expirytime.millis). */
-  public static final long DEFAULT_RETRY_CACHE_EXPIRY_MS = 600_000;
 
   private static final Logger LOG = LoggerFactory.getLogger(TransactionRunner.class);
   private static final long BACKOFF_BASE_MS = 5;
@@ -58,7 +55,8 @@ public final class TransactionRunner {
 
   public TransactionRunner(MetadataStore store, InodeHintCache hints, int maxAttempts, Random random,
       Sleeper sleeper) {
-    this(store, hints, maxAttempts, random, sleeper, System::currentTimeMillis, DEFAULT_RETRY_CACHE_EXPIRY_MS,
+    this(store, hints, maxAttempts, random, sleeper, System::currentTimeMillis,
+        NameNodeConfig.RETRY_CACHE_EXPIRY_MS_DEFAULT,
         NameNodeConfig.subtreeMaxRows(new Configuration(false), Runtime.getRuntime().maxMemory()));
   }
 
