@@ -1,5 +1,6 @@
 package io.canopy.it;
 
+import static io.canopy.it.TestFiles.path;
 import static io.canopy.it.UserClients.assertDenied;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,9 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.namenode.NameNode;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.List;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.permission.AclEntry;
 import org.apache.hadoop.fs.permission.AclStatus;
@@ -19,11 +18,10 @@ import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.AclException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * POSIX ACLs as HDFS keeps them: the six ACL calls and their rules, the ACL bit in file statuses, ACL evaluation
@@ -32,10 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(180)
 class AclTest {
-  @TempDir
-  static Path directory;
-  static MiniCanopyCluster cluster;
-  static UserClients users;
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder()
+      .configure(conf -> conf.setInt("dfs.replication", 1)).build();
   static DistributedFileSystem superuser;
   static DistributedFileSystem alice;
   static DistributedFileSystem bob;
@@ -43,30 +40,12 @@ class AclTest {
   static DistributedFileSystem erin;
 
   @BeforeAll
-  static void startCluster() throws IOException {
-    Configuration conf = MiniCanopyCluster.testConfiguration();
-    conf.setInt("dfs.replication", 1);
-    cluster = MiniCanopyCluster.start(directory, conf, 1, 0);
-    users = new UserClients(cluster);
-    superuser = cluster.fileSystem();
-    alice = users.as("alice", "staff");
-    bob = users.as("bob", "bob");
-    dave = users.as("dave", "dev");
-    erin = users.as("erin", "staff");
-  }
-
-  @AfterAll
-  static void stopCluster() throws IOException {
-    if (users != null) {
-      users.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
-
-  private static org.apache.hadoop.fs.Path path(String path) {
-    return new org.apache.hadoop.fs.Path(path);
+  static void clients() throws IOException {
+    superuser = CLUSTER.fileSystem();
+    alice = CLUSTER.users().as("alice", "staff");
+    bob = CLUSTER.users().as("bob", "bob");
+    dave = CLUSTER.users().as("dave", "dev");
+    erin = CLUSTER.users().as("erin", "staff");
   }
 
   private static List<AclEntry> acl(String spec) {
@@ -276,7 +255,7 @@ class AclTest {
   }
 
   private static String aclRows(long inodeId) throws IOException {
-    try (MetadataStore store = cluster.openStore()) {
+    try (MetadataStore store = CLUSTER.cluster().openStore()) {
       return StoreQueries.query(store, "SELECT count(*) FROM acl_entries WHERE inode_id = " + inodeId, 1).rows().get(0)
           .get(0);
     }
@@ -290,7 +269,7 @@ class AclTest {
     aliceFile("/acl9/plain/f", 0644);
     aliceFile("/acl9/extended/f", 0644);
     alice.modifyAclEntries(path("/acl9/extended"), acl("user:bob:r-x"));
-    NameNode nameNode = cluster.nameNode(0);
+    NameNode nameNode = CLUSTER.cluster().nameNode(0);
     bob.getFileStatus(path("/acl9/plain/f")); // warms the hints
     bob.getFileStatus(path("/acl9/extended/f"));
     assertEquals(1, PermissionsTest.roundTrips(nameNode, "getFileInfo",

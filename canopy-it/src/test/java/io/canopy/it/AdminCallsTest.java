@@ -11,8 +11,6 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -31,42 +29,25 @@ import org.apache.hadoop.hdfs.tools.DFSAdmin;
 import org.apache.hadoop.hdfs.tools.ECAdmin;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The calls administrators' tools make: dfsadmin -report and -listOpenFiles, ec -listPolicies, located status. */
 @Timeout(300)
 class AdminCallsTest {
-  @TempDir
-  static Path directory;
-  static MiniCanopyCluster cluster;
-
-  @BeforeAll
-  static void startCluster() throws IOException {
-    Configuration conf = MiniCanopyCluster.testConfiguration();
-    conf.setLong("dfs.blocksize", 64 * 1024);
-    cluster = MiniCanopyCluster.start(directory, conf, 1, 2);
-    cluster.waitForDataNodes(2, Duration.ofSeconds(60));
-  }
-
-  @AfterAll
-  static void stopCluster() throws IOException {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder()
+      .configure(conf -> conf.setLong("dfs.blocksize", 64 * 1024)).dataNodes(2).build();
 
   private static ClientProtocol namenode() throws IOException {
-    return cluster.fileSystem().getClient().getNamenode();
+    return CLUSTER.cluster().fileSystem().getClient().getNamenode();
   }
 
   /** Runs an admin tool in-process; returns what it printed, asserting its exit code. */
   private static String run(Tool tool, int expectedExit, String... args) throws Exception {
-    Configuration conf = new Configuration(cluster.conf());
-    conf.set("fs.defaultFS", cluster.uri());
+    Configuration conf = new Configuration(CLUSTER.cluster().conf());
+    conf.set("fs.defaultFS", CLUSTER.cluster().uri());
     tool.setConf(conf);
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
     PrintStream originalOut = System.out;
@@ -104,7 +85,7 @@ class AdminCallsTest {
 
   @Test
   void listOpenFilesShowsFilesBeingWrittenOnly() throws Exception {
-    DistributedFileSystem fs = cluster.fileSystem();
+    DistributedFileSystem fs = CLUSTER.cluster().fileSystem();
     fs.mkdirs(new org.apache.hadoop.fs.Path("/admin/open/sub"));
     TestFiles.write(fs, new org.apache.hadoop.fs.Path("/admin/open/closed"), new byte[100], 64 * 1024);
     List<FSDataOutputStream> streams = new ArrayList<>();
@@ -152,7 +133,7 @@ class AdminCallsTest {
   void erasureCodingIsReportedAsReplicationOnly() throws Exception {
     String policies = run(new ECAdmin(new Configuration()), 0, "-listPolicies");
     assertTrue(policies.contains("replication"), policies);
-    DistributedFileSystem fs = cluster.fileSystem();
+    DistributedFileSystem fs = CLUSTER.cluster().fileSystem();
     fs.mkdirs(new org.apache.hadoop.fs.Path("/admin/ec"));
     assertNull(fs.getErasureCodingPolicy(new org.apache.hadoop.fs.Path("/admin/ec")));
     assertThrows(FileNotFoundException.class,
@@ -161,7 +142,7 @@ class AdminCallsTest {
 
   @Test
   void locatedFileInfoCarriesEveryBlock() throws Exception {
-    DistributedFileSystem fs = cluster.fileSystem();
+    DistributedFileSystem fs = CLUSTER.cluster().fileSystem();
     org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path("/admin/located");
     TestFiles.write(fs, file, TestFiles.randomBytes(3 * 64 * 1024 + 10, 7), 64 * 1024);
     HdfsLocatedFileStatus status = (HdfsLocatedFileStatus) fs.getClient().getLocatedFileInfo("/admin/located", false);

@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.entity.BlockState;
 import io.canopy.namenode.NameNodeConfig;
 import java.io.ByteArrayOutputStream;
@@ -37,7 +36,6 @@ import org.apache.hadoop.fs.FileChecksum;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FsShell;
 import org.apache.hadoop.fs.MD5MD5CRC32FileChecksum;
-import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.NameNodeProxiesClient;
 import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
@@ -50,12 +48,11 @@ import org.apache.hadoop.ipc.Client;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.ToolRunner;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * append on a real cluster (one namenode, three datanodes, replication 3, 64 KiB blocks, a 1 s lease soft limit):
@@ -71,35 +68,17 @@ class AppendTest {
   private static final long RENEWAL_MS = 200;
   private static final Duration RECOVERY_WAIT = Duration.ofSeconds(40);
 
-  @TempDir
-  static Path directory;
-  static MiniCanopyCluster cluster;
-  static MetadataStore store;
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder().configure(conf -> {
+    conf.setLong(NameNodeConfig.LEASE_SOFT_LIMIT_MS, SOFT_LIMIT_MS);
+    LeaseRecoveryTest.fastLeaseRecovery(conf);
+  }).dataNodes(3).awaitLeader().startTimeout(Duration.ofSeconds(120)).build();
   static DistributedFileSystem fs;
   private final List<FileSystem> writers = new ArrayList<>();
 
   @BeforeAll
-  @Timeout(120)
-  static void startCluster() throws Exception {
-    Configuration conf = MiniCanopyCluster.testConfiguration();
-    conf.setLong(NameNodeConfig.LEASE_SOFT_LIMIT_MS, SOFT_LIMIT_MS);
-    conf.setLong(DFSConfigKeys.DFS_NAMENODE_LEASE_RECHECK_INTERVAL_MS_KEY, 200);
-    conf.setLong(NameNodeConfig.LEASE_RECOVERY_TIMEOUT_MS, 8000);
-    conf.setLong(NameNodeConfig.ELECTION_ROUND_MS, 200);
-    cluster = MiniCanopyCluster.start(directory.resolve("cluster"), conf, 1, 3);
-    store = cluster.openStore();
-    fs = cluster.fileSystem();
-    Await.until("the namenode leads", Duration.ofSeconds(20), () -> cluster.nameNode(0).election().isLeader());
-  }
-
-  @AfterAll
-  static void stopCluster() throws IOException {
-    if (store != null) {
-      store.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
+  static void client() throws IOException {
+    fs = CLUSTER.fileSystem();
   }
 
   @AfterEach
@@ -142,7 +121,7 @@ class AppendTest {
         () -> count("SELECT count(*) FROM replicas WHERE inode_id = " + inode) == 3);
     assertEquals(0, count("SELECT count(*) FROM uc_replicas WHERE inode_id = " + inode));
     assertEquals(0, count("SELECT count(*) FROM lease_paths WHERE inode_id = " + inode));
-    assertEquals(List.of(), NamespaceInvariants.violations(store));
+    assertEquals(List.of(), NamespaceInvariants.violations(CLUSTER.store()));
   }
 
   @Test
@@ -230,13 +209,13 @@ class AppendTest {
     org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path("/append/after-restart");
     byte[] original = TestFiles.randomBytes(5000, 11);
     write(path, original);
-    String uuid = cluster.dataNodes().get(1).getDatanodeUuid();
+    String uuid = CLUSTER.cluster().dataNodes().get(1).getDatanodeUuid();
     // the file closes once one replica is reported; the others' reports may still be on their way
     Await.until("the datanode to restart holds the block", Duration.ofSeconds(20),
         () -> Arrays.stream(lastBlock(path).getLocations()).anyMatch(d -> d.getDatanodeUuid().equals(uuid)));
-    cluster.restartDataNode(1);
+    CLUSTER.cluster().restartDataNode(1);
     Await.until("the restarted datanode registered again", Duration.ofSeconds(60),
-        () -> cluster.dataNodes().get(1).isDatanodeFullyStarted());
+        () -> CLUSTER.cluster().dataNodes().get(1).isDatanodeFullyStarted());
 
     byte[] appended = TestFiles.randomBytes(4000, 12);
     appendTo(fs, path, appended);
@@ -332,7 +311,7 @@ class AppendTest {
     byte[] more = TestFiles.randomBytes(900, 18);
     appendTo(fs, path, more);
     assertArrayEquals(concat(recovered, more), TestFiles.read(fs, path));
-    assertEquals(List.of(), NamespaceInvariants.violations(store));
+    assertEquals(List.of(), NamespaceInvariants.violations(CLUSTER.store()));
   }
 
   @Test
@@ -396,16 +375,16 @@ class AppendTest {
     org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path("/append/shell");
     byte[] original = "first line\n".getBytes(StandardCharsets.UTF_8);
     write(path, original);
-    Path one = Files.write(directory.resolve("one.txt"), "second line\n".getBytes(StandardCharsets.UTF_8));
-    Path two = Files.write(directory.resolve("two.txt"), TestFiles.randomBytes(70_000, 22));
-    FsShell shell = new FsShell(new Configuration(cluster.conf()));
+    Path one = Files.write(CLUSTER.directory().resolve("one.txt"), "second line\n".getBytes(StandardCharsets.UTF_8));
+    Path two = Files.write(CLUSTER.directory().resolve("two.txt"), TestFiles.randomBytes(70_000, 22));
+    FsShell shell = new FsShell(new Configuration(CLUSTER.cluster().conf()));
     ByteArrayOutputStream errors = new ByteArrayOutputStream();
     PrintStream previous = System.err;
     int exit;
     try {
       System.setErr(new PrintStream(errors, true, StandardCharsets.UTF_8));
       exit = ToolRunner.run(shell, new String[] {"-appendToFile", one.toString(), two.toString(),
-          cluster.uri() + path});
+          CLUSTER.cluster().uri() + path});
     } finally {
       System.setErr(previous);
       shell.close();
@@ -452,9 +431,9 @@ class AppendTest {
     try (FSDataOutputStream out = fs.create(large, true, 4096, (short) 3, 2 * BLOCK_SIZE)) {
       out.write(data);
     }
-    Configuration composite = new Configuration(cluster.conf());
+    Configuration composite = new Configuration(CLUSTER.cluster().conf());
     composite.set("dfs.checksum.combine.mode", "COMPOSITE_CRC");
-    try (FileSystem client = FileSystem.newInstance(URI.create(cluster.uri()), composite)) {
+    try (FileSystem client = FileSystem.newInstance(URI.create(CLUSTER.cluster().uri()), composite)) {
       FileChecksum checksum = client.getFileChecksum(small);
       assertInstanceOf(CompositeCrcFileChecksum.class, checksum);
       CRC32C crc = new CRC32C();
@@ -518,8 +497,8 @@ class AppendTest {
    * limit (HDFS's client renews every 30 s).
    */
   private DistributedFileSystem newClient() throws IOException {
-    DistributedFileSystem client = (DistributedFileSystem) FileSystem.newInstance(URI.create(cluster.uri()),
-        new Configuration(cluster.conf()));
+    DistributedFileSystem client = (DistributedFileSystem) FileSystem.newInstance(URI.create(CLUSTER.cluster().uri()),
+        new Configuration(CLUSTER.cluster().conf()));
     client.getClient().getLeaseRenewer().setRenewalTime(RENEWAL_MS);
     writers.add(client);
     return client;
@@ -527,8 +506,8 @@ class AppendTest {
 
   /** The namenode's ClientProtocol without Hadoop's retries, so a test chooses each call's id and retry count. */
   private static ClientProtocol rawNamenode() throws IOException {
-    return NameNodeProxiesClient.createNonHAProxyWithClientProtocol(cluster.nameNode(0).address(),
-        new Configuration(cluster.conf()), UserGroupInformation.getCurrentUser(), false, null);
+    return NameNodeProxiesClient.createNonHAProxyWithClientProtocol(CLUSTER.cluster().nameNode(0).address(),
+        new Configuration(CLUSTER.cluster().conf()), UserGroupInformation.getCurrentUser(), false, null);
   }
 
   private static boolean awaitRecovered(org.apache.hadoop.fs.Path path) throws Exception {
@@ -537,14 +516,14 @@ class AppendTest {
   }
 
   private static List<List<String>> query(String sql) throws IOException {
-    return StoreQueries.rows(store, sql);
+    return StoreQueries.rows(CLUSTER.store(), sql);
   }
 
   private static List<String> column(String sql) throws IOException {
-    return StoreQueries.column(store, sql);
+    return StoreQueries.column(CLUSTER.store(), sql);
   }
 
   private static long count(String sql) throws IOException {
-    return StoreQueries.count(store, sql);
+    return StoreQueries.count(CLUSTER.store(), sql);
   }
 }

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.canopy.namenode.NameNodeConfig;
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -37,14 +37,13 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.AclException;
 import org.apache.hadoop.io.EnumSetWritable;
 import org.apache.hadoop.ipc.RemoteException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.function.Executable;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every bad input of issue 2: HDFS's exception class, a message naming the path or the limit, and no change to
@@ -54,31 +53,22 @@ import org.junit.jupiter.api.io.TempDir;
 class BadInputTest {
   private static final FsPermission DIR = new FsPermission((short) 0755);
 
-  @TempDir
-  static Path directory;
-  static MiniCanopyCluster cluster;
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder()
+      .configure(conf -> conf.setBoolean(NameNodeConfig.SYMLINKS_ENABLED, true)) // so a link's target is checked
+      .dataNodes(1).build();
   static DistributedFileSystem fs;
   static ClientProtocol namenode;
   private List<String> before;
 
   @BeforeAll
-  static void startCluster() throws IOException {
-    org.apache.hadoop.conf.Configuration conf = MiniCanopyCluster.testConfiguration();
-    conf.setBoolean(io.canopy.namenode.NameNodeConfig.SYMLINKS_ENABLED, true); // so a link's target is checked
-    cluster = MiniCanopyCluster.start(directory, conf, 1, 1);
-    fs = cluster.fileSystem();
+  static void clientAndFiles() throws IOException {
+    fs = CLUSTER.fileSystem();
     namenode = fs.getClient().getNamenode();
     fs.mkdirs(new org.apache.hadoop.fs.Path("/dir/sub"));
     fs.mkdirs(new org.apache.hadoop.fs.Path("/full/child"));
     try (FSDataOutputStream out = fs.create(new org.apache.hadoop.fs.Path("/dir/file"))) {
       out.write(new byte[] {1, 2, 3});
-    }
-  }
-
-  @AfterAll
-  static void stopCluster() throws IOException {
-    if (cluster != null) {
-      cluster.close();
     }
   }
 
@@ -296,7 +286,7 @@ class BadInputTest {
 
   @Test
   void garbageOnTheRpcPortDoesNotHurtTheNamenode() throws IOException {
-    java.net.InetSocketAddress address = cluster.nameNode(0).address();
+    java.net.InetSocketAddress address = CLUSTER.cluster().nameNode(0).address();
     byte[] noise = TestFiles.randomBytes(64 * 1024, 99);
     for (int i = 0; i < 5; i++) {
       try (java.net.Socket socket = new java.net.Socket(address.getAddress(), address.getPort())) {

@@ -19,7 +19,6 @@ import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.net.InetSocketAddress;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -50,11 +49,10 @@ import org.apache.hadoop.ipc.protocolPB.GenericRefreshProtocolClientSideTranslat
 import org.apache.hadoop.ipc.protocolPB.GenericRefreshProtocolPB;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Clients of a three-namenode cluster through the {@code hdfs://canopy} nameservice: a namenode stopped under a
@@ -73,22 +71,14 @@ class ClientFailoverTest {
       "getBlockLocations", "getFileInfo", "rename", "delete");
   private static final Map<Integer, String> ADDRESSES = new ConcurrentHashMap<>();
 
-  @TempDir
-  static Path directory;
-  static MiniCanopyCluster cluster;
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder().nameNodes(3).dataNodes(DATANODES)
+      .build();
 
   @BeforeAll
-  static void startCluster() throws IOException {
-    cluster = MiniCanopyCluster.start(directory, MiniCanopyCluster.testConfiguration(), 3, DATANODES);
-    for (int i = 0; i < cluster.nameNodeCount(); i++) {
+  static void knowTheAddresses() {
+    for (int i = 0; i < CLUSTER.cluster().nameNodeCount(); i++) {
       address(i);
-    }
-  }
-
-  @AfterAll
-  static void stopCluster() throws IOException {
-    if (cluster != null) {
-      cluster.close();
     }
   }
 
@@ -153,7 +143,7 @@ class ClientFailoverTest {
     Configuration conf = clientConf(candidates, CanopyFailoverProxyProvider.class.getName());
     conf.set(ClientConfig.NAMENODE_SELECTION, "sticky");
     conf.setLong(ClientConfig.NAMENODE_LIST_REFRESH_MS, 0);
-    DistributedFileSystem setup = cluster.fileSystem(0);
+    DistributedFileSystem setup = CLUSTER.cluster().fileSystem(0);
     TestFiles.write(setup, new org.apache.hadoop.fs.Path("/lost/deleted"), new byte[] {1}, 1024);
     TestFiles.write(setup, new org.apache.hadoop.fs.Path("/lost/renamed"), new byte[] {2}, 1024);
     ReplyLosingFactory losing = new ReplyLosingFactory(Set.of("delete", "rename", "create"));
@@ -193,7 +183,8 @@ class ClientFailoverTest {
     runningNameNodes().forEach(ClientFailoverTest::address);
     Set<Integer> everyNamenode = new HashSet<>();
     ADDRESSES.values().forEach(address -> everyNamenode.add(port(address)));
-    NamenodeListClient lists = new NamenodeListClient(cluster.conf(), UserGroupInformation.getCurrentUser(), 10_000);
+    NamenodeListClient lists = new NamenodeListClient(CLUSTER.cluster().conf(), UserGroupInformation.getCurrentUser(),
+        10_000);
     for (int index : runningNameNodes()) {
       List<NamenodeList.Entry> entries = lists.fetch(address(index));
       Set<Integer> listed = new HashSet<>();
@@ -204,9 +195,9 @@ class ClientFailoverTest {
       assertEquals(1, entries.stream().filter(NamenodeList.Entry::leader).count(), "one leader: " + entries);
     }
 
-    Configuration conf = new Configuration(cluster.conf());
+    Configuration conf = new Configuration(CLUSTER.cluster().conf());
     RPC.setProtocolEngine(conf, GenericRefreshProtocolPB.class, ProtobufRpcEngine2.class);
-    InetSocketAddress first = cluster.nameNode(0).address();
+    InetSocketAddress first = CLUSTER.cluster().nameNode(0).address();
     try (GenericRefreshProtocolClientSideTranslatorPB refresh = new GenericRefreshProtocolClientSideTranslatorPB(
         RPC.getProxy(GenericRefreshProtocolPB.class, RPC.getProtocolVersion(GenericRefreshProtocolPB.class), first,
             UserGroupInformation.getCurrentUser(), conf, NetUtils.getDefaultSocketFactory(conf)))) {
@@ -217,7 +208,7 @@ class ClientFailoverTest {
     }
 
     List<Integer> spare = twoRunningNameNodesOtherThanTheFirst();
-    cluster.stopNameNode(spare.get(0));
+    CLUSTER.cluster().stopNameNode(spare.get(0));
     String stopped = address(spare.get(0));
     IOException gone = assertThrows(IOException.class, () -> lists.fetch(stopped));
     assertFalse(gone instanceof RemoteException, gone.toString());
@@ -249,17 +240,17 @@ class ClientFailoverTest {
         }
       }
       acknowledgedAtStop = workload.operations();
-      cluster.stopNameNode(stopped);
+      CLUSTER.cluster().stopNameNode(stopped);
       workload.join(45_000);
     }
     assertEquals(List.of(), workload.failures(), "failed operations after stopping namenode " + stopped);
     assertTrue(workload.operations() > acknowledgedAtStop + 10, "the workload went on after the stop: "
         + acknowledgedAtStop + " operations before, " + workload.operations() + " in all");
     assertTrue(workload.expectedFiles() > 30);
-    assertEquals(List.of(), workload.verify(cluster.fileSystem(0)));
+    assertEquals(List.of(), workload.verify(CLUSTER.cluster().fileSystem(0)));
     long retryCacheAnswers = 0;
     for (int index : runningNameNodes()) {
-      retryCacheAnswers += cluster.nameNode(index).runner().metrics().snapshot().values().stream()
+      retryCacheAnswers += CLUSTER.cluster().nameNode(index).runner().metrics().snapshot().values().stream()
           .mapToLong(OperationMetrics.Snapshot::retryCacheAnswers).sum();
     }
     System.out.println(root + ": namenode " + stopped + " stopped after " + acknowledgedAtStop + " of "
@@ -288,7 +279,8 @@ class ClientFailoverTest {
   private static void awaitListedBy(int index, List<Integer> expected) throws Exception {
     Set<Integer> wanted = new HashSet<>();
     expected.forEach(i -> wanted.add(port(address(i))));
-    NamenodeListClient lists = new NamenodeListClient(cluster.conf(), UserGroupInformation.getCurrentUser(), 10_000);
+    NamenodeListClient lists = new NamenodeListClient(CLUSTER.cluster().conf(), UserGroupInformation.getCurrentUser(),
+        10_000);
     long deadline = System.nanoTime() + 20_000_000_000L;
     Set<Integer> listed = Set.of();
     while (!listed.equals(wanted)) {
@@ -313,8 +305,8 @@ class ClientFailoverTest {
     List<Integer> spare = new ArrayList<>(runningNameNodes());
     spare.remove(Integer.valueOf(0));
     while (spare.size() < 2) {
-      cluster.startNameNode();
-      spare.add(cluster.nameNodeCount() - 1);
+      CLUSTER.cluster().startNameNode();
+      spare.add(CLUSTER.cluster().nameNodeCount() - 1);
     }
     for (int index : spare.subList(0, 2)) {
       awaitDatanodesSeenBy(index);
@@ -323,7 +315,7 @@ class ClientFailoverTest {
   }
 
   private static void awaitDatanodesSeenBy(int index) throws IOException {
-    DistributedFileSystem fs = cluster.fileSystem(index);
+    DistributedFileSystem fs = CLUSTER.cluster().fileSystem(index);
     long deadline = System.nanoTime() + 20_000_000_000L;
     while (fs.getDataNodeStats(DatanodeReportType.LIVE).length < DATANODES) {
       if (System.nanoTime() > deadline) {
@@ -340,8 +332,8 @@ class ClientFailoverTest {
 
   private static List<Integer> runningNameNodes() {
     List<Integer> running = new ArrayList<>();
-    for (int i = 0; i < cluster.nameNodeCount(); i++) {
-      if (!cluster.isStopped(i)) {
+    for (int i = 0; i < CLUSTER.cluster().nameNodeCount(); i++) {
+      if (!CLUSTER.cluster().isStopped(i)) {
         running.add(i);
       }
     }
@@ -351,13 +343,13 @@ class ClientFailoverTest {
   /** host:port of namenode {@code index}, remembered so it is still known once the namenode is stopped. */
   private static String address(int index) {
     return ADDRESSES.computeIfAbsent(index, i -> {
-      InetSocketAddress address = cluster.nameNode(i).address();
+      InetSocketAddress address = CLUSTER.cluster().nameNode(i).address();
       return address.getAddress().getHostAddress() + ":" + address.getPort();
     });
   }
 
   private static Configuration clientConf(List<Integer> nameNodes, String provider) {
-    Configuration conf = new Configuration(cluster.conf());
+    Configuration conf = new Configuration(CLUSTER.cluster().conf());
     Nameservice.configure(conf, NAMESERVICE, nameNodes.stream().map(ClientFailoverTest::address).toList(),
         provider);
     return conf;
@@ -377,7 +369,7 @@ class ClientFailoverTest {
   }
 
   private static OperationMetrics.Snapshot metric(int index, String operation) {
-    return cluster.nameNode(index).runner().metrics().snapshot().getOrDefault(operation,
+    return CLUSTER.cluster().nameNode(index).runner().metrics().snapshot().getOrDefault(operation,
         OperationMetrics.Snapshot.ZERO);
   }
 

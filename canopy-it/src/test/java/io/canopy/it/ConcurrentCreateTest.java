@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.QueryResult;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -18,11 +17,9 @@ import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
 import org.apache.hadoop.ipc.RemoteException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Racing creators of one name, through two namenodes: exactly one wins, the rest get HDFS's exception. */
 @Timeout(120)
@@ -30,27 +27,14 @@ class ConcurrentCreateTest {
   private static final int CLIENTS = 8;
   private static final int ROUNDS = 5;
 
-  @TempDir
-  static Path directory;
-  static MiniCanopyCluster cluster;
-
-  @BeforeAll
-  static void startCluster() throws IOException {
-    cluster = MiniCanopyCluster.start(directory, MiniCanopyCluster.testConfiguration(), 2, 1);
-  }
-
-  @AfterAll
-  static void stopCluster() throws IOException {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder().nameNodes(2).dataNodes(1).build();
 
   @Test
   void exactlyOneCreatorOfANameSucceeds() throws Exception {
     List<DistributedFileSystem> clients = new ArrayList<>();
     for (int i = 0; i < CLIENTS; i++) {
-      clients.add(cluster.fileSystem(i % 2));
+      clients.add(CLUSTER.cluster().fileSystem(i % 2));
     }
     ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
     try {
@@ -97,7 +81,7 @@ class ConcurrentCreateTest {
     } finally {
       pool.shutdownNow();
     }
-    try (MetadataStore store = cluster.openStore()) {
+    try (MetadataStore store = CLUSTER.cluster().openStore()) {
       QueryResult rows = StoreQueries.query(store, "SELECT count(*) FROM inodes WHERE name IN ('file', 'dir')", 10);
       assertEquals(String.valueOf(2 * ROUNDS), rows.rows().get(0).get(0), "one row per created name");
       QueryResult duplicates = StoreQueries.query(store, "SELECT parent_id, name FROM inodes GROUP BY parent_id, name "
@@ -108,7 +92,7 @@ class ConcurrentCreateTest {
 
   @Test
   void oneClientCreatesManyFilesAtOnce() throws Exception {
-    DistributedFileSystem client = cluster.fileSystem(0); // one client name, so one lease for every file
+    DistributedFileSystem client = CLUSTER.cluster().fileSystem(0); // one client name, so one lease for every file
     ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
     try {
       CountDownLatch start = new CountDownLatch(1);
@@ -133,7 +117,7 @@ class ConcurrentCreateTest {
 
   @Test
   void clientOverwritesItsOwnOpenFile() throws Exception {
-    DistributedFileSystem client = cluster.fileSystem(0);
+    DistributedFileSystem client = CLUSTER.cluster().fileSystem(0);
     org.apache.hadoop.hdfs.protocol.ClientProtocol namenode = client.getClient().getNamenode();
     String holder = client.getClient().getClientName();
     org.apache.hadoop.io.EnumSetWritable<org.apache.hadoop.fs.CreateFlag> overwrite =
@@ -147,7 +131,7 @@ class ConcurrentCreateTest {
         org.apache.hadoop.crypto.CryptoProtocolVersion.supported(), null, null).getFileId();
     assertTrue(second != first, "the open file was replaced by a new one");
     assertTrue(namenode.complete("/own/open", holder, null, second));
-    try (MetadataStore store = cluster.openStore()) {
+    try (MetadataStore store = CLUSTER.cluster().openStore()) {
       assertEquals("0", StoreQueries.query(store, "SELECT count(*) FROM lease_paths WHERE inode_id IN (" + first + ", "
           + second + ")", 1).rows().get(0).get(0), "no lease path left for either file");
     }

@@ -5,12 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.QueryResult;
 import io.canopy.namenode.tx.OperationMetrics;
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -46,7 +44,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Namespace operations racing each other through two namenodes on one database: parallelism of creates in
@@ -93,12 +91,9 @@ class ConcurrentNamespaceTest {
   private static final FsPermission FILE = FsPermission.getFileDefault();
   private static final FsPermission DIR = FsPermission.getDirDefault();
 
-  @TempDir
-  static Path directory;
-  static MiniCanopyCluster cluster;
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder().nameNodes(2).build();
   static ClientProtocol[] namenodes;
-  /** The database seen directly, for the SQL checks. */
-  static MetadataStore store;
   static ExecutorService pool;
 
   /** Failures the clients saw and accepted as HDFS's answer, per operation, during the current test. */
@@ -106,25 +101,17 @@ class ConcurrentNamespaceTest {
   private Map<String, OperationMetrics.Snapshot> metricsBefore;
 
   @BeforeAll
-  static void startCluster() throws IOException {
+  static void clientsAndPool() throws IOException {
     System.out.println("ConcurrentNamespaceTest seed=" + SEED + " (rerun with -Dcanopy.test.seed=" + SEED + ")");
-    cluster = MiniCanopyCluster.start(directory, MiniCanopyCluster.testConfiguration(), 2, 0);
-    namenodes = new ClientProtocol[] {cluster.fileSystem(0).getClient().getNamenode(),
-        cluster.fileSystem(1).getClient().getNamenode()};
+    namenodes = new ClientProtocol[] {CLUSTER.fileSystem(0).getClient().getNamenode(),
+        CLUSTER.fileSystem(1).getClient().getNamenode()};
     pool = Executors.newFixedThreadPool(THREADS + 1);
-    store = cluster.openStore();
   }
 
   @AfterAll
-  static void stopCluster() throws IOException {
+  static void stopPool() {
     if (pool != null) {
       pool.shutdownNow();
-    }
-    if (store != null) {
-      store.close();
-    }
-    if (cluster != null) {
-      cluster.close();
     }
   }
 
@@ -657,7 +644,7 @@ class ConcurrentNamespaceTest {
   private static Map<String, OperationMetrics.Snapshot> metrics() {
     Map<String, OperationMetrics.Snapshot> total = new TreeMap<>();
     for (int i = 0; i < 2; i++) {
-      cluster.nameNode(i).runner().metrics().snapshot().forEach((name, snapshot) ->
+      CLUSTER.cluster().nameNode(i).runner().metrics().snapshot().forEach((name, snapshot) ->
           total.merge(name, snapshot, OperationMetrics.Snapshot::plus));
     }
     return total;
@@ -680,13 +667,13 @@ class ConcurrentNamespaceTest {
   }
 
   private static String sql(String query) throws IOException {
-    QueryResult result = StoreQueries.query(store, query, 2);
+    QueryResult result = StoreQueries.query(CLUSTER.store(), query, 2);
     assertEquals(1, result.rows().size(), query);
     return result.rows().get(0).get(0);
   }
 
   private static List<List<String>> sqlRows(String query) throws IOException {
-    return StoreQueries.query(store, query, 20).rows();
+    return StoreQueries.query(CLUSTER.store(), query, 20).rows();
   }
 
   /**

@@ -1,14 +1,12 @@
 package io.canopy.it;
 
+import static io.canopy.it.TestFiles.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.canopy.metadata.MetadataStore;
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -17,11 +15,9 @@ import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.ipc.RemoteException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Crossing directory moves that would close a cycle if both committed: /p/a into /q/b/c while /q/b moves into
@@ -31,25 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ConcurrentRenameTest {
   private static final int ROUNDS = 25;
 
-  @TempDir
-  static Path directory;
-  static MiniCanopyCluster cluster;
-
-  @BeforeAll
-  static void startCluster() throws IOException {
-    cluster = MiniCanopyCluster.start(directory, MiniCanopyCluster.testConfiguration(), 2, 0);
-  }
-
-  @AfterAll
-  static void stopCluster() throws IOException {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
-
-  private static org.apache.hadoop.fs.Path path(String text) {
-    return new org.apache.hadoop.fs.Path(text);
-  }
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder().nameNodes(2).build();
 
   /** True when the move happened, false when the namenode refused it as HDFS would. */
   private static boolean move(DistributedFileSystem fs, String source, String destination) throws IOException {
@@ -68,8 +47,8 @@ class ConcurrentRenameTest {
 
   @Test
   void crossingMovesNeverCloseACycle() throws Exception {
-    DistributedFileSystem first = cluster.fileSystem(0);
-    DistributedFileSystem second = cluster.fileSystem(1);
+    DistributedFileSystem first = CLUSTER.cluster().fileSystem(0);
+    DistributedFileSystem second = CLUSTER.cluster().fileSystem(1);
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try {
       for (int round = 0; round < ROUNDS; round++) {
@@ -94,7 +73,7 @@ class ConcurrentRenameTest {
     } finally {
       pool.shutdownNow();
     }
-    try (MetadataStore store = cluster.openStore()) {
+    try (MetadataStore store = CLUSTER.cluster().openStore()) {
       String total = StoreQueries.query(store, "SELECT count(*) FROM inodes", 1).rows().get(0).get(0);
       String reachable = StoreQueries.query(store, "WITH RECURSIVE tree(id) AS (SELECT id FROM inodes WHERE id = 16385 "
           + "UNION SELECT i.id FROM inodes i JOIN tree t ON i.parent_id = t.id AND i.id <> 16385) "

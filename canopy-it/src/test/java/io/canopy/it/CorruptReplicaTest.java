@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.canopy.metadata.MetadataStore;
 import io.canopy.namenode.NameNodeConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -31,12 +30,11 @@ import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.datanode.SuspectBlocks;
 import org.apache.hadoop.hdfs.tools.DFSAdmin;
 import org.apache.hadoop.util.ToolRunner;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Corrupt replicas on a real cluster (one namenode, four stock DataNodes), as issue 12 found them lost: with two of
@@ -50,38 +48,24 @@ class CorruptReplicaTest {
   private static final int BLOCK_SIZE = 64 * 1024;
   private static final Duration BOUND = Duration.ofSeconds(60);
 
-  @TempDir
-  static Path directory;
-  static MiniCanopyCluster cluster;
-  static DistributedFileSystem fs;
-  static MetadataStore store;
-
-  @BeforeAll
-  static void startCluster() throws IOException {
-    Configuration conf = MiniCanopyCluster.testConfiguration();
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder().configure(conf -> {
     conf.setLong("dfs.namenode.redundancy.interval.seconds", 1);
     conf.setLong(NameNodeConfig.REPLICATION_REPORT_GRACE_MS, 1_000);
-    cluster = MiniCanopyCluster.start(directory, conf, 1, 4);
-    fs = cluster.fileSystem();
-    store = cluster.openStore();
-  }
+  }).dataNodes(4).build();
+  static DistributedFileSystem fs;
 
-  @AfterAll
-  static void stopCluster() throws IOException {
-    if (store != null) {
-      store.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
+  @BeforeAll
+  static void client() throws IOException {
+    fs = CLUSTER.fileSystem();
   }
 
   /** Every test leaves the four datanodes running, whatever it did to them. */
   @AfterEach
   void restartStoppedDatanodes() throws Exception {
-    for (int i = 0; i < cluster.dataNodes().size(); i++) {
-      if (!cluster.dataNodes().get(i).isDatanodeFullyStarted()) {
-        cluster.restartDataNode(i);
+    for (int i = 0; i < CLUSTER.cluster().dataNodes().size(); i++) {
+      if (!CLUSTER.cluster().dataNodes().get(i).isDatanodeFullyStarted()) {
+        CLUSTER.cluster().restartDataNode(i);
       }
     }
   }
@@ -104,7 +88,7 @@ class CorruptReplicaTest {
 
     assertArrayEquals(data, TestFiles.read(fs, path), "the read skips the corrupt replicas");
     Await.until("the namenode tracks the two corrupt replicas", BOUND, () -> corruptReplicas(block) == 2);
-    assertEquals(List.of("CORRUPTION_REPORTED", "CORRUPTION_REPORTED"), StoreQueries.column(store,
+    assertEquals(List.of("CORRUPTION_REPORTED", "CORRUPTION_REPORTED"), StoreQueries.column(CLUSTER.store(),
         "SELECT reason FROM corrupt_replicas WHERE block_id = " + block.getBlock().getBlockId()));
     assertEquals(1, fs.getClient().getNamenode().getReplicatedBlockStats().getCorruptBlocks());
     assertTrue(dfsAdminReport().contains("Blocks with corrupt replicas: 1"), "dfsadmin -report counts it");
@@ -185,11 +169,11 @@ class CorruptReplicaTest {
     int index = restartWith(holder, () -> truncate(file, data.length - 1000));
 
     Await.until("the short replica is marked corrupt", BOUND, () -> corruptReplicas(block) == 1);
-    assertEquals(List.of("SIZE_MISMATCH"), StoreQueries.column(store,
+    assertEquals(List.of("SIZE_MISMATCH"), StoreQueries.column(CLUSTER.store(),
         "SELECT reason FROM corrupt_replicas WHERE block_id = " + block.getBlock().getBlockId()));
     Thread.sleep(3_000); // heartbeats and replication runs that would have carried a deletion
     assertTrue(Files.exists(file), "the only replica stays on its datanode");
-    assertTrue(holds(cluster.dataNodes().get(index), block.getBlock()));
+    assertTrue(holds(CLUSTER.cluster().dataNodes().get(index), block.getBlock()));
     LocatedBlock located = onlyBlock(path);
     assertTrue(located.isCorrupt(), "a block left with corrupt replicas only is located on them, flagged corrupt");
     assertEquals(1, located.getLocations().length);
@@ -220,11 +204,12 @@ class CorruptReplicaTest {
       Await.until("the block has three good replicas again and the short one is gone", BOUND,
           () -> goodReplicas(block) == 3 && corruptReplicas(block) == 0 && !Files.exists(file));
     } catch (AssertionError e) {
-      throw new AssertionError(e.getMessage() + "; replicas: " + StoreQueries.rows(store, "SELECT * FROM replicas "
-          + "WHERE block_id = " + block.getBlock().getBlockId()) + "; queue: " + StoreQueries.rows(store,
-          "SELECT * FROM replication_queue") + "; file exists: " + Files.exists(file) + " " + Files.size(file), e);
+      throw new AssertionError(e.getMessage() + "; replicas: " + StoreQueries.rows(CLUSTER.store(),
+          "SELECT * FROM replicas WHERE block_id = " + block.getBlock().getBlockId()) + "; queue: "
+          + StoreQueries.rows(CLUSTER.store(), "SELECT * FROM replication_queue") + "; file exists: "
+          + Files.exists(file) + " " + Files.size(file), e);
     }
-    for (DataNode dataNode : cluster.dataNodes()) {
+    for (DataNode dataNode : CLUSTER.cluster().dataNodes()) {
       if (goodHolders.contains(dataNode.getDatanodeUuid())) {
         assertTrue(holds(dataNode, block.getBlock()), "good replicas are kept");
       }
@@ -235,9 +220,7 @@ class CorruptReplicaTest {
   // ---- helpers ----
 
   private static void writeReplicated(org.apache.hadoop.fs.Path path, byte[] data, int replication) throws Exception {
-    try (org.apache.hadoop.fs.FSDataOutputStream out = fs.create(path, true, 4096, (short) replication, BLOCK_SIZE)) {
-      out.write(data);
-    }
+    TestFiles.write(fs, path, data, (short) replication, BLOCK_SIZE);
     LocatedBlock block = onlyBlock(path);
     Await.until(path + " has " + replication + " replicas", BOUND,
         () -> goodReplicas(block) == replication && physicalReplicas(block.getBlock()) == replication);
@@ -261,7 +244,7 @@ class CorruptReplicaTest {
 
   private static long count(String sql) {
     try {
-      return StoreQueries.count(store, sql);
+      return StoreQueries.count(CLUSTER.store(), sql);
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
@@ -269,7 +252,7 @@ class CorruptReplicaTest {
 
   private static int physicalReplicas(ExtendedBlock block) {
     int count = 0;
-    for (DataNode dataNode : cluster.dataNodes()) {
+    for (DataNode dataNode : CLUSTER.cluster().dataNodes()) {
       if (holds(dataNode, block)) {
         count++;
       }
@@ -295,7 +278,7 @@ class CorruptReplicaTest {
   }
 
   private static DataNode dataNodeAt(DatanodeInfo location) {
-    for (DataNode dataNode : cluster.dataNodes()) {
+    for (DataNode dataNode : CLUSTER.cluster().dataNodes()) {
       if (dataNode.getXferPort() == location.getXferPort()) {
         return dataNode;
       }
@@ -343,7 +326,7 @@ class CorruptReplicaTest {
    */
   private static int restartWith(DatanodeInfo location, Runnable change) throws Exception {
     DataNode dataNode = dataNodeAt(location);
-    int index = cluster.dataNodes().indexOf(dataNode);
+    int index = CLUSTER.cluster().dataNodes().indexOf(dataNode);
     dataNode.shutdown();
     change.run();
     // The stopping DataNode writes the list as its block pool service ends, which can be just after shutdown().
@@ -354,12 +337,12 @@ class CorruptReplicaTest {
     for (Path saved : savedReplicaLists(index)) {
       Files.delete(saved);
     }
-    cluster.restartDataNode(index);
+    CLUSTER.cluster().restartDataNode(index);
     return index;
   }
 
   private static List<Path> savedReplicaLists(int index) throws IOException {
-    try (java.util.stream.Stream<Path> files = Files.walk(cluster.dataNodeDirectory(index))) {
+    try (java.util.stream.Stream<Path> files = Files.walk(CLUSTER.cluster().dataNodeDirectory(index))) {
       return files.filter(f -> f.getFileName().toString().equals("replicas")).toList();
     }
   }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.canopy.metadata.MetadataStore;
 import io.canopy.namenode.NameNode;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -46,14 +45,13 @@ import org.apache.hadoop.hdfs.NameNodeProxies;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.VersionInfo;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Who may speak the datanode protocol (issue 12, item 4): not a client on the client port, not a rogue on the
@@ -68,45 +66,31 @@ class DatanodeProtocolSurfaceTest {
   private static final org.apache.hadoop.fs.Path FILE = new org.apache.hadoop.fs.Path("/surface/file");
   private static final long HEARTBEAT_RECHECK_MS = 500;
 
-  @TempDir
-  static Path directory;
-  static MiniCanopyCluster cluster;
-  static MetadataStore store;
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder()
+      .configure(conf -> conf.setLong("dfs.namenode.heartbeat.recheck-interval", HEARTBEAT_RECHECK_MS))
+      .dataNodes(3).build();
   static byte[] data;
   static String blockPoolId;
 
   @BeforeAll
-  static void startClusterAndWriteAFile() throws Exception {
-    Configuration conf = MiniCanopyCluster.testConfiguration();
-    conf.setLong("dfs.namenode.heartbeat.recheck-interval", HEARTBEAT_RECHECK_MS);
-    cluster = MiniCanopyCluster.start(directory, conf, 1, 3);
-    store = cluster.openStore();
+  static void writeAFile() throws Exception {
     data = TestFiles.randomBytes(2 * BLOCK_SIZE + 17, 12);
-    DistributedFileSystem fs = cluster.fileSystem();
+    DistributedFileSystem fs = CLUSTER.fileSystem();
     TestFiles.write(fs, FILE, data, BLOCK_SIZE);
     Await.until("every block of " + FILE + " has 3 replicas", Duration.ofSeconds(30),
         () -> replicaRows().size() == 3 * 3);
     blockPoolId = fs.getClient().getLocatedBlocks(FILE.toString(), 0).get(0).getBlock().getBlockPoolId();
   }
 
-  @AfterAll
-  static void stopCluster() throws IOException {
-    if (store != null) {
-      store.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
-
   @Test
   @Order(1)
   void datanodeCallsOnTheClientPortAreRefusedEvenWithARealRegistration() throws Exception {
-    DataNode victim = cluster.dataNodes().get(0);
+    DataNode victim = CLUSTER.cluster().dataNodes().get(0);
     DatanodeRegistration real = victim.getDNRegistrationForBP(blockPoolId);
     String storage = storageOf(victim.getDatanodeUuid());
     List<List<String>> before = replicaRows();
-    try (DatanodeProtocolClientSideTranslatorPB rogue = datanodeProtocol(cluster.nameNode(0).address())) {
+    try (DatanodeProtocolClientSideTranslatorPB rogue = datanodeProtocol(CLUSTER.cluster().nameNode(0).address())) {
       IOException deleted = assertThrows(IOException.class,
           () -> rogue.blockReceivedAndDeleted(real, blockPoolId, deletions(storage)));
       assertTrue(deleted.getMessage().contains("canopy.namenode.servicerpc-address"), deleted.getMessage());
@@ -118,12 +102,13 @@ class DatanodeProtocolSurfaceTest {
   @Test
   @Order(2)
   void forgedReportsOnTheServicePortAreRefused() throws Exception {
-    DataNode victim = cluster.dataNodes().get(0);
-    DataNode other = cluster.dataNodes().get(1);
+    DataNode victim = CLUSTER.cluster().dataNodes().get(0);
+    DataNode other = CLUSTER.cluster().dataNodes().get(1);
     String storage = storageOf(victim.getDatanodeUuid());
-    NamespaceInfo namespace = namespaceInfo(cluster);
+    NamespaceInfo namespace = namespaceInfo(CLUSTER.cluster());
     List<List<String>> before = replicaRows();
-    try (DatanodeProtocolClientSideTranslatorPB rogue = datanodeProtocol(serviceAddress(cluster.nameNode(0)))) {
+    try (DatanodeProtocolClientSideTranslatorPB rogue =
+        datanodeProtocol(serviceAddress(CLUSTER.cluster().nameNode(0)))) {
       // The real datanode's id, but a namespace of its own making: HDFS's verifyRequest refuses it.
       DatanodeRegistration madeUp = registration(victim.getDatanodeUuid(),
           new StorageInfo(DataNodeLayoutVersion.getCurrentLayoutVersion(), 4242, "rogue", 0, NodeType.DATA_NODE),
@@ -145,9 +130,9 @@ class DatanodeProtocolSurfaceTest {
           0, 0, 0, 0, 0, null, false, SlowPeerReports.EMPTY_REPORT, SlowDiskReports.EMPTY_REPORT));
     }
     assertNothingChanged(before);
-    assertEquals(List.of(victim.getDatanodeUuid()), StoreQueries.column(store,
+    assertEquals(List.of(victim.getDatanodeUuid()), StoreQueries.column(CLUSTER.store(),
         "SELECT datanode_uuid FROM storages WHERE storage_id = '" + storage + "'"), "the storage has one owner");
-    for (DataNode dataNode : cluster.dataNodes()) {
+    for (DataNode dataNode : CLUSTER.cluster().dataNodes()) {
       assertTrue(dataNode.isBPServiceAlive(blockPoolId), "real datanodes still serve the block pool");
     }
   }
@@ -155,21 +140,22 @@ class DatanodeProtocolSurfaceTest {
   @Test
   @Order(3)
   void aDatanodeDeclaredDeadIsRefusedUntilItRegistersAgainAndThenWorks() throws Exception {
-    DataNode dataNode = cluster.dataNodes().get(2);
+    DataNode dataNode = CLUSTER.cluster().dataNodes().get(2);
     String uuid = dataNode.getDatanodeUuid();
     String storage = storageOf(uuid);
     DataNodeTestUtils.setHeartbeatsDisabledForTests(dataNode, true);
     try {
       Await.until("the leader declares datanode " + uuid + " dead", Duration.ofSeconds(60),
-          () -> !StoreQueries.column(store, "SELECT uuid FROM datanodes WHERE uuid = '" + uuid
+          () -> !StoreQueries.column(CLUSTER.store(), "SELECT uuid FROM datanodes WHERE uuid = '" + uuid
               + "' AND declared_dead_at_ms <> 0").isEmpty());
       // The leader then removes the dead storage's replica rows, page by page: compare after it has finished.
       Await.until("the leader removes the replicas of dead storage " + storage, Duration.ofSeconds(60),
-          () -> StoreQueries.column(store, "SELECT block_id FROM replicas WHERE storage_id = '" + storage + "'")
-              .isEmpty());
+          () -> StoreQueries.column(CLUSTER.store(),
+              "SELECT block_id FROM replicas WHERE storage_id = '" + storage + "'").isEmpty());
       List<List<String>> before = replicaRows();
       DatanodeRegistration stale = dataNode.getDNRegistrationForBP(blockPoolId);
-      try (DatanodeProtocolClientSideTranslatorPB late = datanodeProtocol(serviceAddress(cluster.nameNode(0)))) {
+      try (DatanodeProtocolClientSideTranslatorPB late =
+          datanodeProtocol(serviceAddress(CLUSTER.cluster().nameNode(0)))) {
         IOException refused = assertThrows(IOException.class,
             () -> late.blockReport(stale, blockPoolId, emptyReport(storage), context()));
         // Not UnregisteredNodeException: on that one a stock DataNode stops talking to the namenode for good.
@@ -185,7 +171,7 @@ class DatanodeProtocolSurfaceTest {
       DataNodeTestUtils.setHeartbeatsDisabledForTests(dataNode, false);
     }
     Await.until("datanode " + uuid + " registers again and reports its replicas", Duration.ofSeconds(60),
-        () -> StoreQueries.column(store, "SELECT uuid FROM datanodes WHERE uuid = '" + uuid
+        () -> StoreQueries.column(CLUSTER.store(), "SELECT uuid FROM datanodes WHERE uuid = '" + uuid
             + "' AND declared_dead_at_ms = 0").size() == 1 && replicaRows().size() == 3 * 3);
     assertDatanodesWork("/surface/after-dead");
   }
@@ -193,17 +179,17 @@ class DatanodeProtocolSurfaceTest {
   @Test
   @Order(4)
   void datanodesKeepWorkingThroughANamenodeRestart() throws Exception {
-    cluster.restartNameNode(0);
+    CLUSTER.cluster().restartNameNode(0);
     // Connections to the old process die with it: wait for a new client to reach the new one.
     Await.until("the restarted namenode answers", Duration.ofSeconds(30), () -> {
       try {
-        return cluster.fileSystem().exists(FILE);
+        return CLUSTER.cluster().fileSystem().exists(FILE);
       } catch (IOException e) {
         return false;
       }
     });
     assertDatanodesWork("/surface/after-restart");
-    assertArrayEquals(data, TestFiles.read(cluster.fileSystem(), FILE));
+    assertArrayEquals(data, TestFiles.read(CLUSTER.cluster().fileSystem(), FILE));
   }
 
   /**
@@ -215,7 +201,7 @@ class DatanodeProtocolSurfaceTest {
   void aRegistrationThroughAnotherNamenodeIsHeardAtOnce() throws Exception {
     Configuration conf = MiniCanopyCluster.testConfiguration();
     conf.setLong("dfs.heartbeat.interval", 60);
-    try (MiniCanopyCluster two = MiniCanopyCluster.start(directory.resolve("two"), conf, 2, 0)) {
+    try (MiniCanopyCluster two = MiniCanopyCluster.start(CLUSTER.directory().resolve("two"), conf, 2, 0)) {
       NamespaceInfo namespace = namespaceInfo(two);
       DatanodeRegistration registration = registration(UUID.randomUUID().toString(), namespace, namespace);
       String storage = DatanodeStorage.generateUuid();
@@ -234,7 +220,7 @@ class DatanodeProtocolSurfaceTest {
 
   /** A new file with every block on all three datanodes (their reports accepted), read back. */
   private static void assertDatanodesWork(String name) throws Exception {
-    DistributedFileSystem fs = cluster.fileSystem();
+    DistributedFileSystem fs = CLUSTER.cluster().fileSystem();
     org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(name);
     byte[] bytes = TestFiles.randomBytes(BLOCK_SIZE + 5, name.hashCode());
     TestFiles.write(fs, path, bytes, BLOCK_SIZE);
@@ -247,7 +233,7 @@ class DatanodeProtocolSurfaceTest {
 
   private static void assertNothingChanged(List<List<String>> before) throws IOException {
     assertEquals(before, replicaRows(), "a refused datanode call changes no replica record");
-    assertArrayEquals(data, TestFiles.read(cluster.fileSystem(), FILE));
+    assertArrayEquals(data, TestFiles.read(CLUSTER.cluster().fileSystem(), FILE));
   }
 
   private interface Call {
@@ -270,7 +256,7 @@ class DatanodeProtocolSurfaceTest {
 
   private static DatanodeProtocolClientSideTranslatorPB datanodeProtocol(InetSocketAddress address)
       throws IOException {
-    return datanodeProtocol(address, cluster.conf());
+    return datanodeProtocol(address, CLUSTER.cluster().conf());
   }
 
   private static DatanodeProtocolClientSideTranslatorPB datanodeProtocol(InetSocketAddress address,
@@ -302,7 +288,7 @@ class DatanodeProtocolSurfaceTest {
   /** "Deleted" for every block of the test file, reported on {@code storage}. */
   private static StorageReceivedDeletedBlocks[] deletions(String storage) throws IOException {
     List<ReceivedDeletedBlockInfo> deleted = new ArrayList<>();
-    for (LocatedBlock block : cluster.fileSystem().getClient().getLocatedBlocks(FILE.toString(), 0)
+    for (LocatedBlock block : CLUSTER.cluster().fileSystem().getClient().getLocatedBlocks(FILE.toString(), 0)
         .getLocatedBlocks()) {
       deleted.add(new ReceivedDeletedBlockInfo(block.getBlock().getLocalBlock(),
           ReceivedDeletedBlockInfo.BlockStatus.DELETED_BLOCK, null));
@@ -321,14 +307,14 @@ class DatanodeProtocolSurfaceTest {
 
   /** The storage of a datanode that holds replicas of the test file. */
   private static String storageOf(String datanodeUuid) throws IOException {
-    List<String> storages = StoreQueries.column(store, "SELECT DISTINCT r.storage_id FROM replicas r JOIN storages s "
-        + "ON s.storage_id = r.storage_id WHERE s.datanode_uuid = '" + datanodeUuid + "'");
+    List<String> storages = StoreQueries.column(CLUSTER.store(), "SELECT DISTINCT r.storage_id FROM replicas r "
+        + "JOIN storages s ON s.storage_id = r.storage_id WHERE s.datanode_uuid = '" + datanodeUuid + "'");
     assertEquals(1, storages.size(), "datanode " + datanodeUuid + " holds replicas on one storage: " + storages);
     return storages.get(0);
   }
 
   private static List<List<String>> replicaRows() throws IOException {
-    return StoreQueries.rows(store, "SELECT r.block_id, r.storage_id FROM replicas r JOIN inodes i ON i.id = "
+    return StoreQueries.rows(CLUSTER.store(), "SELECT r.block_id, r.storage_id FROM replicas r JOIN inodes i ON i.id = "
         + "r.inode_id WHERE i.name = 'file' ORDER BY r.block_id, r.storage_id");
   }
 }

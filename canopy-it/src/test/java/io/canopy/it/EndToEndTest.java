@@ -8,65 +8,33 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Random;
-import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.apache.hadoop.io.IOUtils;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The stock Hadoop client against one namenode and three Apache DataNodes. */
 @Timeout(300)
 class EndToEndTest {
   private static final int BLOCK_SIZE = 64 * 1024;
 
-  @TempDir
-  static Path directory;
-  static MiniCanopyCluster cluster;
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder().dataNodes(3).build();
   static DistributedFileSystem fs;
 
   @BeforeAll
-  static void startCluster() throws IOException {
-    cluster = MiniCanopyCluster.start(directory, MiniCanopyCluster.testConfiguration(), 1, 3);
-    fs = cluster.fileSystem();
-  }
-
-  @AfterAll
-  static void stopCluster() throws IOException {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
-
-  private static byte[] randomBytes(int length, long seed) {
-    byte[] data = new byte[length];
-    new Random(seed).nextBytes(data);
-    return data;
+  static void client() throws IOException {
+    fs = CLUSTER.fileSystem();
   }
 
   private static void write(org.apache.hadoop.fs.Path path, byte[] data) throws IOException {
-    try (FSDataOutputStream out = fs.create(path, true, 4096, (short) 3, BLOCK_SIZE)) {
-      out.write(data);
-    }
-  }
-
-  private static byte[] read(org.apache.hadoop.fs.Path path) throws IOException {
-    try (FSDataInputStream in = fs.open(path)) {
-      byte[] data = new byte[(int) fs.getFileStatus(path).getLen()];
-      IOUtils.readFully(in, data, 0, data.length);
-      assertEquals(-1, in.read(), "file longer than its status says");
-      return data;
-    }
+    TestFiles.write(fs, path, data, BLOCK_SIZE);
   }
 
   @Test
@@ -82,11 +50,11 @@ class EndToEndTest {
 
   @Test
   void multiBlockFileRoundTripsByteIdentical() throws IOException {
-    byte[] data = randomBytes(5 * BLOCK_SIZE + 1234, 1);
+    byte[] data = TestFiles.randomBytes(5 * BLOCK_SIZE + 1234, 1);
     org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path("/e2e/multi/data.bin");
     write(path, data);
     assertEquals(data.length, fs.getFileStatus(path).getLen());
-    assertArrayEquals(data, read(path));
+    assertArrayEquals(data, TestFiles.read(fs, path));
     assertEquals(6, fs.getFileBlockLocations(path, 0, data.length).length);
     for (var location : fs.getFileBlockLocations(path, 0, data.length)) {
       assertEquals(3, location.getHosts().length, "every block on three datanodes");
@@ -98,7 +66,7 @@ class EndToEndTest {
     org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path("/e2e/empty");
     write(path, new byte[0]);
     assertEquals(0, fs.getFileStatus(path).getLen());
-    assertArrayEquals(new byte[0], read(path));
+    assertArrayEquals(new byte[0], TestFiles.read(fs, path));
   }
 
   @Test
@@ -132,7 +100,7 @@ class EndToEndTest {
     }
     // moving between a spread level and a deep directory re-keys the moved inode only; its children follow it
     org.apache.hadoop.fs.Path deep = new org.apache.hadoop.fs.Path("/e2e-top/t00000/deeper/still");
-    write(new org.apache.hadoop.fs.Path("/e2e-top/t00001/child"), randomBytes(10, 9));
+    write(new org.apache.hadoop.fs.Path("/e2e-top/t00001/child"), TestFiles.randomBytes(10, 9));
     assertTrue(fs.mkdirs(deep));
     assertTrue(fs.rename(new org.apache.hadoop.fs.Path("/e2e-top/t00001"),
         new org.apache.hadoop.fs.Path(deep, "moved")));
@@ -151,24 +119,24 @@ class EndToEndTest {
 
   @Test
   void renameFileAndDirectory() throws IOException {
-    byte[] data = randomBytes(1000, 2);
+    byte[] data = TestFiles.randomBytes(1000, 2);
     org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path("/e2e/mv/src/file");
     write(file, data);
     org.apache.hadoop.fs.Path movedFile = new org.apache.hadoop.fs.Path("/e2e/mv/src/renamed");
     assertTrue(fs.rename(file, movedFile));
     assertFalse(fs.exists(file));
-    assertArrayEquals(data, read(movedFile));
+    assertArrayEquals(data, TestFiles.read(fs, movedFile));
     org.apache.hadoop.fs.Path movedDir = new org.apache.hadoop.fs.Path("/e2e/mv/dst");
     assertTrue(fs.rename(new org.apache.hadoop.fs.Path("/e2e/mv/src"), movedDir));
-    assertArrayEquals(data, read(new org.apache.hadoop.fs.Path(movedDir, "renamed")));
+    assertArrayEquals(data, TestFiles.read(fs, new org.apache.hadoop.fs.Path(movedDir, "renamed")));
     assertFalse(fs.exists(new org.apache.hadoop.fs.Path("/e2e/mv/src")));
   }
 
   @Test
   void recursiveDeleteFreesBlocks() throws IOException {
     org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path("/e2e/rm");
-    write(new org.apache.hadoop.fs.Path(dir, "x/y/file"), randomBytes(3 * BLOCK_SIZE, 3));
-    write(new org.apache.hadoop.fs.Path(dir, "other"), randomBytes(10, 4));
+    write(new org.apache.hadoop.fs.Path(dir, "x/y/file"), TestFiles.randomBytes(3 * BLOCK_SIZE, 3));
+    write(new org.apache.hadoop.fs.Path(dir, "other"), TestFiles.randomBytes(10, 4));
     assertTrue(fs.delete(dir, true));
     assertFalse(fs.exists(dir));
     assertFalse(fs.delete(dir, true), "deleting a missing path answers false");
@@ -177,7 +145,7 @@ class EndToEndTest {
   @Test
   void chmodChownSetrep() throws IOException {
     org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path("/e2e/attrs/file");
-    write(file, randomBytes(100, 5));
+    write(file, TestFiles.randomBytes(100, 5));
     fs.setPermission(file, new FsPermission((short) 0600));
     assertEquals((short) 0600, fs.getFileStatus(file).getPermission().toShort());
     fs.setOwner(file, "alice", "staff");
@@ -193,7 +161,7 @@ class EndToEndTest {
   @Test
   void listLocatedStatusCarriesBlocks() throws IOException {
     org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path("/e2e/located");
-    write(new org.apache.hadoop.fs.Path(dir, "f"), randomBytes(2 * BLOCK_SIZE, 6));
+    write(new org.apache.hadoop.fs.Path(dir, "f"), TestFiles.randomBytes(2 * BLOCK_SIZE, 6));
     RemoteIterator<LocatedFileStatus> it = fs.listLocatedStatus(dir);
     assertTrue(it.hasNext());
     LocatedFileStatus status = it.next();

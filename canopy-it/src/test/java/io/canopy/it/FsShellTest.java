@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,37 +12,21 @@ import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FsShell;
 import org.apache.hadoop.util.ToolRunner;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Hadoop's own FsShell, as users type it, against Canopy. */
 @Timeout(300)
 class FsShellTest {
-  @TempDir
-  static Path directory;
-  static MiniCanopyCluster cluster;
-
-  @BeforeAll
-  static void startCluster() throws IOException {
-    Configuration conf = MiniCanopyCluster.testConfiguration();
-    conf.setLong("dfs.blocksize", 256 * 1024);
-    cluster = MiniCanopyCluster.start(directory, conf, 1, 3);
-  }
-
-  @AfterAll
-  static void stopCluster() throws IOException {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder()
+      .configure(conf -> conf.setLong("dfs.blocksize", 256 * 1024)).dataNodes(3).build();
 
   /** Runs one shell command; returns its standard output, asserting the exit code. */
   private static String shell(int expectedExit, String... args) throws Exception {
-    Configuration conf = new Configuration(cluster.conf());
-    conf.set("fs.defaultFS", cluster.uri());
+    Configuration conf = new Configuration(CLUSTER.cluster().conf());
+    conf.set("fs.defaultFS", CLUSTER.cluster().uri());
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
     PrintStream originalOut = System.out;
     int exit;
@@ -60,7 +43,7 @@ class FsShellTest {
 
   @Test
   void usersShellSession() throws Exception {
-    Path local = directory.resolve("local");
+    Path local = CLUSTER.directory().resolve("local");
     Files.createDirectories(local);
     byte[] big = TestFiles.randomBytes(3 * 1024 * 1024 + 321, 31); // 13 blocks of 256 KB
     Files.write(local.resolve("big.bin"), big);

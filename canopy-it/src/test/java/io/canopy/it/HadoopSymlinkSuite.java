@@ -4,14 +4,12 @@ package io.canopy.it;
 import io.canopy.namenode.NameNodeConfig;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.SymlinkBaseTest;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.ipc.RemoteException;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Hadoop's own symbolic-link suite ({@code SymlinkBaseTest}, hadoop-common's test jar) bonded to a Canopy cluster,
@@ -24,35 +22,20 @@ abstract class HadoopSymlinkSuite extends SymlinkBaseTest {
     FileSystem.enableSymlinks();
   }
 
-  private static Path directory;
-  static MiniCanopyCluster cluster;
-
-  static void startCluster(String name) throws IOException {
-    directory = Files.createTempDirectory(name);
-    Configuration conf = MiniCanopyCluster.testConfiguration();
+  /** Each subclass's cluster in turn: started before its tests, stopped after them. */
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder().configure(conf -> {
     conf.setBoolean(NameNodeConfig.SYMLINKS_ENABLED, true);
     conf.set(FsPermission.UMASK_LABEL, "000");
-    cluster = MiniCanopyCluster.start(directory, conf, 1, 1);
-  }
-
-  static void stopCluster() throws IOException {
-    try {
-      if (cluster != null) {
-        cluster.close();
-      }
-    } finally {
-      cluster = null;
-      FileUtil.fullyDelete(directory.toFile());
-    }
-  }
+  }).dataNodes(1).build();
 
   /**
    * The clients' configuration: the cluster is the default file system, as a MiniDFSCluster's is (the suite reads
    * {@code hdfs:///...} paths, which take their authority from it).
    */
   static Configuration clientConf() {
-    Configuration conf = new Configuration(cluster.conf());
-    conf.set(FileSystem.FS_DEFAULT_NAME_KEY, cluster.uri());
+    Configuration conf = new Configuration(CLUSTER.cluster().conf());
+    conf.set(FileSystem.FS_DEFAULT_NAME_KEY, CLUSTER.cluster().uri());
     return conf;
   }
 
@@ -73,7 +56,7 @@ abstract class HadoopSymlinkSuite extends SymlinkBaseTest {
 
   @Override
   protected URI testURI() {
-    return URI.create(cluster.uri());
+    return URI.create(CLUSTER.cluster().uri());
   }
 
   @Override

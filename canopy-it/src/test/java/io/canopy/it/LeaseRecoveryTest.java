@@ -23,7 +23,6 @@ import io.canopy.namenode.ops.ReleaseOutcome;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -59,12 +58,10 @@ import org.apache.hadoop.hdfs.server.protocol.DatanodeCommand;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeProtocol;
 import org.apache.hadoop.io.EnumSetWritable;
 import org.apache.hadoop.ipc.RemoteException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Lease expiry and lease recovery on a real cluster (two namenodes, two datanodes, replication 2) with short limits:
@@ -79,42 +76,27 @@ class LeaseRecoveryTest {
   private static final long RENEWAL_MS = 300;
   private static final Duration RECOVERY_WAIT = Duration.ofSeconds(40);
 
-  @TempDir
-  static Path directory;
-  static MiniCanopyCluster cluster;
-  static MetadataStore store;
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder()
+      .configure(LeaseRecoveryTest::leaseSettings).nameNodes(2).dataNodes(2).awaitLeader()
+      .startTimeout(Duration.ofSeconds(120)).build();
   private final List<FileSystem> writers = new ArrayList<>();
 
   /** Short limits, a fast lease monitor and elections, quick retries. */
-  static Configuration leaseConfiguration() {
-    Configuration conf = MiniCanopyCluster.testConfiguration();
+  static void leaseSettings(Configuration conf) {
     conf.setLong(HdfsClientConfigKeys.DFS_LEASE_HARDLIMIT_KEY, HARD_LIMIT_SECONDS);
     conf.setLong(NameNodeConfig.LEASE_SOFT_LIMIT_MS, SOFT_LIMIT_MS);
-    conf.setLong(DFSConfigKeys.DFS_NAMENODE_LEASE_RECHECK_INTERVAL_MS_KEY, 200);
-    conf.setLong(NameNodeConfig.LEASE_RECOVERY_TIMEOUT_MS, 8000);
-    conf.setLong(NameNodeConfig.ELECTION_ROUND_MS, 200);
+    fastLeaseRecovery(conf);
     // A datanode reporting to a crashed namenode gives up quickly.
     conf.setInt("ipc.client.connect.max.retries", 2);
     conf.setLong("ipc.client.connect.retry.interval", 200);
-    return conf;
   }
 
-  @BeforeAll
-  @Timeout(120)
-  static void startCluster() throws Exception {
-    cluster = MiniCanopyCluster.start(directory.resolve("main"), leaseConfiguration(), 2, 2);
-    store = cluster.openStore();
-    Await.until("namenode 0 leads", Duration.ofSeconds(20), () -> cluster.nameNode(0).election().isLeader());
-  }
-
-  @AfterAll
-  static void stopCluster() throws IOException {
-    if (store != null) {
-      store.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
+  /** A fast lease monitor, recovery and elections: the settings of every lease test (this, append, truncate). */
+  static void fastLeaseRecovery(Configuration conf) {
+    conf.setLong(DFSConfigKeys.DFS_NAMENODE_LEASE_RECHECK_INTERVAL_MS_KEY, 200);
+    conf.setLong(NameNodeConfig.LEASE_RECOVERY_TIMEOUT_MS, 8000);
+    conf.setLong(NameNodeConfig.ELECTION_ROUND_MS, 200);
   }
 
   @AfterEach
@@ -133,8 +115,8 @@ class LeaseRecoveryTest {
   @Timeout(60)
   void aWriterThatDiesMidFileIsRecoveredToItsLastHflushedLength() throws Exception {
     org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path("/lease/dead-writer");
-    DeadWriter dead = writeAndDie(cluster, 0, path, 3000, 700, 1);
-    DistributedFileSystem reader = cluster.fileSystem(0);
+    DeadWriter dead = writeAndDie(CLUSTER.cluster(), 0, path, 3000, 700, 1);
+    DistributedFileSystem reader = CLUSTER.cluster().fileSystem(0);
     assertFalse(reader.isFileClosed(path), "the dead writer's file stays open until its lease expires");
 
     awaitClosed(reader, path);
@@ -157,13 +139,13 @@ class LeaseRecoveryTest {
         () -> count("SELECT count(*) FROM leases WHERE holder = '" + dead.holder() + "'") == 0);
     Await.until("the recovery holder's lease row is deleted once idle past the hard limit", Duration.ofSeconds(20),
         () -> count("SELECT count(*) FROM leases WHERE holder = '" + LeaseLimits.RECOVERY_HOLDER + "'") == 0);
-    assertEquals(List.of(), NamespaceInvariants.violations(store));
+    assertEquals(List.of(), NamespaceInvariants.violations(CLUSTER.store()));
   }
 
   @Test
   @Timeout(60)
   void emptyLastBlocksAreDroppedAndFilesWithoutBlocksClosedAtOnce() throws Exception {
-    DistributedFileSystem client = cluster.fileSystem(0);
+    DistributedFileSystem client = CLUSTER.cluster().fileSystem(0);
     ClientProtocol namenode = client.getClient().getNamenode();
     // A writer that died right after create: no block at all.
     org.apache.hadoop.fs.Path noBlock = new org.apache.hadoop.fs.Path("/lease/empty/no-block");
@@ -204,7 +186,7 @@ class LeaseRecoveryTest {
         query("SELECT block_id FROM blocks WHERE inode_id = " + fileId), "only the full block is left");
     assertEquals(0, count("SELECT count(*) FROM block_lookup WHERE block_id IN ("
         + emptyBlock.getBlock().getBlockId() + ", " + second.getBlock().getBlockId() + ")"));
-    assertEquals(List.of(), NamespaceInvariants.violations(store));
+    assertEquals(List.of(), NamespaceInvariants.violations(CLUSTER.store()));
   }
 
   @Test
@@ -212,8 +194,8 @@ class LeaseRecoveryTest {
   void recoverLeaseAnswersFalseWhileTheLastBlockIsRecoveredThenTrue() throws Exception {
     org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path("/lease/recover-lease");
     // The writer talks to the second namenode; so does the client taking over: the leader still does the work.
-    DeadWriter dead = writeAndDie(cluster, 1, path, 5000, 100, 3);
-    DistributedFileSystem second = cluster.fileSystem(1);
+    DeadWriter dead = writeAndDie(CLUSTER.cluster(), 1, path, 5000, 100, 3);
+    DistributedFileSystem second = CLUSTER.cluster().fileSystem(1);
     assertFalse(second.recoverLease(path), "the last block must be recovered first: not closed at once");
     assertFalse(second.isFileClosed(path));
     assertEquals(List.of(List.of(LeaseLimits.RECOVERY_HOLDER)),
@@ -224,11 +206,11 @@ class LeaseRecoveryTest {
     Await.until("recoverLease answers true", RECOVERY_WAIT, () -> second.recoverLease(path));
     assertEquals(5000, second.getFileStatus(path).getLen());
     assertArrayEquals(dead.flushed(), TestFiles.read(second, path));
-    assertTrue(cluster.fileSystem(0).recoverLease(path), "a closed file: true at once");
+    assertTrue(CLUSTER.cluster().fileSystem(0).recoverLease(path), "a closed file: true at once");
     assertThrows(FileNotFoundException.class,
         () -> second.recoverLease(new org.apache.hadoop.fs.Path("/lease/recover-lease-missing")));
     assertThrows(FileNotFoundException.class, () -> second.recoverLease(new org.apache.hadoop.fs.Path("/lease")));
-    assertEquals(List.of(), NamespaceInvariants.violations(store));
+    assertEquals(List.of(), NamespaceInvariants.violations(CLUSTER.store()));
   }
 
   @Test
@@ -241,7 +223,7 @@ class LeaseRecoveryTest {
     FSDataOutputStream out = writer.create(path, true, 4096, (short) 2, BLOCK_SIZE);
     out.write(data);
     out.hflush();
-    DistributedFileSystem other = cluster.fileSystem(0);
+    DistributedFileSystem other = CLUSTER.cluster().fileSystem(0);
 
     writer.getClient().renewLease();
     RemoteException owned = assertThrows(RemoteException.class, () -> other.create(path, false));
@@ -304,10 +286,10 @@ class LeaseRecoveryTest {
       out.write(data, 0, 1000);
       out.hflush();
       long inode = writer.getClient().getFileInfo(path.toString()).getFileId();
-      NameNode leader = cluster.nameNode(0);
+      NameNode leader = CLUSTER.cluster().nameNode(0);
       long term = leader.election().leaderTerm().orElseThrow();
-      NamespaceServices services = new NamespaceServices(cluster.conf(), new IdGenerator(store, 1),
-          System::currentTimeMillis, store.identity());
+      NamespaceServices services = new NamespaceServices(CLUSTER.cluster().conf(), new IdGenerator(CLUSTER.store(), 1),
+          System::currentTimeMillis, CLUSTER.store().identity());
       List<List<String>> before = fileRows(inode);
       // Listed as expired a moment ago, but renewed since: the leader leaves the file alone.
       ReleaseOutcome renewed = leader.runner().run(new ReleaseLeaseOp(services, inode, holder, 0, term));
@@ -326,8 +308,8 @@ class LeaseRecoveryTest {
   void commitBlockSynchronizationDeliveredToBothNamenodesTakesEffectOnce() throws Exception {
     org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path("/lease/exactly-once");
     try (RecoveryGate gate = RecoveryGate.install()) {
-      DeadWriter dead = writeAndDie(cluster, 0, path, 3000, 500, 6);
-      DistributedFileSystem client = cluster.fileSystem(0);
+      DeadWriter dead = writeAndDie(CLUSTER.cluster(), 0, path, 3000, 500, 6);
+      DistributedFileSystem client = CLUSTER.cluster().fileSystem(0);
       assertFalse(client.recoverLease(path));
       // The leader issues a recovery id and hands the recovery to a datanode, which the gate holds.
       Await.until("a datanode starts the recovery", RECOVERY_WAIT, () -> gate.entered() > 0);
@@ -391,7 +373,7 @@ class LeaseRecoveryTest {
           () -> readable(client, path, dead.flushed()));
       assertEquals(afterFirst, fileRows(dead.inodeId()));
     }
-    assertEquals(List.of(), NamespaceInvariants.violations(store));
+    assertEquals(List.of(), NamespaceInvariants.violations(CLUSTER.store()));
   }
 
   @Test
@@ -399,8 +381,8 @@ class LeaseRecoveryTest {
   void aRecoveryNotCommittedInTimeIsReplacedByANewAttempt() throws Exception {
     org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path("/lease/stuck-primary");
     try (RecoveryGate gate = RecoveryGate.install(1)) { // the first primary never gets on with it
-      DeadWriter dead = writeAndDie(cluster, 0, path, 2500, 10, 8);
-      DistributedFileSystem client = cluster.fileSystem(0);
+      DeadWriter dead = writeAndDie(CLUSTER.cluster(), 0, path, 2500, 10, 8);
+      DistributedFileSystem client = CLUSTER.cluster().fileSystem(0);
       assertFalse(client.recoverLease(path));
       Await.until("the first primary holds the recovery", RECOVERY_WAIT, () -> gate.entered() > 0);
       long firstRecoveryId = count("SELECT recovery_id FROM blocks WHERE inode_id = " + dead.inodeId());
@@ -420,7 +402,8 @@ class LeaseRecoveryTest {
   void theDispatcherSendsEachAttemptOnceToItsPrimaryAndTriesAnotherPrimaryNext() throws Exception {
     List<List<String>> storages = query("SELECT datanode_uuid, storage_id FROM storages ORDER BY datanode_uuid");
     assertEquals(2, storages.size(), "one storage per datanode: " + storages);
-    DatanodeRegistry registry = new DatanodeRegistry(store, cluster.conf(), System::currentTimeMillis);
+    DatanodeRegistry registry = new DatanodeRegistry(CLUSTER.store(), CLUSTER.cluster().conf(),
+        System::currentTimeMillis);
     registry.reload();
     long[] clock = {1_000_000};
     BlockRecoveryDispatcher dispatcher = new BlockRecoveryDispatcher(registry, "BP-test", 5_000, () -> clock[0]);
@@ -459,8 +442,10 @@ class LeaseRecoveryTest {
   @Test
   @Timeout(120)
   void aRecoveryStartedUnderOneLeaderIsFinishedByTheNext() throws Exception {
-    try (MiniCanopyCluster failover = MiniCanopyCluster.start(directory.resolve("failover"), leaseConfiguration(), 2,
-        2); MetadataStore failoverStore = failover.openStore(); RecoveryGate gate = RecoveryGate.install()) {
+    Configuration conf = MiniCanopyCluster.testConfiguration();
+    leaseSettings(conf);
+    try (MiniCanopyCluster failover = MiniCanopyCluster.start(CLUSTER.directory().resolve("failover"), conf, 2, 2);
+        MetadataStore failoverStore = failover.openStore(); RecoveryGate gate = RecoveryGate.install()) {
       Await.until("namenode 0 leads", Duration.ofSeconds(20), () -> failover.nameNode(0).election().isLeader());
       DistributedFileSystem client = failover.fileSystem(1);
       Await.until("namenode 1 sees both datanodes", Duration.ofSeconds(20),
@@ -516,7 +501,7 @@ class LeaseRecoveryTest {
   }
 
   private DistributedFileSystem newClient(int namenode) throws IOException {
-    return newClient(cluster, namenode);
+    return newClient(CLUSTER.cluster(), namenode);
   }
 
   /** A client of its own (not the cached one) that renews its lease every {@link #RENEWAL_MS} while writing. */
@@ -565,15 +550,15 @@ class LeaseRecoveryTest {
   }
 
   private static DatanodeProtocolClientSideTranslatorPB datanodeProtocol(int namenode) throws IOException {
-    return new DatanodeProtocolClientSideTranslatorPB(cluster.nameNode(namenode).serviceAddress(),
-        new Configuration(cluster.conf()));
+    return new DatanodeProtocolClientSideTranslatorPB(CLUSTER.cluster().nameNode(namenode).serviceAddress(),
+        new Configuration(CLUSTER.cluster().conf()));
   }
 
   private static DatanodeID[] datanodesOf(List<String> storages) throws IOException {
     DatanodeID[] ids = new DatanodeID[storages.size()];
     for (int i = 0; i < ids.length; i++) {
       String uuid = column("SELECT datanode_uuid FROM storages WHERE storage_id = '" + storages.get(i) + "'").get(0);
-      for (DataNode dataNode : cluster.dataNodes()) {
+      for (DataNode dataNode : CLUSTER.cluster().dataNodes()) {
         if (dataNode.getDatanodeUuid().equals(uuid)) {
           ids[i] = dataNode.getDatanodeId();
         }
@@ -615,14 +600,14 @@ class LeaseRecoveryTest {
   }
 
   private static List<List<String>> query(String sql) throws IOException {
-    return StoreQueries.rows(store, sql);
+    return StoreQueries.rows(CLUSTER.store(), sql);
   }
 
   private static List<String> column(String sql) throws IOException {
-    return StoreQueries.column(store, sql);
+    return StoreQueries.column(CLUSTER.store(), sql);
   }
 
   private static long count(String sql) throws IOException {
-    return StoreQueries.count(store, sql);
+    return StoreQueries.count(CLUSTER.store(), sql);
   }
 }

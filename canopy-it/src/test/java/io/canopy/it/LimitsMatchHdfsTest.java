@@ -1,5 +1,6 @@
 package io.canopy.it;
 
+import static io.canopy.it.TestFiles.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,7 +14,6 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
 import org.apache.hadoop.fs.CreateFlag;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
@@ -178,10 +178,7 @@ class LimitsMatchHdfsTest {
   }
 
   private static void write(DistributedFileSystem client, String path, int length) throws IOException {
-    try (FSDataOutputStream out = client.create(new org.apache.hadoop.fs.Path(path), true, 4096, (short) 1,
-        BLOCK_SIZE)) {
-      out.write(TestFiles.randomBytes(length, 5));
-    }
+    TestFiles.write(client, path(path), TestFiles.randomBytes(length, 5), (short) 1, BLOCK_SIZE);
   }
 
   @Test

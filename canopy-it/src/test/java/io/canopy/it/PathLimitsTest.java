@@ -1,5 +1,6 @@
 package io.canopy.it;
 
+import static io.canopy.it.TestFiles.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,11 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.canopy.namenode.NameNodeConfig;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
@@ -20,12 +19,11 @@ import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.ipc.RemoteException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.function.Executable;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 12, item 7: one user could crash the namenode with a deep path. HDFS's path limits on every call, a tree far
@@ -42,33 +40,14 @@ class PathLimitsTest {
   /** Generous: the deep tree costs one round trip per level, on a machine shared with other builds. */
   private static final Duration BOUND = Duration.ofSeconds(180);
 
-  @TempDir
-  static Path directory;
-  static MiniCanopyCluster cluster;
-  static UserClients users;
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder()
+      .configure(conf -> conf.setLong(NameNodeConfig.SUBTREE_MAX_ROWS, SUBTREE_LIMIT)).build();
   static DistributedFileSystem superuser;
 
   @BeforeAll
-  static void startCluster() throws IOException {
-    Configuration conf = MiniCanopyCluster.testConfiguration();
-    conf.setLong(NameNodeConfig.SUBTREE_MAX_ROWS, SUBTREE_LIMIT);
-    cluster = MiniCanopyCluster.start(directory, conf, 1, 0);
-    users = new UserClients(cluster);
-    superuser = cluster.fileSystem();
-  }
-
-  @AfterAll
-  static void stopCluster() throws IOException {
-    if (users != null) {
-      users.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
-
-  private static org.apache.hadoop.fs.Path path(String path) {
-    return new org.apache.hadoop.fs.Path(path);
+  static void client() throws IOException {
+    superuser = CLUSTER.fileSystem();
   }
 
   private static void assertTooLong(String call, Executable executable) {
@@ -111,7 +90,7 @@ class PathLimitsTest {
   void aTreeFarBeyondTheDepthLimitIsCountedAndDeletedByItsOwner() throws IOException {
     superuser.mkdirs(path("/alice"));
     superuser.setOwner(path("/alice"), "alice", "alice");
-    DistributedFileSystem alice = users.as("alice", "alice");
+    DistributedFileSystem alice = CLUSTER.users().as("alice", "alice");
     for (int i = 0; i < CHAINS; i++) {
       assertTrue(alice.mkdirs(path("/alice/c" + i + CHAIN)));
     }
@@ -162,7 +141,7 @@ class PathLimitsTest {
   }
 
   private static List<String> inodeCount() throws IOException {
-    try (var store = cluster.openStore()) {
+    try (var store = CLUSTER.cluster().openStore()) {
       return new ArrayList<>(StoreQueries.column(store, "SELECT count(*) FROM inodes"));
     }
   }

@@ -1,23 +1,21 @@
 package io.canopy.it;
 
+import static io.canopy.it.TestFiles.path;
 import static io.canopy.it.UserClients.assertDenied;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Path;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.permission.AclEntry;
 import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.AclException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code dfs.permissions.enabled=false}: no access check, but, as HDFS documents, chmod, chown and chgrp still check
@@ -25,38 +23,20 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(120)
 class PermissionsDisabledTest {
-  @TempDir
-  static Path directory;
-  static MiniCanopyCluster cluster;
-  static UserClients users;
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder().configure(conf -> {
+    conf.setBoolean("dfs.permissions.enabled", false);
+    conf.setBoolean("dfs.namenode.acls.enabled", false);
+  }).build();
   static DistributedFileSystem superuser;
   static DistributedFileSystem alice;
   static DistributedFileSystem bob;
 
   @BeforeAll
-  static void startCluster() throws IOException {
-    Configuration conf = MiniCanopyCluster.testConfiguration();
-    conf.setBoolean("dfs.permissions.enabled", false);
-    conf.setBoolean("dfs.namenode.acls.enabled", false);
-    cluster = MiniCanopyCluster.start(directory, conf, 1, 0);
-    users = new UserClients(cluster);
-    superuser = cluster.fileSystem();
-    alice = users.as("alice", "staff");
-    bob = users.as("bob", "bob");
-  }
-
-  @AfterAll
-  static void stopCluster() throws IOException {
-    if (users != null) {
-      users.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
-
-  private static org.apache.hadoop.fs.Path path(String path) {
-    return new org.apache.hadoop.fs.Path(path);
+  static void clients() throws IOException {
+    superuser = CLUSTER.fileSystem();
+    alice = CLUSTER.users().as("alice", "staff");
+    bob = CLUSTER.users().as("bob", "bob");
   }
 
   @Test

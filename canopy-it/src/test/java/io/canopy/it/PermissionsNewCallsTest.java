@@ -1,5 +1,6 @@
 package io.canopy.it;
 
+import static io.canopy.it.TestFiles.path;
 import static io.canopy.it.UserClients.assertDenied;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -11,11 +12,9 @@ import io.canopy.namenode.NameNodeConfig;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.Options;
@@ -30,11 +29,10 @@ import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.server.namenode.LeaseExpiredException;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.security.AccessControlException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * HDFS's permission rules on the calls added next to the permission work (append, truncate, concat, symlinks,
@@ -45,40 +43,22 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(180)
 class PermissionsNewCallsTest {
-  @TempDir
-  static Path directory;
-  static MiniCanopyCluster cluster;
-  static UserClients users;
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder().configure(conf -> {
+    conf.setInt("dfs.replication", 1);
+    conf.setBoolean(NameNodeConfig.SYMLINKS_ENABLED, true);
+  }).dataNodes(1).build(); // one datanode: append, truncate and concat need data
   static DistributedFileSystem superuser;
   static DistributedFileSystem alice;
   static DistributedFileSystem bob;
   static DistributedFileSystem admin;
 
   @BeforeAll
-  static void startCluster() throws IOException {
-    Configuration conf = MiniCanopyCluster.testConfiguration();
-    conf.setInt("dfs.replication", 1);
-    conf.setBoolean(NameNodeConfig.SYMLINKS_ENABLED, true);
-    cluster = MiniCanopyCluster.start(directory, conf, 1, 1); // one datanode: append, truncate and concat need data
-    users = new UserClients(cluster);
-    superuser = cluster.fileSystem();
-    alice = users.as("alice", "staff");
-    bob = users.as("bob", "bob");
-    admin = users.as("admin", "supergroup");
-  }
-
-  @AfterAll
-  static void stopCluster() throws IOException {
-    if (users != null) {
-      users.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
-
-  private static org.apache.hadoop.fs.Path path(String path) {
-    return new org.apache.hadoop.fs.Path(path);
+  static void clients() throws IOException {
+    superuser = CLUSTER.fileSystem();
+    alice = CLUSTER.users().as("alice", "staff");
+    bob = CLUSTER.users().as("bob", "bob");
+    admin = CLUSTER.users().as("admin", "supergroup");
   }
 
   /** A directory made by the superuser, then given {@code owner}, {@code group} and {@code mode}. */

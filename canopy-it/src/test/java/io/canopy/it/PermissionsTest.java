@@ -1,5 +1,6 @@
 package io.canopy.it;
 
+import static io.canopy.it.TestFiles.path;
 import static io.canopy.it.UserClients.assertDenied;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -11,7 +12,6 @@ import io.canopy.namenode.NameNode;
 import io.canopy.namenode.tx.OperationMetrics;
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -30,11 +30,10 @@ import org.apache.hadoop.io.EnumSetWritable;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.security.AccessControlException;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * HDFS permissions (its permissions guide, FSPermissionChecker's rules and messages), enforced by default, through
@@ -44,10 +43,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(180)
 class PermissionsTest {
-  @TempDir
-  static Path directory;
-  static MiniCanopyCluster cluster;
-  static UserClients users;
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder()
+      .configure(conf -> conf.setInt("dfs.replication", 1)).build(); // namespace calls only: no datanode needed
   static DistributedFileSystem superuser;
   static String superuserName;
   static DistributedFileSystem alice;
@@ -56,31 +54,13 @@ class PermissionsTest {
   static DistributedFileSystem admin;
 
   @BeforeAll
-  static void startCluster() throws IOException {
-    Configuration conf = MiniCanopyCluster.testConfiguration();
-    conf.setInt("dfs.replication", 1);
-    cluster = MiniCanopyCluster.start(directory, conf, 1, 0); // namespace calls only: no datanode needed
-    users = new UserClients(cluster);
-    superuser = cluster.fileSystem();
+  static void clients() throws IOException {
+    superuser = CLUSTER.fileSystem();
     superuserName = UserGroupInformation.getCurrentUser().getShortUserName();
-    alice = users.as("alice", "staff", "alicegrp");
-    bob = users.as("bob", "bob");
-    carol = users.as("carol", "staff");
-    admin = users.as("admin", "supergroup");
-  }
-
-  @AfterAll
-  static void stopCluster() throws IOException {
-    if (users != null) {
-      users.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
-
-  private static org.apache.hadoop.fs.Path path(String path) {
-    return new org.apache.hadoop.fs.Path(path);
+    alice = CLUSTER.users().as("alice", "staff", "alicegrp");
+    bob = CLUSTER.users().as("bob", "bob");
+    carol = CLUSTER.users().as("carol", "staff");
+    admin = CLUSTER.users().as("admin", "supergroup");
   }
 
   /** A directory made by the superuser, then given {@code owner}, {@code group} and {@code mode}. */
@@ -293,9 +273,9 @@ class PermissionsTest {
   @Test
   void theClientsUmaskIsWhatNewInodesGet() throws IOException {
     dir("/umask", "alice", "staff", 0777);
-    Configuration strict = new Configuration(cluster.conf());
+    Configuration strict = new Configuration(CLUSTER.cluster().conf());
     strict.set("fs.permissions.umask-mode", "027");
-    DistributedFileSystem strictAlice = users.as(UserGroupInformation.createUserForTesting("alice",
+    DistributedFileSystem strictAlice = CLUSTER.users().as(UserGroupInformation.createUserForTesting("alice",
         new String[] {"staff", "alicegrp"}), strict);
     assertEquals(0640, strictAlice.getFileStatus(touch(strictAlice, "/umask/f")).getPermission().toShort());
     assertTrue(strictAlice.mkdirs(path("/umask/d/e")));
@@ -367,7 +347,7 @@ class PermissionsTest {
   @Test
   void aNonSuperuserCostsNoExtraRoundTrip() throws IOException {
     dir("/budget", "bob", "bob", 0755);
-    NameNode nameNode = cluster.nameNode(0);
+    NameNode nameNode = CLUSTER.cluster().nameNode(0);
     ClientProtocol namenode = bob.getClient().getNamenode();
     create(namenode, "/budget/first");
     assertEquals(2, roundTrips(nameNode, "create", () -> create(namenode, "/budget/second")));

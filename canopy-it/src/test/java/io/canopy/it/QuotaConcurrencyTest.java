@@ -1,12 +1,11 @@
 package io.canopy.it;
 
+import static io.canopy.it.TestFiles.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.canopy.metadata.MetadataStore;
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -18,7 +17,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
@@ -27,12 +25,11 @@ import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.NSQuotaExceededException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Quota usage under concurrency, across two namenodes sharing the database: operations under one quota directory
@@ -44,43 +41,24 @@ import org.junit.jupiter.api.io.TempDir;
 class QuotaConcurrencyTest {
   private static final int CLIENTS = 4;
 
-  @TempDir
-  static Path directory;
-  static MiniCanopyCluster cluster;
-  static MetadataStore store;
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder()
+      .configure(conf -> conf.setInt("dfs.replication", 1)).nameNodes(2).dataNodes(1).build();
   static final List<DistributedFileSystem> clients = new ArrayList<>();
 
   @BeforeAll
-  static void startCluster() throws Exception {
-    Configuration conf = MiniCanopyCluster.testConfiguration();
-    conf.setInt("dfs.replication", 1);
-    cluster = MiniCanopyCluster.start(directory, conf, 2, 1);
-    store = cluster.openStore();
+  static void clients() throws Exception {
     for (int i = 0; i < CLIENTS; i++) {
-      clients.add(cluster.fileSystem(i % 2)); // half the clients on each namenode
+      clients.add(CLUSTER.cluster().fileSystem(i % 2)); // half the clients on each namenode
     }
     for (int n = 0; n < 2; n++) {
       StormTest.awaitLiveDatanode(clients.get(n));
     }
   }
 
-  @AfterAll
-  static void stopCluster() throws IOException {
-    if (store != null) {
-      store.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
-
   @AfterEach
   void storedUsageEqualsARecount() throws IOException {
-    assertEquals(List.of(), NamespaceInvariants.violations(store));
-  }
-
-  private static org.apache.hadoop.fs.Path path(String text) {
-    return new org.apache.hadoop.fs.Path(text);
+    assertEquals(List.of(), NamespaceInvariants.violations(CLUSTER.store()));
   }
 
   /** Runs {@code threads} bodies at once; returns their failures' descriptions (the bodies record expected ones). */
@@ -134,7 +112,7 @@ class QuotaConcurrencyTest {
   }
 
   private static boolean inodeExists(long id) throws IOException {
-    return !"0".equals(StoreQueries.query(store, "SELECT count(*) FROM inodes WHERE id = " + id, 1).rows().get(0)
+    return !"0".equals(StoreQueries.query(CLUSTER.store(), "SELECT count(*) FROM inodes WHERE id = " + id, 1).rows().get(0)
         .get(0));
   }
 

@@ -1,18 +1,17 @@
 package io.canopy.it;
 
+import static io.canopy.it.TestFiles.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.canopy.metadata.MetadataStore;
 import java.io.ByteArrayOutputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.security.PrivilegedExceptionAction;
 import java.util.EnumSet;
 import java.util.List;
@@ -43,12 +42,11 @@ import org.apache.hadoop.security.AccessControlException;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Namespace and storage-space quotas as HDFS users meet them: set and cleared with {@code hdfs dfsadmin}, shown by
@@ -60,45 +58,27 @@ import org.junit.jupiter.api.io.TempDir;
 class QuotaTest {
   private static final long BLOCK = 1024 * 1024;
 
-  @TempDir
-  static Path directory;
-  static MiniCanopyCluster cluster;
-  static DistributedFileSystem fs;
-  static MetadataStore store;
-
-  @BeforeAll
-  static void startCluster() throws IOException {
-    Configuration conf = MiniCanopyCluster.testConfiguration();
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder().configure(conf -> {
     conf.setLong("dfs.blocksize", BLOCK);
     conf.setInt("dfs.replication", 1);
-    cluster = MiniCanopyCluster.start(directory, conf, 1, 1);
-    fs = cluster.fileSystem();
-    store = cluster.openStore();
-  }
+  }).dataNodes(1).build();
+  static DistributedFileSystem fs;
 
-  @AfterAll
-  static void stopCluster() throws IOException {
-    if (store != null) {
-      store.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
+  @BeforeAll
+  static void client() throws IOException {
+    fs = CLUSTER.fileSystem();
   }
 
   @AfterEach
   void storedUsageEqualsARecount() throws IOException {
-    assertEquals(List.of(), NamespaceInvariants.violations(store));
-  }
-
-  private static org.apache.hadoop.fs.Path path(String text) {
-    return new org.apache.hadoop.fs.Path(text);
+    assertEquals(List.of(), NamespaceInvariants.violations(CLUSTER.store()));
   }
 
   /** Runs a Hadoop tool as a user types it; returns what it printed (both streams), asserting the exit code. */
   private static String run(Tool tool, int expectedExit, String... args) throws Exception {
-    Configuration conf = new Configuration(cluster.conf());
-    conf.set("fs.defaultFS", cluster.uri());
+    Configuration conf = new Configuration(CLUSTER.cluster().conf());
+    conf.set("fs.defaultFS", CLUSTER.cluster().uri());
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
     PrintStream originalOut = System.out;
     PrintStream originalErr = System.err;
@@ -200,7 +180,7 @@ class QuotaTest {
     assertEquals(List.of("none", "inf", "none", "inf", "2", "2", "1000", "/admin/q"),
         List.of(shell(0, "-count", "-q", "/admin/q").trim().split("\\s+")));
     long id = fs.getClient().getFileInfo("/admin/q").getFileId();
-    assertEquals("0", StoreQueries.query(store, "SELECT count(*) FROM directory_quotas WHERE inode_id = " + id, 1)
+    assertEquals("0", StoreQueries.query(CLUSTER.store(), "SELECT count(*) FROM directory_quotas WHERE inode_id = " + id, 1)
         .rows().get(0).get(0), "a directory with both quotas cleared keeps no row");
 
     String refused = dfsadmin(-1, "-setSpaceQuota", "1000", "-storageType", "SSD", "/admin/q");
@@ -219,7 +199,8 @@ class QuotaTest {
     fs.mkdirs(path("/super"));
     UserGroupInformation alice = UserGroupInformation.createUserForTesting("alice", new String[] {"staff"});
     AccessControlException denied = alice.doAs((PrivilegedExceptionAction<AccessControlException>) () -> {
-      try (FileSystem aliceFs = FileSystem.newInstance(java.net.URI.create(cluster.uri()), cluster.conf())) {
+      try (FileSystem aliceFs = FileSystem.newInstance(java.net.URI.create(CLUSTER.cluster().uri()),
+          CLUSTER.cluster().conf())) {
         return assertThrows(AccessControlException.class,
             () -> ((DistributedFileSystem) aliceFs).setQuota(path("/super"), 5, HdfsConstants.QUOTA_DONT_SET));
       }

@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -14,11 +12,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A file renamed again and again while it is written: HDFS lets a writer keep writing a renamed file (its calls
@@ -28,26 +24,13 @@ import org.junit.jupiter.api.io.TempDir;
 class RenameWhileWritingTest {
   private static final int BLOCK_SIZE = 64 * 1024;
 
-  @TempDir
-  static Path directory;
-  static MiniCanopyCluster cluster;
-
-  @BeforeAll
-  static void startCluster() throws IOException {
-    cluster = MiniCanopyCluster.start(directory, MiniCanopyCluster.testConfiguration(), 1, 3);
-  }
-
-  @AfterAll
-  static void stopCluster() throws IOException {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder().dataNodes(3).build();
 
   @Test
   void writerSurvivesRenamesOfItsFile() throws Exception {
-    DistributedFileSystem writerFs = cluster.fileSystem();
-    DistributedFileSystem renamerFs = cluster.fileSystem();
+    DistributedFileSystem writerFs = CLUSTER.cluster().fileSystem();
+    DistributedFileSystem renamerFs = CLUSTER.cluster().fileSystem();
     org.apache.hadoop.fs.Path[] names = {new org.apache.hadoop.fs.Path("/moving/one"),
         new org.apache.hadoop.fs.Path("/moving/two")};
     byte[] data = TestFiles.randomBytes(24 * BLOCK_SIZE + 100, 51);

@@ -17,7 +17,6 @@ import io.canopy.namenode.membership.LeaderElection;
 import io.canopy.namenode.membership.LeaderFence;
 import io.canopy.namenode.membership.NotLeaderException;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,14 +29,12 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.datanode.ReplicaNotFoundException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
@@ -45,7 +42,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The leader's block housekeeping on a real cluster (two namenodes, four stock DataNodes, replication 3): a killed
@@ -69,22 +66,20 @@ class ReplicationTest {
   private static final long REPAIR_BOUND_MS = 20_000;
   private static final long POLL_MS = 100;
 
-  @TempDir
-  static Path directory;
-  static MiniCanopyCluster cluster;
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder().configure(conf -> {
+    conf.setLong("dfs.namenode.heartbeat.recheck-interval", HEARTBEAT_RECHECK_MS);
+    conf.setLong("dfs.namenode.redundancy.interval.seconds", 1);
+    conf.setLong(NameNodeConfig.REPLICATION_REPORT_GRACE_MS, 2_000);
+    conf.setLong(NameNodeConfig.ELECTION_ROUND_MS, 1_000);
+  }).nameNodes(2).dataNodes(4).build();
   static final Map<org.apache.hadoop.fs.Path, byte[]> files = new LinkedHashMap<>();
   /** Datanodes the test has shut down: their replicas do not count as live. */
   static final Set<String> down = ConcurrentHashMap.newKeySet();
 
   @BeforeAll
-  static void startClusterAndWriteFiles() throws Exception {
-    Configuration conf = MiniCanopyCluster.testConfiguration();
-    conf.setLong("dfs.namenode.heartbeat.recheck-interval", HEARTBEAT_RECHECK_MS);
-    conf.setLong("dfs.namenode.redundancy.interval.seconds", 1);
-    conf.setLong(NameNodeConfig.REPLICATION_REPORT_GRACE_MS, 2_000);
-    conf.setLong(NameNodeConfig.ELECTION_ROUND_MS, 1_000);
-    cluster = MiniCanopyCluster.start(directory, conf, 2, 4);
-    DistributedFileSystem fs = cluster.fileSystem(0);
+  static void writeFiles() throws Exception {
+    DistributedFileSystem fs = CLUSTER.cluster().fileSystem(0);
     for (int i = 0; i < FILES; i++) {
       org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path("/replication/data/f" + i);
       byte[] data = TestFiles.randomBytes(FILE_LENGTH, 100 + i);
@@ -95,33 +90,27 @@ class ReplicationTest {
     awaitReplication(fs, files.keySet(), 3, Duration.ofSeconds(30));
   }
 
-  @AfterAll
-  static void stopCluster() throws IOException {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
-
   /**
    * Every test starts with all four datanodes running and every block at its replication, whatever the previous
    * test left behind when it failed.
    */
   @BeforeEach
   void everyDatanodeRunsAndEveryBlockIsReplicated() throws Exception {
-    for (int i = 0; i < cluster.dataNodes().size(); i++) {
-      String uuid = cluster.dataNodes().get(i).getDatanodeUuid();
+    for (int i = 0; i < CLUSTER.cluster().dataNodes().size(); i++) {
+      String uuid = CLUSTER.cluster().dataNodes().get(i).getDatanodeUuid();
       if (down.contains(uuid)) {
-        cluster.restartDataNode(i);
+        CLUSTER.cluster().restartDataNode(i);
         down.remove(uuid);
       }
     }
-    awaitReplication(cluster.fileSystem(0), files.keySet(), 3, Duration.ofSeconds(40)); // no test crashed it yet
+    // no test crashed it yet
+    awaitReplication(CLUSTER.cluster().fileSystem(0), files.keySet(), 3, Duration.ofSeconds(40));
   }
 
   @Test
   @Order(1)
   void setReplicationUpCopiesAndDownDeletesReplicas() throws Exception {
-    DistributedFileSystem fs = cluster.fileSystem(1);
+    DistributedFileSystem fs = CLUSTER.cluster().fileSystem(1);
     org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path("/replication/setrep");
     byte[] data = TestFiles.randomBytes(BLOCK_SIZE + 100, 7);
     TestFiles.write(fs, path, data, BLOCK_SIZE);
@@ -147,11 +136,11 @@ class ReplicationTest {
   @Test
   @Order(2)
   void aDeadDatanodesBlocksAreCopiedAndItsReturnLeavesExcessThatIsDeleted() throws Exception {
-    DistributedFileSystem fs = cluster.fileSystem(1);
-    ReplicaSampler sampler = new ReplicaSampler(cluster.fileSystem(0));
+    DistributedFileSystem fs = CLUSTER.cluster().fileSystem(1);
+    ReplicaSampler sampler = new ReplicaSampler(CLUSTER.cluster().fileSystem(0));
     sampler.start();
     int victimIndex = busiestDataNode(fs);
-    DataNode victim = cluster.dataNodes().get(victimIndex);
+    DataNode victim = CLUSTER.cluster().dataNodes().get(victimIndex);
     String victimUuid = victim.getDatanodeUuid();
     int victimReplicas = replicasOn(fs, victimUuid);
     assertTrue(victimReplicas > 0, "the victim holds replicas");
@@ -181,7 +170,7 @@ class ReplicationTest {
     // The copies are on the other three datanodes now; the victim's disk still holds its replicas too.
     awaitPhysicalReplicas(fs, files.keySet(), 3, Duration.ofSeconds(5));
     long restartedAt = System.nanoTime();
-    DataNode back = cluster.restartDataNode(victimIndex);
+    DataNode back = CLUSTER.cluster().restartDataNode(victimIndex);
     down.remove(victimUuid);
     // A datanode loads its replicas from disk before it registers: once it is live again, each block it held is on
     // 4 disks until the leader, told by its block report, deletes one replica. 3 on disk then proves the deletion.
@@ -204,9 +193,9 @@ class ReplicationTest {
   @Test
   @Order(3)
   void aBlockWhoseReplicasAreAllOnDeadDatanodesStaysRecordedAsMissingUntilOneComesBack() throws Exception {
-    DistributedFileSystem fs = cluster.fileSystem(0);
+    DistributedFileSystem fs = CLUSTER.cluster().fileSystem(0);
     org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path("/replication/missing");
-    try (MetadataStore store = cluster.openStore()) {
+    try (MetadataStore store = CLUSTER.cluster().openStore()) {
       missingBlockScenario(fs, store, path);
     }
   }
@@ -222,8 +211,8 @@ class ReplicationTest {
     long inodeId = fs.getClient().getFileInfo(path.toUri().getPath()).getFileId();
     List<Integer> holders = new ArrayList<>();
     for (DatanodeInfo location : block.getLocations()) {
-      for (int i = 0; i < cluster.dataNodes().size(); i++) {
-        if (cluster.dataNodes().get(i).getDatanodeUuid().equals(location.getDatanodeUuid())) {
+      for (int i = 0; i < CLUSTER.cluster().dataNodes().size(); i++) {
+        if (CLUSTER.cluster().dataNodes().get(i).getDatanodeUuid().equals(location.getDatanodeUuid())) {
           holders.add(i);
         }
       }
@@ -231,9 +220,9 @@ class ReplicationTest {
     assertEquals(2, holders.size());
     List<String> holderUuids = new ArrayList<>();
     for (int index : holders) {
-      holderUuids.add(cluster.dataNodes().get(index).getDatanodeUuid());
-      down.add(cluster.dataNodes().get(index).getDatanodeUuid());
-      cluster.dataNodes().get(index).shutdown();
+      holderUuids.add(CLUSTER.cluster().dataNodes().get(index).getDatanodeUuid());
+      down.add(CLUSTER.cluster().dataNodes().get(index).getDatanodeUuid());
+      CLUSTER.cluster().dataNodes().get(index).shutdown();
     }
 
     // Once both are dead the block has no live replica: it stays, queued as missing, located nowhere.
@@ -244,12 +233,12 @@ class ReplicationTest {
     assertEquals(data.length, fs.getFileStatus(path).getLen(), "the file and its block are still recorded");
 
     // One holder back: its replica is copied to a second datanode.
-    cluster.restartDataNode(holders.get(0));
+    CLUSTER.cluster().restartDataNode(holders.get(0));
     down.remove(holderUuids.get(0));
     awaitReplication(fs, Set.of(path), 2, Duration.ofSeconds(20));
     assertArrayEquals(data, TestFiles.read(fs, path));
     // The other back too: whatever it brings in excess is deleted, every block of every file is as it should be.
-    cluster.restartDataNode(holders.get(1));
+    CLUSTER.cluster().restartDataNode(holders.get(1));
     down.remove(holderUuids.get(1));
     awaitCondition(() -> isLive(fs, holderUuids.get(1)), Duration.ofSeconds(15), "the datanode to register again");
     awaitPhysicalReplicas(fs, Set.of(path), 2, Duration.ofSeconds(20));
@@ -263,25 +252,26 @@ class ReplicationTest {
   @Test
   @Order(4)
   void housekeepingStopsWithACrashedLeaderAndResumesOnTheNewOne() throws Exception {
-    int leader = cluster.nameNode(0).election().isLeader() ? 0 : 1;
+    int leader = CLUSTER.cluster().nameNode(0).election().isLeader() ? 0 : 1;
     int survivor = 1 - leader;
-    LeaderElection oldElection = cluster.nameNode(leader).election();
+    LeaderElection oldElection = CLUSTER.cluster().nameNode(leader).election();
     assertTrue(oldElection.isLeader(), "namenode " + leader + " leads");
     long oldTerm = oldElection.leaderTerm().orElseThrow();
-    DistributedFileSystem fs = cluster.fileSystem(survivor);
+    DistributedFileSystem fs = CLUSTER.cluster().fileSystem(survivor);
 
-    cluster.crashNameNode(leader);
+    CLUSTER.cluster().crashNameNode(leader);
     int victimIndex = busiestDataNode(fs);
-    DataNode victim = cluster.dataNodes().get(victimIndex);
+    DataNode victim = CLUSTER.cluster().dataNodes().get(victimIndex);
     down.add(victim.getDatanodeUuid());
     long killedAt = System.nanoTime();
     victim.shutdown();
 
-    LeaderElection newElection = cluster.nameNode(survivor).election();
+    LeaderElection newElection = CLUSTER.cluster().nameNode(survivor).election();
     awaitCondition(newElection::isLeader, Duration.ofSeconds(15), "namenode " + survivor + " to take over");
     long newTerm = newElection.leaderTerm().orElseThrow();
     assertTrue(newTerm > oldTerm, "a new term: " + oldTerm + " -> " + newTerm);
-    try (MetadataStore store = cluster.openStore(); Transaction tx = store.begin()) {
+    try (MetadataStore store = CLUSTER.cluster().openStore();
+        Transaction tx = store.begin()) {
       assertThrows(NotLeaderException.class, () -> LeaderFence.check(tx.variables(), oldTerm),
           "the crashed leader's term is fenced off");
     }
@@ -364,7 +354,7 @@ class ReplicationTest {
     for (org.apache.hadoop.fs.Path path : paths) {
       for (LocatedBlock block : blocks(fs, path)) {
         int count = 0;
-        for (DataNode dataNode : cluster.dataNodes()) {
+        for (DataNode dataNode : CLUSTER.cluster().dataNodes()) {
           if (!down.contains(dataNode.getDatanodeUuid()) && storesBlock(dataNode, block)) {
             count++;
           }
@@ -431,10 +421,10 @@ class ReplicationTest {
       uuids.forEach(uuid -> counts.merge(uuid, 1, Integer::sum));
     }
     int best = -1;
-    for (int i = 0; i < cluster.dataNodes().size(); i++) {
-      String uuid = cluster.dataNodes().get(i).getDatanodeUuid();
+    for (int i = 0; i < CLUSTER.cluster().dataNodes().size(); i++) {
+      String uuid = CLUSTER.cluster().dataNodes().get(i).getDatanodeUuid();
       if (!down.contains(uuid) && (best < 0 || counts.getOrDefault(uuid, 0)
-          > counts.getOrDefault(cluster.dataNodes().get(best).getDatanodeUuid(), 0))) {
+          > counts.getOrDefault(CLUSTER.cluster().dataNodes().get(best).getDatanodeUuid(), 0))) {
         best = i;
       }
     }

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import io.canopy.namenode.NameNode;
 import io.canopy.namenode.tx.OperationMetrics;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.Map;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
@@ -21,11 +20,9 @@ import org.apache.hadoop.hdfs.protocol.DirectoryListing;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.io.EnumSetWritable;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Database round trips per operation, counted by the data-access layer (docs/references.md [HopsFS-1M] Table I): with
@@ -50,23 +47,10 @@ class RoundTripBudgetTest {
   /** See {@link #aWarmDeleteReadsWhatItsTargetsKindCanHave}: five reads, then four writes and the commit. */
   private static final long WARM_DELETE_STATEMENTS = 10;
 
-  @TempDir
-  static Path directory;
-  static MiniCanopyCluster cluster;
-
-  @BeforeAll
-  static void startCluster() throws IOException {
-    org.apache.hadoop.conf.Configuration conf = MiniCanopyCluster.testConfiguration();
-    conf.setInt("dfs.ls.limit", LISTING_LIMIT); // listings of a few pages from a small directory
-    cluster = MiniCanopyCluster.start(directory, conf, 2, 1);
-  }
-
-  @AfterAll
-  static void stopCluster() throws IOException {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder()
+      .configure(conf -> conf.setInt("dfs.ls.limit", LISTING_LIMIT)) // listings of a few pages from a small directory
+      .nameNodes(2).dataNodes(1).build();
 
   /** A directory at {@code depth - 1} in its own tree, so that no other depth shares its components. */
   private static String dir(String tree, int depth) {
@@ -111,11 +95,11 @@ class RoundTripBudgetTest {
 
   @Test
   void warmHintsMakeRoundTripsIndependentOfDepth() throws IOException {
-    NameNode nameNode = cluster.nameNode(0);
-    ClientProtocol client = cluster.fileSystem(0).getClient().getNamenode();
+    NameNode nameNode = CLUSTER.cluster().nameNode(0);
+    ClientProtocol client = CLUSTER.cluster().fileSystem(0).getClient().getNamenode();
     for (int depth : DEPTHS) {
       String parent = dir("warm", depth);
-      cluster.fileSystem(0).mkdirs(new org.apache.hadoop.fs.Path(parent));
+      CLUSTER.cluster().fileSystem(0).mkdirs(new org.apache.hadoop.fs.Path(parent));
       String file = parent + "/file";
       String second = parent + "/second";
       create(client, file); // warms the hints for the parent's components
@@ -141,11 +125,11 @@ class RoundTripBudgetTest {
    */
   @Test
   void aWarmDeleteReadsWhatItsTargetsKindCanHave() throws IOException {
-    NameNode nameNode = cluster.nameNode(0);
-    ClientProtocol client = cluster.fileSystem(0).getClient().getNamenode();
+    NameNode nameNode = CLUSTER.cluster().nameNode(0);
+    ClientProtocol client = CLUSTER.cluster().fileSystem(0).getClient().getNamenode();
     for (int depth : DEPTHS) {
       String parent = dir("delete", depth);
-      cluster.fileSystem(0).mkdirs(new org.apache.hadoop.fs.Path(parent + "/empty"));
+      CLUSTER.cluster().fileSystem(0).mkdirs(new org.apache.hadoop.fs.Path(parent + "/empty"));
       create(client, parent + "/file");
       assertNotNull(client.getFileInfo(parent + "/empty")); // the hints know both kinds now
       OperationMetrics.Snapshot file = cost(nameNode, "delete", () -> client.delete(parent + "/file", false));
@@ -166,12 +150,12 @@ class RoundTripBudgetTest {
    */
   @Test
   void aWarmRenameToANewNameIsTwoRoundTrips() throws IOException {
-    NameNode nameNode = cluster.nameNode(0);
-    ClientProtocol client = cluster.fileSystem(0).getClient().getNamenode();
+    NameNode nameNode = CLUSTER.cluster().nameNode(0);
+    ClientProtocol client = CLUSTER.cluster().fileSystem(0).getClient().getNamenode();
     for (int depth : DEPTHS) {
       String parent = dir("rename", depth);
       String other = parent + "/other";
-      cluster.fileSystem(0).mkdirs(new org.apache.hadoop.fs.Path(other));
+      CLUSTER.cluster().fileSystem(0).mkdirs(new org.apache.hadoop.fs.Path(other));
       create(client, parent + "/file");
       assertEquals(2, roundTrips(nameNode, "rename", () -> client.rename(parent + "/file", parent + "/renamed")),
           "rename in one directory at depth " + depth);
@@ -188,11 +172,11 @@ class RoundTripBudgetTest {
    */
   @Test
   void listingPagesCountWhatIsLeftInTheirOneRoundTrip() throws IOException {
-    NameNode nameNode = cluster.nameNode(0);
-    ClientProtocol client = cluster.fileSystem(0).getClient().getNamenode();
+    NameNode nameNode = CLUSTER.cluster().nameNode(0);
+    ClientProtocol client = CLUSTER.cluster().fileSystem(0).getClient().getNamenode();
     String parent = dir("listing", 5);
     for (int i = 0; i < 25; i++) {
-      cluster.fileSystem(0).mkdirs(new org.apache.hadoop.fs.Path(parent + String.format("/c%02d", i)));
+      CLUSTER.cluster().fileSystem(0).mkdirs(new org.apache.hadoop.fs.Path(parent + String.format("/c%02d", i)));
     }
     DirectoryListing[] page = new DirectoryListing[1];
     byte[] after = HdfsFileStatus.EMPTY_NAME;
@@ -203,10 +187,10 @@ class RoundTripBudgetTest {
       assertEquals(remaining, page[0].getRemainingEntries());
       after = page[0].getLastName();
     }
-    ClientProtocol other = cluster.fileSystem(1).getClient().getNamenode();
+    ClientProtocol other = CLUSTER.cluster().fileSystem(1).getClient().getNamenode();
     other.getFileInfo(parent); // warm the other namenode's hints for the path
     byte[] afterFirstPage = "c09".getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    assertEquals(2, roundTrips(cluster.nameNode(1), "getListing", () -> page[0] = other.getListing(parent,
+    assertEquals(2, roundTrips(CLUSTER.cluster().nameNode(1), "getListing", () -> page[0] = other.getListing(parent,
         afterFirstPage, false)));
     assertEquals(5, page[0].getRemainingEntries());
   }
@@ -218,10 +202,10 @@ class RoundTripBudgetTest {
    */
   @Test
   void attributePolicyAndLinkCallsCostTheirPathsRoundTrips() throws IOException {
-    NameNode nameNode = cluster.nameNode(0);
-    ClientProtocol client = cluster.fileSystem(0).getClient().getNamenode();
+    NameNode nameNode = CLUSTER.cluster().nameNode(0);
+    ClientProtocol client = CLUSTER.cluster().fileSystem(0).getClient().getNamenode();
     String parent = dir("calls", 10);
-    cluster.fileSystem(0).mkdirs(new org.apache.hadoop.fs.Path(parent));
+    CLUSTER.cluster().fileSystem(0).mkdirs(new org.apache.hadoop.fs.Path(parent));
     String file = parent + "/file";
     create(client, file);
     XAttr one = XAttrHelper.buildXAttr("user.one", new byte[] {1});
@@ -240,8 +224,8 @@ class RoundTripBudgetTest {
    */
   @Test
   void quotaDirectoriesAboveCostNoExtraRoundTrip() throws IOException {
-    NameNode nameNode = cluster.nameNode(0);
-    org.apache.hadoop.hdfs.DistributedFileSystem fs = cluster.fileSystem(0);
+    NameNode nameNode = CLUSTER.cluster().nameNode(0);
+    org.apache.hadoop.hdfs.DistributedFileSystem fs = CLUSTER.cluster().fileSystem(0);
     ClientProtocol client = fs.getClient().getNamenode();
     String plain = dir("quotaFree", 5);
     String quoted = dir("quotaAbove", 5);
@@ -275,9 +259,9 @@ class RoundTripBudgetTest {
 
   @Test
   void coldHintsCostOneRoundTripPerComponent() throws IOException {
-    ClientProtocol writer = cluster.fileSystem(0).getClient().getNamenode();
-    NameNode cold = cluster.nameNode(1);
-    ClientProtocol reader = cluster.fileSystem(1).getClient().getNamenode();
+    ClientProtocol writer = CLUSTER.cluster().fileSystem(0).getClient().getNamenode();
+    NameNode cold = CLUSTER.cluster().nameNode(1);
+    ClientProtocol reader = CLUSTER.cluster().fileSystem(1).getClient().getNamenode();
     reader.getFileInfo("/"); // the root's hint: known to every namenode after its first operation
     long[] stat = new long[DEPTHS.length];
     long[] locate = new long[DEPTHS.length];
@@ -285,7 +269,7 @@ class RoundTripBudgetTest {
     for (int i = 0; i < DEPTHS.length; i++) {
       int depth = DEPTHS[i];
       for (String tree : new String[] {"statCold", "locateCold", "createCold"}) {
-        cluster.fileSystem(0).mkdirs(new org.apache.hadoop.fs.Path(dir(tree, depth)));
+        CLUSTER.cluster().fileSystem(0).mkdirs(new org.apache.hadoop.fs.Path(dir(tree, depth)));
         create(writer, dir(tree, depth) + "/file");
       }
       stat[i] = roundTrips(cold, "getFileInfo", () -> reader.getFileInfo(dir("statCold", depth) + "/file"));

@@ -7,20 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.canopy.namenode.NameNodeConfig;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Duration;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.SafeModeAction;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.server.namenode.SafeModeException;
 import org.apache.hadoop.ipc.RemoteException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.function.Executable;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Manual safe mode, cluster-wide: entered through one namenode, every namenode refuses changes with HDFS's
@@ -33,27 +30,18 @@ class SafeModeTest {
   /** Far above the refresh interval: a namenode that has not learned the change by then never will. */
   private static final Duration PROPAGATION_BOUND = Duration.ofSeconds(10);
 
-  @TempDir
-  static Path directory;
-  static MiniCanopyCluster cluster;
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder()
+      .configure(conf -> conf.setLong(NameNodeConfig.SAFEMODE_REFRESH_MS, REFRESH_MS))
+      .nameNodes(2).build(); // no blocks written: no datanodes needed
   static DistributedFileSystem first;
   static DistributedFileSystem second;
 
   @BeforeAll
-  static void startCluster() throws IOException {
-    Configuration conf = MiniCanopyCluster.testConfiguration();
-    conf.setLong(NameNodeConfig.SAFEMODE_REFRESH_MS, REFRESH_MS);
-    cluster = MiniCanopyCluster.start(directory, conf, 2, 0); // no blocks written: no datanodes needed
-    first = cluster.fileSystem(0);
-    second = cluster.fileSystem(1);
+  static void clientsAndADirectory() throws IOException {
+    first = CLUSTER.fileSystem(0);
+    second = CLUSTER.fileSystem(1);
     first.mkdirs(new org.apache.hadoop.fs.Path("/safe/existing"));
-  }
-
-  @AfterAll
-  static void stopCluster() throws IOException {
-    if (cluster != null) {
-      cluster.close();
-    }
   }
 
   @AfterEach
@@ -118,8 +106,8 @@ class SafeModeTest {
   @Test
   void aNamenodeStartedDuringSafeModeRefusesFromItsFirstCall() throws IOException {
     assertTrue(first.setSafeMode(SafeModeAction.ENTER));
-    cluster.startNameNode();
-    DistributedFileSystem third = cluster.fileSystem(cluster.nameNodeCount() - 1);
+    CLUSTER.cluster().startNameNode();
+    DistributedFileSystem third = CLUSTER.cluster().fileSystem(CLUSTER.cluster().nameNodeCount() - 1);
     assertTrue(third.setSafeMode(SafeModeAction.GET));
     assertRefused("Cannot create directory /safe/third",
         () -> third.mkdirs(new org.apache.hadoop.fs.Path("/safe/third")));

@@ -6,14 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.canopy.datanode.DataNodeLauncher;
 import io.canopy.namenode.NameNode;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Security Canopy does not have is refused at start (issue 12, item 10): Kerberos (which used to start a namenode
@@ -22,25 +19,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(120)
 class SecuritySettingsTest {
-  @TempDir
-  static Path directory;
-  static MiniCanopyCluster cluster;
-
-  @BeforeAll
-  static void startCluster() throws IOException {
-    cluster = MiniCanopyCluster.start(directory, MiniCanopyCluster.testConfiguration(), 1, 0);
-  }
-
-  @AfterAll
-  static void stopCluster() throws IOException {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder().build();
 
   @Test
   void aKerberosNamenodeIsRefusedAtStartWithAClearMessage() {
-    Configuration conf = new Configuration(cluster.conf());
+    Configuration conf = new Configuration(CLUSTER.cluster().conf());
     conf.set("hadoop.security.authentication", "kerberos");
     IOException refused = assertThrows(IOException.class, () -> NameNode.start(conf).close());
     assertTrue(refused.getMessage().contains("hadoop.security.authentication=kerberos"), refused.getMessage());
@@ -53,15 +37,15 @@ class SecuritySettingsTest {
         "hadoop.rpc.protection", "privacy", "dfs.block.access.token.enable", "true",
         "dfs.encrypt.data.transfer", "true", "dfs.data.transfer.protection", "integrity");
     for (Map.Entry<String, String> setting : unprotected.entrySet()) {
-      Configuration conf = new Configuration(cluster.conf());
+      Configuration conf = new Configuration(CLUSTER.cluster().conf());
       conf.set(setting.getKey(), setting.getValue());
       IOException namenode = assertThrows(IOException.class, () -> NameNode.start(conf).close(),
           setting.toString());
       assertTrue(namenode.getMessage().contains(setting.getKey() + "=" + setting.getValue()), namenode.getMessage());
-      Configuration dataNodeConf = cluster.dataNodeConfiguration();
+      Configuration dataNodeConf = CLUSTER.cluster().dataNodeConfiguration();
       dataNodeConf.set(setting.getKey(), setting.getValue());
       IOException datanode = assertThrows(IOException.class,
-          () -> DataNodeLauncher.start(dataNodeConf, directory.resolve("dn")).shutdown(), setting.toString());
+          () -> DataNodeLauncher.start(dataNodeConf, CLUSTER.directory().resolve("dn")).shutdown(), setting.toString());
       assertTrue(datanode.getMessage().contains(setting.getKey()), datanode.getMessage());
     }
   }

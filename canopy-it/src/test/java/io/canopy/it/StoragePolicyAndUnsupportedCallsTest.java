@@ -1,5 +1,6 @@
 package io.canopy.it;
 
+import static io.canopy.it.TestFiles.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,7 +11,6 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -31,11 +31,10 @@ import org.apache.hadoop.hdfs.tools.snapshot.LsSnapshottableDir;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Storage policies (HDFS's default suite, set, unset, inherited from the nearest ancestor, reported by getFileInfo
@@ -49,34 +48,19 @@ class StoragePolicyAndUnsupportedCallsTest {
   private static final byte COLD = 2;
   private static final byte ALL_SSD = 12;
 
-  @TempDir
-  static Path directory;
-  static MiniCanopyCluster cluster;
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder().dataNodes(1).build();
   static DistributedFileSystem fs;
   static ClientProtocol namenode;
 
   @BeforeAll
-  static void startCluster() throws IOException {
-    cluster = MiniCanopyCluster.start(directory, MiniCanopyCluster.testConfiguration(), 1, 1);
-    fs = cluster.fileSystem();
+  static void clients() throws IOException {
+    fs = CLUSTER.fileSystem();
     namenode = fs.getClient().getNamenode();
   }
 
-  @AfterAll
-  static void stopCluster() throws IOException {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
-
-  private static org.apache.hadoop.fs.Path path(String path) {
-    return new org.apache.hadoop.fs.Path(path);
-  }
-
   private static void file(String name) throws IOException {
-    try (FSDataOutputStream out = fs.create(path(name))) {
-      out.write(1);
-    }
+    TestFiles.write(fs, path(name), new byte[] {1});
   }
 
   private static String policyOf(String path) throws IOException {
@@ -236,8 +220,8 @@ class StoragePolicyAndUnsupportedCallsTest {
   }
 
   private static Configuration conf() {
-    Configuration conf = new Configuration(cluster.conf());
-    conf.set("fs.defaultFS", cluster.uri());
+    Configuration conf = new Configuration(CLUSTER.cluster().conf());
+    conf.set("fs.defaultFS", CLUSTER.cluster().uri());
     return conf;
   }
 

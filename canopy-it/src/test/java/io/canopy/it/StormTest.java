@@ -1,5 +1,6 @@
 package io.canopy.it;
 
+import static io.canopy.it.TestFiles.path;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -233,10 +234,6 @@ class StormTest {
       }
       Thread.sleep(50);
     }
-  }
-
-  private static org.apache.hadoop.fs.Path path(String text) {
-    return new org.apache.hadoop.fs.Path(text);
   }
 
   private static String randomPath(Random random, int minDepth) {

@@ -1,5 +1,6 @@
 package io.canopy.it;
 
+import static io.canopy.it.TestFiles.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -85,10 +86,6 @@ class SubtreeRowsTest {
     if (database != null) {
       database.close();
     }
-  }
-
-  private static org.apache.hadoop.fs.Path path(String path) {
-    return new org.apache.hadoop.fs.Path(path);
   }
 
   /**

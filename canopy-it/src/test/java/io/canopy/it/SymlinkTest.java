@@ -1,5 +1,6 @@
 package io.canopy.it;
 
+import static io.canopy.it.TestFiles.path;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,7 +13,6 @@ import io.canopy.namenode.NameNodeConfig;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -36,11 +36,10 @@ import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.UnresolvedPathException;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Symbolic links with {@code canopy.namenode.symlinks.enabled}: created through the stock FileSystem and
@@ -55,46 +54,24 @@ class SymlinkTest {
     FileSystem.enableSymlinks();
   }
 
-  @TempDir
-  static Path directory;
-  static MiniCanopyCluster cluster;
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder()
+      .configure(conf -> conf.setBoolean(NameNodeConfig.SYMLINKS_ENABLED, true)).dataNodes(1).build();
   static DistributedFileSystem fs;
   static FileContext fc;
   static ClientProtocol namenode;
 
   @BeforeAll
-  static void startCluster() throws IOException {
-    Configuration conf = MiniCanopyCluster.testConfiguration();
-    conf.setBoolean(NameNodeConfig.SYMLINKS_ENABLED, true);
-    cluster = MiniCanopyCluster.start(directory, conf, 1, 1);
-    fs = cluster.fileSystem();
-    fc = FileContext.getFileContext(fs.getUri(), new Configuration(cluster.conf()));
+  static void clients() throws IOException {
+    fs = CLUSTER.fileSystem();
+    fc = FileContext.getFileContext(fs.getUri(), new Configuration(CLUSTER.cluster().conf()));
     namenode = fs.getClient().getNamenode();
-  }
-
-  @AfterAll
-  static void stopCluster() throws IOException {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
-
-  private static org.apache.hadoop.fs.Path path(String path) {
-    return new org.apache.hadoop.fs.Path(path);
   }
 
   private static byte[] write(String file, String content) throws IOException {
     byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
-    try (FSDataOutputStream out = fs.create(path(file))) {
-      out.write(bytes);
-    }
+    TestFiles.write(fs, path(file), bytes);
     return bytes;
-  }
-
-  private static byte[] read(org.apache.hadoop.fs.Path file) throws IOException {
-    try (FSDataInputStream in = fs.open(file)) {
-      return in.readAllBytes();
-    }
   }
 
   /** A raw call refused by the namenode with {@code exceptionClass}; returns the message's first line. */
@@ -121,8 +98,9 @@ class SymlinkTest {
     fs.createSymlink(path("/fs/data"), path("/fs/toData"), false);
     fs.createSymlink(path("/fs/data/sub/file"), path("/fs/toFile"), false);
 
-    assertArrayEquals(content, read(path("/fs/toFile")));
-    assertArrayEquals(content, read(path("/fs/toData/sub/file")), "a link to a directory in the middle of a path");
+    assertArrayEquals(content, TestFiles.read(fs, path("/fs/toFile")));
+    assertArrayEquals(content, TestFiles.read(fs, path("/fs/toData/sub/file")),
+        "a link to a directory in the middle of a path");
     assertEquals(content.length, fs.getFileStatus(path("/fs/toData/sub/file")).getLen());
     FileStatus resolved = fs.getFileStatus(path("/fs/toFile"));
     assertFalse(resolved.isSymlink());
@@ -226,7 +204,7 @@ class SymlinkTest {
 
     assertTrue(fs.rename(path("/move/toFile"), path("/move/dir/renamedLink")));
     assertTrue(fs.getFileLinkStatus(path("/move/dir/renamedLink")).isSymlink());
-    assertArrayEquals(content, read(path("/move/dir/renamedLink")));
+    assertArrayEquals(content, TestFiles.read(fs, path("/move/dir/renamedLink")));
     assertFalse(fs.exists(path("/move/toFile")));
     assertTrue(fs.getFileStatus(path("/move/dir/file")).isFile(), "the target did not move");
 
@@ -234,7 +212,7 @@ class SymlinkTest {
     write("/move/replacement", "replacement");
     fs.rename(path("/move/replacement"), path("/move/dir/renamedLink"), Options.Rename.OVERWRITE);
     assertFalse(fs.getFileLinkStatus(path("/move/dir/renamedLink")).isSymlink());
-    assertArrayEquals(content, read(path("/move/dir/file")));
+    assertArrayEquals(content, TestFiles.read(fs, path("/move/dir/file")));
 
     // an old-style rename onto a link to a directory does not move into the directory: the link exists
     write("/move/other", "other");
@@ -243,7 +221,7 @@ class SymlinkTest {
 
     assertTrue(fs.delete(path("/move/toDir"), false), "a link to a non-empty directory is deleted alone");
     assertNull(namenode.getFileLinkInfo("/move/toDir"));
-    assertArrayEquals(content, read(path("/move/dir/file")));
+    assertArrayEquals(content, TestFiles.read(fs, path("/move/dir/file")));
 
     // a recursive delete does not follow the links it removes
     fs.mkdirs(path("/keep"));

@@ -10,9 +10,14 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.IOUtils;
 
-/** Writing and reading whole files in tests. */
+/** Naming, writing and reading whole files in tests. */
 final class TestFiles {
   private TestFiles() {
+  }
+
+  /** The file system path {@code text} (tests import it statically). */
+  static Path path(String text) {
+    return new Path(text);
   }
 
   static byte[] randomBytes(int length, long seed) {
@@ -21,8 +26,20 @@ final class TestFiles {
     return data;
   }
 
+  /** Writes {@code data} to {@code path} (replaced if it exists) with the file system's default settings. */
+  static void write(FileSystem fs, Path path, byte[] data) throws IOException {
+    try (FSDataOutputStream out = fs.create(path)) {
+      out.write(data);
+    }
+  }
+
+  /** Writes {@code data} to {@code path} (replaced if it exists) in blocks of {@code blockSize}, 3 replicas each. */
   static void write(FileSystem fs, Path path, byte[] data, long blockSize) throws IOException {
-    try (FSDataOutputStream out = fs.create(path, true, 4096, (short) 3, blockSize)) {
+    write(fs, path, data, (short) 3, blockSize);
+  }
+
+  static void write(FileSystem fs, Path path, byte[] data, short replication, long blockSize) throws IOException {
+    try (FSDataOutputStream out = fs.create(path, true, 4096, replication, blockSize)) {
       out.write(data);
     }
   }

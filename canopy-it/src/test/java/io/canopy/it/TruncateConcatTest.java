@@ -8,10 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockState;
-import io.canopy.namenode.NameNodeConfig;
 import io.canopy.namenode.datanode.ApplyReplicaReportsOp;
 import io.canopy.namenode.datanode.ReportedReplica;
 import io.canopy.namenode.fs.LeaseLimits;
@@ -21,7 +19,6 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -34,7 +31,6 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileChecksum;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.NameNodeProxiesClient;
 import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
@@ -46,12 +42,11 @@ import org.apache.hadoop.hdfs.server.datanode.ReplicaNotFoundException;
 import org.apache.hadoop.ipc.Client;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * truncate and concat on a real cluster (one namenode, three datanodes, replication 3, 64 KiB blocks): truncates on
@@ -63,34 +58,16 @@ class TruncateConcatTest {
   private static final int BLOCK_SIZE = 64 * 1024;
   private static final Duration RECOVERY_WAIT = Duration.ofSeconds(40);
 
-  @TempDir
-  static Path directory;
-  static MiniCanopyCluster cluster;
-  static MetadataStore store;
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder()
+      .configure(LeaseRecoveryTest::fastLeaseRecovery).dataNodes(3).awaitLeader()
+      .startTimeout(Duration.ofSeconds(120)).build();
   static DistributedFileSystem fs;
   private final List<FileSystem> writers = new ArrayList<>();
 
   @BeforeAll
-  @Timeout(120)
-  static void startCluster() throws Exception {
-    Configuration conf = MiniCanopyCluster.testConfiguration();
-    conf.setLong(DFSConfigKeys.DFS_NAMENODE_LEASE_RECHECK_INTERVAL_MS_KEY, 200);
-    conf.setLong(NameNodeConfig.LEASE_RECOVERY_TIMEOUT_MS, 8000);
-    conf.setLong(NameNodeConfig.ELECTION_ROUND_MS, 200);
-    cluster = MiniCanopyCluster.start(directory.resolve("cluster"), conf, 1, 3);
-    store = cluster.openStore();
-    fs = cluster.fileSystem();
-    Await.until("the namenode leads", Duration.ofSeconds(20), () -> cluster.nameNode(0).election().isLeader());
-  }
-
-  @AfterAll
-  static void stopCluster() throws IOException {
-    if (store != null) {
-      store.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
+  static void client() throws IOException {
+    fs = CLUSTER.fileSystem();
   }
 
   @AfterEach
@@ -136,7 +113,7 @@ class TruncateConcatTest {
     assertEquals(0, fs.getFileStatus(path).getLen());
     assertEquals(0, count("SELECT count(*) FROM blocks WHERE inode_id = " + inode));
     assertTrue(fs.truncate(path, 0), "truncating to the length the file has changes nothing");
-    assertEquals(List.of(), NamespaceInvariants.violations(store));
+    assertEquals(List.of(), NamespaceInvariants.violations(CLUSTER.store()));
   }
 
   @Test
@@ -200,7 +177,7 @@ class TruncateConcatTest {
       out.write(more);
     }
     assertArrayEquals(concat(Arrays.copyOf(data, newLength), more), TestFiles.read(fs, path));
-    assertEquals(List.of(), NamespaceInvariants.violations(store));
+    assertEquals(List.of(), NamespaceInvariants.violations(CLUSTER.store()));
   }
 
   @Test
@@ -279,11 +256,11 @@ class TruncateConcatTest {
     assertEquals(6, count("SELECT count(*) FROM block_lookup WHERE inode_id = " + inode));
     assertEquals(18, count("SELECT count(*) FROM replicas WHERE inode_id = " + inode));
     assertEquals(6, fs.getFileBlockLocations(t, 0, expected.length).length);
-    assertEquals(List.of(), NamespaceInvariants.violations(store));
+    assertEquals(List.of(), NamespaceInvariants.violations(CLUSTER.store()));
 
-    Configuration composite = new Configuration(cluster.conf());
+    Configuration composite = new Configuration(CLUSTER.cluster().conf());
     composite.set("dfs.checksum.combine.mode", "COMPOSITE_CRC");
-    try (FileSystem client = FileSystem.newInstance(URI.create(cluster.uri()), composite)) {
+    try (FileSystem client = FileSystem.newInstance(URI.create(CLUSTER.cluster().uri()), composite)) {
       FileChecksum checksum = client.getFileChecksum(t);
       assertInstanceOf(CompositeCrcFileChecksum.class, checksum);
       CRC32C crc = new CRC32C();
@@ -326,18 +303,18 @@ class TruncateConcatTest {
         ReportedReplica.Kind.FINALIZED);
 
     fs.concat(target, new org.apache.hadoop.fs.Path[] {source});
-    TransactionRunner runner = cluster.nameNode(0).runner();
+    TransactionRunner runner = CLUSTER.cluster().nameNode(0).runner();
     List<ReportedReplica> moved = runner.run(new ApplyReplicaReportsOp(sourceInode, holder.get(0), holder.get(1),
         List.of(late), 1, System.currentTimeMillis()));
     assertEquals(List.of(late), moved, "the report is handed back for the block's new file");
-    cluster.nameNode(0).replicaReports().apply(holder.get(0), holder.get(1), List.of(late));
+    CLUSTER.cluster().nameNode(0).replicaReports().apply(holder.get(0), holder.get(1), List.of(late));
 
     assertEquals(0, count("SELECT count(*) FROM invalidated_blocks WHERE block_id = " + blockId),
         "no replica of the moved block is scheduled for deletion");
     assertEquals(3, count("SELECT count(*) FROM replicas WHERE inode_id = " + targetInode + " AND block_id = "
         + blockId));
     assertArrayEquals(concat(first, second), TestFiles.read(fs, target));
-    assertEquals(List.of(), NamespaceInvariants.violations(store));
+    assertEquals(List.of(), NamespaceInvariants.violations(CLUSTER.store()));
   }
 
   @Test
@@ -411,7 +388,7 @@ class TruncateConcatTest {
     assertEquals(1000, fs.getFileStatus(t).getLen(), "no refused concat changed the target");
     assertEquals(2001, fs.getFileStatus(a).getLen());
     assertTrue(fs.exists(empty) && fs.exists(elsewhere) && fs.exists(big));
-    assertEquals(List.of(), NamespaceInvariants.violations(store));
+    assertEquals(List.of(), NamespaceInvariants.violations(CLUSTER.store()));
   }
 
   @Test
@@ -454,7 +431,7 @@ class TruncateConcatTest {
   /** The replicas of a block the datanodes hold (one entry per datanode holding it). */
   private static List<org.apache.hadoop.hdfs.protocol.Block> holders(String bpid, long blockId) throws IOException {
     List<org.apache.hadoop.hdfs.protocol.Block> replicas = new ArrayList<>();
-    for (DataNode dataNode : cluster.dataNodes()) {
+    for (DataNode dataNode : CLUSTER.cluster().dataNodes()) {
       try {
         org.apache.hadoop.hdfs.protocol.Block stored = dataNode.getFSDataset().getStoredBlock(bpid, blockId);
         if (stored != null) {
@@ -480,27 +457,27 @@ class TruncateConcatTest {
   }
 
   private DistributedFileSystem newClient() throws IOException {
-    DistributedFileSystem client = (DistributedFileSystem) FileSystem.newInstance(URI.create(cluster.uri()),
-        new Configuration(cluster.conf()));
+    DistributedFileSystem client = (DistributedFileSystem) FileSystem.newInstance(URI.create(CLUSTER.cluster().uri()),
+        new Configuration(CLUSTER.cluster().conf()));
     writers.add(client);
     return client;
   }
 
   /** The namenode's ClientProtocol without Hadoop's retries, so a test chooses each call's id and retry count. */
   private static ClientProtocol rawNamenode() throws IOException {
-    return NameNodeProxiesClient.createNonHAProxyWithClientProtocol(cluster.nameNode(0).address(),
-        new Configuration(cluster.conf()), UserGroupInformation.getCurrentUser(), false, null);
+    return NameNodeProxiesClient.createNonHAProxyWithClientProtocol(CLUSTER.cluster().nameNode(0).address(),
+        new Configuration(CLUSTER.cluster().conf()), UserGroupInformation.getCurrentUser(), false, null);
   }
 
   private static List<List<String>> query(String sql) throws IOException {
-    return StoreQueries.rows(store, sql);
+    return StoreQueries.rows(CLUSTER.store(), sql);
   }
 
   private static List<String> column(String sql) throws IOException {
-    return StoreQueries.column(store, sql);
+    return StoreQueries.column(CLUSTER.store(), sql);
   }
 
   private static long count(String sql) throws IOException {
-    return StoreQueries.count(store, sql);
+    return StoreQueries.count(CLUSTER.store(), sql);
   }
 }

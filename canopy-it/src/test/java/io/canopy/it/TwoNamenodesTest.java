@@ -6,37 +6,26 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Two stateless namenodes on one database: what one does, the other sees at once. */
 @Timeout(300)
 class TwoNamenodesTest {
   private static final int BLOCK_SIZE = 64 * 1024;
 
-  @TempDir
-  static Path directory;
-  static MiniCanopyCluster cluster;
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder().nameNodes(2).dataNodes(3).build();
   static DistributedFileSystem first;
   static DistributedFileSystem second;
 
   @BeforeAll
-  static void startCluster() throws IOException {
-    cluster = MiniCanopyCluster.start(directory, MiniCanopyCluster.testConfiguration(), 2, 3);
-    first = cluster.fileSystem(0);
-    second = cluster.fileSystem(1);
-  }
-
-  @AfterAll
-  static void stopCluster() throws IOException {
-    if (cluster != null) {
-      cluster.close();
-    }
+  static void clients() throws IOException {
+    first = CLUSTER.fileSystem(0);
+    second = CLUSTER.fileSystem(1);
   }
 
   @Test

@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.canopy.namenode.tx.OperationMetrics;
-import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,11 +14,9 @@ import java.util.concurrent.Future;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The write path under concurrency, through the stock client: writers of 4 KB files in one directory. complete()
@@ -33,28 +29,15 @@ class WritePathTest {
   private static final int FILES_PER_WRITER = 8;
   private static final int FILE_BYTES = 4096;
 
-  @TempDir
-  static Path directory;
-  static MiniCanopyCluster cluster;
-
-  @BeforeAll
-  static void startCluster() throws IOException {
-    cluster = MiniCanopyCluster.start(directory, MiniCanopyCluster.testConfiguration(), 1, 3);
-  }
-
-  @AfterAll
-  static void stopCluster() throws IOException {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder().dataNodes(3).build();
 
   @Test
   void concurrentWritersInOneDirectoryCompleteOnTheReportSignalWithoutRetries() throws Exception {
-    DistributedFileSystem fs = cluster.fileSystem();
+    DistributedFileSystem fs = CLUSTER.cluster().fileSystem();
     org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path("/writers");
     fs.mkdirs(dir);
-    Map<String, OperationMetrics.Snapshot> before = cluster.nameNode(0).runner().metrics().snapshot();
+    Map<String, OperationMetrics.Snapshot> before = CLUSTER.cluster().nameNode(0).runner().metrics().snapshot();
     ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
     try {
       List<Future<?>> writers = new ArrayList<>();
@@ -75,7 +58,7 @@ class WritePathTest {
     } finally {
       pool.shutdownNow();
     }
-    Map<String, OperationMetrics.Snapshot> after = cluster.nameNode(0).runner().metrics().snapshot();
+    Map<String, OperationMetrics.Snapshot> after = CLUSTER.cluster().nameNode(0).runner().metrics().snapshot();
     int files = WRITERS * FILES_PER_WRITER;
     for (int w = 0; w < WRITERS; w++) {
       for (int f = 0; f < FILES_PER_WRITER; f++) {

@@ -1,5 +1,6 @@
 package io.canopy.it;
 
+import static io.canopy.it.TestFiles.path;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -12,7 +13,6 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.security.PrivilegedExceptionAction;
 import java.util.EnumSet;
 import java.util.List;
@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.HadoopIllegalArgumentException;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FsShell;
 import org.apache.hadoop.fs.Options;
@@ -31,11 +30,10 @@ import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.security.AccessControlException;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.ToolRunner;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Extended attributes through the stock client and shell: round trips, the CREATE / REPLACE flags, HDFS's limits
@@ -47,29 +45,16 @@ class XAttrTest {
   private static final int MAX_PER_INODE = 3;
   private static final int MAX_SIZE = 24;
 
-  @TempDir
-  static Path directory;
-  static MiniCanopyCluster cluster;
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder().configure(conf -> {
+    conf.setInt("dfs.namenode.fs-limits.max-xattrs-per-inode", MAX_PER_INODE);
+    conf.setInt("dfs.namenode.fs-limits.max-xattr-size", MAX_SIZE);
+  }).dataNodes(1).build();
   static DistributedFileSystem fs;
 
   @BeforeAll
-  static void startCluster() throws IOException {
-    Configuration conf = MiniCanopyCluster.testConfiguration();
-    conf.setInt("dfs.namenode.fs-limits.max-xattrs-per-inode", MAX_PER_INODE);
-    conf.setInt("dfs.namenode.fs-limits.max-xattr-size", MAX_SIZE);
-    cluster = MiniCanopyCluster.start(directory, conf, 1, 1);
-    fs = cluster.fileSystem();
-  }
-
-  @AfterAll
-  static void stopCluster() throws IOException {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
-
-  private static org.apache.hadoop.fs.Path path(String path) {
-    return new org.apache.hadoop.fs.Path(path);
+  static void client() throws IOException {
+    fs = CLUSTER.fileSystem();
   }
 
   private static byte[] bytes(String text) {
@@ -77,11 +62,8 @@ class XAttrTest {
   }
 
   private static org.apache.hadoop.fs.Path file(String name) throws IOException {
-    org.apache.hadoop.fs.Path file = path(name);
-    try (FSDataOutputStream out = fs.create(file)) {
-      out.write(1);
-    }
-    return file;
+    TestFiles.write(fs, path(name), new byte[] {1});
+    return path(name);
   }
 
   /** A refusal the client passes on as a RemoteException naming HDFS's class; returns the message's first line. */
@@ -168,7 +150,7 @@ class XAttrTest {
 
     UserGroupInformation user = UserGroupInformation.createUserForTesting("xattr-user", new String[] {"users"});
     user.doAs((PrivilegedExceptionAction<Void>) () -> {
-      try (FileSystem userFs = FileSystem.newInstance(fs.getUri(), new Configuration(cluster.conf()))) {
+      try (FileSystem userFs = FileSystem.newInstance(fs.getUri(), new Configuration(CLUSTER.cluster().conf()))) {
         assertEquals(Map.of("user.open", "o"), text(userFs.getXAttrs(dir)), "trusted attributes are hidden");
         assertEquals(List.of("user.open"), userFs.listXAttrs(dir));
         assertThrows(AccessControlException.class, () -> userFs.getXAttr(dir, "trusted.secret"));
@@ -216,7 +198,7 @@ class XAttrTest {
   }
 
   private static long rowsOf(long inodeId) throws IOException {
-    try (MetadataStore store = cluster.openStore()) {
+    try (MetadataStore store = CLUSTER.cluster().openStore()) {
       QueryResult result = StoreQueries.query(store, "SELECT count(*) FROM xattrs WHERE inode_id = " + inodeId, 1);
       return Long.parseLong(result.rows().get(0).get(0));
     }
@@ -234,8 +216,8 @@ class XAttrTest {
   }
 
   private static String shell(int expectedExit, String... args) throws Exception {
-    Configuration conf = new Configuration(cluster.conf());
-    conf.set("fs.defaultFS", cluster.uri());
+    Configuration conf = new Configuration(CLUSTER.cluster().conf());
+    conf.set("fs.defaultFS", CLUSTER.cluster().uri());
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
     PrintStream originalOut = System.out;
     int exit;

@@ -1,16 +1,14 @@
 package io.canopy.it.model;
 
-import io.canopy.it.MiniCanopyCluster;
+import io.canopy.it.CanopyClusterExtension;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Model-based test of Canopy: random sequences of operations through the stock {@code DistributedFileSystem},
@@ -32,28 +30,18 @@ class ModelBasedTest {
   /** Every modelled kind. */
   static final String DEFAULT_KINDS = "all";
 
-  @TempDir
-  static Path directory;
-  static MiniCanopyCluster canopy;
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder().configure(ModelSession::configure)
+      .nameNodes(Integer.getInteger(NAMENODES_PROPERTY, 2)).dataNodes(ModelSession.REPLICATION).build();
   static ModelSession session;
 
   @BeforeAll
-  static void startCluster() throws IOException {
-    int namenodes = Integer.getInteger(NAMENODES_PROPERTY, 2);
-    canopy = MiniCanopyCluster.start(directory, ModelSession.configure(MiniCanopyCluster.testConfiguration()),
-        namenodes, ModelSession.REPLICATION);
+  static void openSession() throws IOException {
     List<DistributedFileSystem> clients = new ArrayList<>();
-    for (int i = 0; i < namenodes; i++) {
-      clients.add(canopy.fileSystem(i));
+    for (int i = 0; i < CLUSTER.cluster().nameNodeCount(); i++) {
+      clients.add(CLUSTER.fileSystem(i));
     }
     session = new ModelSession("Canopy", clients, ModelSession.OPS_PROPERTY);
-  }
-
-  @AfterAll
-  static void stopCluster() throws IOException {
-    if (canopy != null) {
-      canopy.close();
-    }
   }
 
   @Test
