@@ -25,11 +25,10 @@ public final class CompleteWorkflow {
   /** Bounds the handlers that wait in complete at once: other clients' calls still find one. */
   private final Semaphore waiters;
 
-  /** Waits at most {@code waitMs} per call, in at most {@code maxWaiters} calls at once. */
+  /** Waits at most {@code waitMs} per call (none when not positive), in at most {@code maxWaiters} calls at once. */
   public CompleteWorkflow(TransactionRunner runner, ReplicaArrivals arrivals, long waitMs, int maxWaiters) {
-    if (waitMs < 0 || maxWaiters < 1) {
-      throw new IllegalArgumentException("complete's wait must be >= 0 ms with >= 1 waiter, not " + waitMs
-          + " ms and " + maxWaiters);
+    if (maxWaiters < 1) {
+      throw new IllegalArgumentException("complete needs at least 1 waiter, not " + maxWaiters);
     }
     this.runner = runner;
     this.arrivals = arrivals;

@@ -51,6 +51,11 @@ final class DatabaseErrors {
     return NotSupported.oneLine(sameClass(error, message)); // e.g. out of attempts, naming the key to raise
   }
 
+  /** Whether a store error is {@code error} or one of its causes: whether {@link #forClient} would change it. */
+  static boolean involvesStore(Throwable error) {
+    return storeCause(error) != null;
+  }
+
   /** The first store error among {@code error} and its causes, or null. */
   private static StoreException storeCause(Throwable error) {
     Throwable cause = error;

@@ -2,9 +2,9 @@ package io.canopy.namenode.safemode;
 
 import io.canopy.metadata.LockMode;
 import io.canopy.metadata.StoreException;
-import io.canopy.metadata.dal.ReadBatch;
 import io.canopy.metadata.dal.VariableTable;
 import io.canopy.namenode.tx.ClusterTables;
+import java.util.List;
 import java.util.OptionalLong;
 
 /**
@@ -38,18 +38,11 @@ public final class SafeModeVariables {
 
   /** The whole state, read in one round trip. */
   public static SafeModeState read(ClusterTables transaction) throws StoreException {
-    ReadBatch batch = transaction.batch();
-    ReadBatch.Result<OptionalLong> manual = batch.longVariable(MANUAL);
-    ReadBatch.Result<OptionalLong> startup = batch.longVariable(STARTUP);
-    ReadBatch.Result<OptionalLong> reached = batch.longVariable(REACHED_AT_MS);
-    ReadBatch.Result<OptionalLong> safe = batch.longVariable(SAFE_BLOCKS);
-    ReadBatch.Result<OptionalLong> total = batch.longVariable(TOTAL_BLOCKS);
-    ReadBatch.Result<OptionalLong> live = batch.longVariable(LIVE_DATANODES);
-    ReadBatch.Result<OptionalLong> futureBlocks = batch.longVariable(FUTURE_BLOCKS);
-    ReadBatch.Result<OptionalLong> futureBytes = batch.longVariable(FUTURE_BYTES);
-    batch.execute();
-    return new SafeModeState(value(manual) != 0, value(startup) != 0, value(reached), value(safe), value(total),
-        (int) value(live), value(futureBlocks), value(futureBytes));
+    List<OptionalLong> values = transaction.longVariables(List.of(MANUAL, STARTUP, REACHED_AT_MS, SAFE_BLOCKS,
+        TOTAL_BLOCKS, LIVE_DATANODES, FUTURE_BLOCKS, FUTURE_BYTES));
+    long[] value = values.stream().mapToLong(read -> read.orElse(0)).toArray(); // in the order named
+    return new SafeModeState(value[0] != 0, value[1] != 0, value[2], value[3], value[4], (int) value[5], value[6],
+        value[7]);
   }
 
   /**
@@ -59,10 +52,6 @@ public final class SafeModeVariables {
   public static SafeModeState readLocked(ClusterTables transaction) throws StoreException {
     transaction.variables().getLong(STARTUP, LockMode.EXCLUSIVE);
     return read(transaction);
-  }
-
-  private static long value(ReadBatch.Result<OptionalLong> result) {
-    return result.get().orElse(0);
   }
 
   /** Turns the startup safe mode on, counts not known yet. */

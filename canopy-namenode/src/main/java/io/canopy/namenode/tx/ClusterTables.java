@@ -1,11 +1,13 @@
 package io.canopy.namenode.tx;
 
+import io.canopy.metadata.StoreException;
 import io.canopy.metadata.dal.DatanodeTable;
 import io.canopy.metadata.dal.FutureBlockTable;
 import io.canopy.metadata.dal.IdCounterTable;
-import io.canopy.metadata.dal.ReadBatch;
 import io.canopy.metadata.dal.StorageTable;
 import io.canopy.metadata.dal.VariableTable;
+import java.util.List;
+import java.util.OptionalLong;
 
 /**
  * The cluster-wide tables, not under the inode hierarchy (datanodes, storages, variables, id counters, future blocks,
@@ -24,6 +26,6 @@ public interface ClusterTables extends FileTables {
 
   FutureBlockTable futureBlocks();
 
-  /** A round trip of reads: several statements sent together. */
-  ReadBatch batch();
+  /** Several variables read without a lock in one round trip, in the order named (empty: never set). */
+  List<OptionalLong> longVariables(List<String> names) throws StoreException;
 }

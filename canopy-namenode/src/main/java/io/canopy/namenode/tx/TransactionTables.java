@@ -1,5 +1,6 @@
 package io.canopy.namenode.tx;
 
+import io.canopy.metadata.StoreException;
 import io.canopy.metadata.dal.BlockLookupTable;
 import io.canopy.metadata.dal.BlockTable;
 import io.canopy.metadata.dal.DatanodeTable;
@@ -15,6 +16,9 @@ import io.canopy.metadata.dal.StorageTable;
 import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.dal.UcReplicaTable;
 import io.canopy.metadata.dal.VariableTable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
 
 /** The transaction's tables as operations may reach them: only those of {@link ClusterTables}. */
 final class TransactionTables implements ClusterTables {
@@ -90,7 +94,17 @@ final class TransactionTables implements ClusterTables {
   }
 
   @Override
-  public ReadBatch batch() {
-    return transaction.batch();
+  public List<OptionalLong> longVariables(List<String> names) throws StoreException {
+    ReadBatch batch = transaction.batch();
+    List<ReadBatch.Result<OptionalLong>> reads = new ArrayList<>(names.size());
+    for (String name : names) {
+      reads.add(batch.longVariable(name));
+    }
+    batch.execute();
+    List<OptionalLong> values = new ArrayList<>(names.size());
+    for (ReadBatch.Result<OptionalLong> read : reads) {
+      values.add(read.get());
+    }
+    return values;
   }
 }

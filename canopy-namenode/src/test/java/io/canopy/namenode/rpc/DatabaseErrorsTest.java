@@ -14,7 +14,9 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
@@ -22,11 +24,14 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import org.apache.hadoop.hdfs.protocol.proto.AclProtos.FsPermissionProto;
 import org.apache.hadoop.hdfs.protocol.proto.ClientNamenodeProtocolProtos.ClientNamenodeProtocol;
+import org.apache.hadoop.hdfs.protocol.proto.ClientNamenodeProtocolProtos.DeleteRequestProto;
 import org.apache.hadoop.hdfs.protocol.proto.ClientNamenodeProtocolProtos.GetFileInfoRequestProto;
+import org.apache.hadoop.hdfs.protocol.proto.ClientNamenodeProtocolProtos.GetFsReplicatedBlockStatsRequestProto;
 import org.apache.hadoop.hdfs.protocol.proto.ClientNamenodeProtocolProtos.MkdirsRequestProto;
 import org.apache.hadoop.hdfs.protocol.proto.ClientNamenodeProtocolProtos.RenewLeaseRequestProto;
 import org.apache.hadoop.hdfs.protocolPB.ClientNamenodeProtocolServerSideTranslatorPB;
 import org.apache.hadoop.thirdparty.protobuf.BlockingService;
+import org.apache.hadoop.thirdparty.protobuf.Descriptors.MethodDescriptor;
 import org.apache.hadoop.thirdparty.protobuf.Message;
 import org.apache.hadoop.thirdparty.protobuf.ServiceException;
 import org.junit.jupiter.api.Test;
@@ -52,6 +57,8 @@ class DatabaseErrorsTest {
             + "(canopy.namenode.transaction.max-attempts); last error: " + last.getMessage(), last);
       }
       case "getFileInfo" -> throw MISSING;
+      case "delete" -> throw new IllegalStateException("delete gave up", new StoreException(SQL));
+      case "getReplicatedBlockStats" -> throw new StoreException(SQL);
       default -> throw new AssertionError("not part of this test: " + call.getName());
     }
   }
@@ -109,5 +116,28 @@ class DatabaseErrorsTest {
   @Test
   void otherErrorsPassUnchanged() {
     assertSame(MISSING, answer("getFileInfo", GetFileInfoRequestProto.newBuilder().setSrc("/missing").build()));
+  }
+
+  @Test
+  void anUncheckedErrorCausedByAStoreErrorLeavesWithoutIt() {
+    IllegalStateException answer = assertThrows(IllegalStateException.class, () -> SERVICE.callBlockingMethod(
+        ClientNamenodeProtocol.getDescriptor().findMethodByName("delete"), null,
+        DeleteRequestProto.newBuilder().setSrc("/d").setRecursive(true).build()));
+    assertEquals("delete gave up", answer.getMessage());
+    assertNull(answer.getCause());
+  }
+
+  @Test
+  void messagesNameTheClientProtocolCall() {
+    Throwable answer = answer("getFsReplicatedBlockStats", GetFsReplicatedBlockStatsRequestProto.getDefaultInstance());
+    assertTrue(answer.getMessage().startsWith("getReplicatedBlockStats failed in the metadata database"),
+        answer.getMessage());
+    Set<String> calls = new HashSet<>();
+    for (Method call : ClientProtocol.class.getMethods()) {
+      calls.add(call.getName());
+    }
+    for (MethodDescriptor method : ClientNamenodeProtocol.getDescriptor().getMethods()) {
+      assertTrue(calls.contains(DatabaseErrorBoundary.callName(method)), method.getName() + " names no call");
+    }
   }
 }

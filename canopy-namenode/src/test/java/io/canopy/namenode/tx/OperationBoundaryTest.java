@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -17,6 +18,8 @@ import org.junit.jupiter.api.Test;
  * would let it change inodes, ACLs, attributes or quotas past the lock checks.
  */
 class OperationBoundaryTest {
+  /** The raw transaction named any way: imported, imported with its package's wildcard, or fully qualified. */
+  private static final Pattern RAW_TRANSACTION = Pattern.compile("io\\.canopy\\.metadata\\.dal\\.(Transaction\\b|\\*)");
   private static final List<String> OPERATION_PACKAGES = List.of("ops", "replication", "datanode", "safemode",
       "quota", "permission", "leases");
 
@@ -32,12 +35,29 @@ class OperationBoundaryTest {
       }
       try (Stream<Path> files = Files.list(dir)) {
         for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
-          if (Files.readString(file).contains("import io.canopy.metadata.dal.Transaction;")) {
+          if (RAW_TRANSACTION.matcher(Files.readString(file)).find()) {
             offenders.add(root.relativize(file).toString());
           }
         }
       }
     }
     assertEquals(List.of(), offenders, "operations that import the raw transaction");
+  }
+
+  /**
+   * The namenode reaches its metadata engine only through the engine-neutral API (the engine is found with
+   * ServiceLoader): the build keeps main code off the PostgreSQL module (runtime scope), this keeps the tests off it.
+   */
+  @Test
+  void noNamenodeSourceNamesThePostgresEngine() throws IOException {
+    List<String> offenders = new ArrayList<>();
+    try (Stream<Path> files = Files.walk(Path.of("src"))) {
+      for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+        if (Files.readString(file).contains("io.canopy.metadata." + "postgres")) {
+          offenders.add(file.toString());
+        }
+      }
+    }
+    assertEquals(List.of(), offenders, "namenode sources that name the PostgreSQL engine");
   }
 }

@@ -1,4 +1,4 @@
-package io.canopy.namenode;
+package io.canopy.cli;
 
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -6,13 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.canopy.client.ClientConfig;
 import io.canopy.metadata.MetadataConfig;
 import io.canopy.metadata.postgres.PostgresSettings;
+import io.canopy.namenode.NameNodeConfig;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Every Canopy key is declared once, in the config class of its area. */
+/**
+ * Every Canopy key is declared once, in the config class of its area. Here because this module sees every area (the
+ * namenode may not import the PostgreSQL engine).
+ */
 class ConfigKeysTest {
   /** The config classes, each with the prefix its keys share. */
   private static final Map<Class<?>, String> CONFIG_CLASSES = Map.of(
