@@ -1,6 +1,7 @@
 package io.canopy.metadata;
 
 import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -1392,6 +1393,87 @@ public abstract class MetadataStoreContractTest {
   private static ExtendedAttribute xattr(long inodeId, XAttrNamespace namespace, String name, String value) {
     return new ExtendedAttribute(inodeId, namespace, name,
         value == null ? null : value.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** {@code length} bytes, different for every file and length, so a mixed-up chunk shows. */
+  private static byte[] smallFileBytes(long inodeId, int length) {
+    byte[] data = new byte[length];
+    new java.util.Random(inodeId * 1_000_003L + length).nextBytes(data);
+    return data;
+  }
+
+  @Test
+  void smallFilesReadBackByteForByteAtEverySizeAroundTheTierAndChunkBounds() throws Exception {
+    int[] lengths = {0, 1, 1023, 1024, 1025, 8191, 8192, 8193, 21 * 1024, 65535, 65536, 65537};
+    inTransaction(tx -> {
+      for (int i = 0; i < lengths.length; i++) {
+        tx.smallFiles().put(30_000 + i, smallFileBytes(30_000 + i, lengths[i]));
+      }
+    });
+    try (Transaction tx = begin()) {
+      for (int i = 0; i < lengths.length; i++) {
+        byte[] read = tx.smallFiles().get(30_000 + i).orElseThrow(() -> new AssertionError("a file is missing"));
+        assertArrayEquals(smallFileBytes(30_000 + i, lengths[i]), read, lengths[i] + " bytes");
+      }
+      assertTrue(tx.smallFiles().get(29_999).isEmpty(), "a file with no bytes stored reads as none");
+    }
+  }
+
+  @Test
+  void puttingASmallFileReplacesItsBytesAcrossSizesAndDeleteRemovesOnlyThatFile() throws Exception {
+    inTransaction(tx -> {
+      tx.smallFiles().put(30_001, smallFileBytes(1, 20_000));
+      tx.smallFiles().put(30_002, smallFileBytes(2, 10));
+    });
+    inTransaction(tx -> tx.smallFiles().put(30_001, smallFileBytes(3, 100))); // chunked -> inline
+    try (Transaction tx = begin()) {
+      assertArrayEquals(smallFileBytes(3, 100), tx.smallFiles().get(30_001).orElseThrow());
+    }
+    inTransaction(tx -> tx.smallFiles().put(30_001, smallFileBytes(4, 9_000))); // inline -> chunked
+    inTransaction(tx -> tx.smallFiles().put(30_001, smallFileBytes(5, 8_500))); // fewer chunks than before
+    try (Transaction tx = begin()) {
+      assertArrayEquals(smallFileBytes(5, 8_500), tx.smallFiles().get(30_001).orElseThrow());
+    }
+    inTransaction(tx -> tx.smallFiles().delete(30_001));
+    try (Transaction tx = begin()) {
+      assertTrue(tx.smallFiles().get(30_001).isEmpty());
+      assertArrayEquals(smallFileBytes(2, 10), tx.smallFiles().get(30_002).orElseThrow());
+    }
+  }
+
+  @Test
+  void aSmallFilePutIsInvisibleToOthersUntilCommitAndTheBytesGivenAreCopied() throws Exception {
+    byte[] data = smallFileBytes(6, 300);
+    try (Transaction writer = begin()) {
+      writer.smallFiles().put(30_003, data);
+      data[0] ^= 1; // the caller's array changes after the put
+      try (Transaction reader = begin()) {
+        assertTrue(reader.smallFiles().get(30_003).isEmpty());
+      }
+      writer.commit();
+    }
+    try (Transaction tx = begin()) {
+      assertArrayEquals(smallFileBytes(6, 300), tx.smallFiles().get(30_003).orElseThrow());
+    }
+  }
+
+  @Test
+  void deletingTheSmallFilesOfInodesRemovesEarlierWritesButKeepsLaterOnesAndOtherFiles() throws Exception {
+    inTransaction(tx -> {
+      tx.smallFiles().put(30_011, smallFileBytes(11, 50));
+      tx.smallFiles().put(30_012, smallFileBytes(12, 30_000));
+      tx.smallFiles().put(30_013, smallFileBytes(13, 50));
+    });
+    inTransaction(tx -> {
+      tx.smallFiles().put(30_011, smallFileBytes(14, 60)); // superseded by the delete below
+      tx.smallFiles().deleteOfInodes(List.of(30_011L, 30_012L));
+      tx.smallFiles().put(30_012, smallFileBytes(15, 70)); // after it: stays
+    });
+    try (Transaction tx = begin()) {
+      assertTrue(tx.smallFiles().get(30_011).isEmpty());
+      assertArrayEquals(smallFileBytes(15, 70), tx.smallFiles().get(30_012).orElseThrow());
+      assertArrayEquals(smallFileBytes(13, 50), tx.smallFiles().get(30_013).orElseThrow());
+    }
   }
 
   @Test

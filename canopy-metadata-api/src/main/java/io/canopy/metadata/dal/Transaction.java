@@ -47,6 +47,9 @@ public interface Transaction extends AutoCloseable {
 
   XAttrTable xattrs();
 
+  /** The bytes of small files stored with their metadata. */
+  SmallFileTable smallFiles();
+
   /** Directory quotas and usage (see {@link QuotaTable}). */
   QuotaTable quotas();
 

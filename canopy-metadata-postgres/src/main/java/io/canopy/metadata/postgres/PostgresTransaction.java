@@ -21,6 +21,7 @@ import io.canopy.metadata.dal.StorageTable;
 import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.dal.UcReplicaTable;
 import io.canopy.metadata.dal.VariableTable;
+import io.canopy.metadata.dal.SmallFileTable;
 import io.canopy.metadata.dal.XAttrTable;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -45,6 +46,7 @@ final class PostgresTransaction implements Transaction {
   private final PgNamenodeTable namenodes;
   private final PgVariableTable variables;
   private final PgXAttrTable xattrs;
+  private final PgSmallFileTable smallFiles;
   private final PgQuotaTable quotas;
   private final PgIdCounterTable idCounters;
   private final PgFutureBlockTable futureBlocks;
@@ -78,12 +80,13 @@ final class PostgresTransaction implements Transaction {
     this.namenodes = new PgNamenodeTable(jdbc);
     this.variables = new PgVariableTable(jdbc);
     this.xattrs = new PgXAttrTable(jdbc);
+    this.smallFiles = new PgSmallFileTable(jdbc);
     this.quotas = new PgQuotaTable(jdbc);
     this.idCounters = new PgIdCounterTable(jdbc);
     this.futureBlocks = new PgFutureBlockTable(jdbc);
     this.flushOrder = List.of(inodes, acls, quotas, blocks, blockLookup, replicas, ucReplicas, leases, leasePaths,
-        datanodes, storages, invalidations, replicationQueue, retryCache, namenodes, variables, xattrs, idCounters,
-        futureBlocks);
+        datanodes, storages, invalidations, replicationQueue, retryCache, namenodes, variables, xattrs, smallFiles,
+        idCounters, futureBlocks);
   }
 
   @Override
@@ -174,6 +177,11 @@ final class PostgresTransaction implements Transaction {
   @Override
   public XAttrTable xattrs() {
     return xattrs;
+  }
+
+  @Override
+  public SmallFileTable smallFiles() {
+    return smallFiles;
   }
 
   @Override

@@ -67,6 +67,29 @@ class PostgresMetadataStoreContractTest extends MetadataStoreContractTest {
     org.junit.jupiter.api.Assertions.assertTrue(store.capability(String.class).isEmpty());
   }
 
+  /**
+   * Small files land in the tier of their size (design 016): at most 1 KB in one inline row, larger ones in 8 KB
+   * chunks, and a file moved between tiers leaves no row in the other.
+   */
+  @org.junit.jupiter.api.Test
+  void smallFilesLandInTheTierOfTheirSize() throws Exception {
+    inTransaction(tx -> {
+      tx.smallFiles().put(40_001, new byte[1024]);
+      tx.smallFiles().put(40_002, new byte[1025]);
+      tx.smallFiles().put(40_003, new byte[65536]);
+      tx.smallFiles().put(40_004, new byte[20_000]);
+    });
+    inTransaction(tx -> tx.smallFiles().put(40_004, new byte[5])); // chunked -> inline
+    AdminQueries admin = store.capability(AdminQueries.class).orElseThrow();
+    org.junit.jupiter.api.Assertions.assertEquals(List.of(List.of("40001", "1024"), List.of("40004", "5")),
+        admin.adminQuery("SELECT inode_id, length(data) FROM small_file_inline "
+            + "WHERE inode_id BETWEEN 40001 AND 40004 ORDER BY inode_id", 10).rows());
+    org.junit.jupiter.api.Assertions.assertEquals(
+        List.of(List.of("40002", "1", "1025"), List.of("40003", "8", "65536")),
+        admin.adminQuery("SELECT inode_id, count(*), sum(length(data)) FROM small_file_chunks WHERE inode_id BETWEEN "
+            + "40001 AND 40004 GROUP BY inode_id ORDER BY inode_id", 10).rows());
+  }
+
   @org.junit.jupiter.api.Test
   void sessionSettingsSurviveRolledBackTransactions() throws Exception {
     Map<String, String> settings = newDatabase("settings_");
