@@ -1395,7 +1395,7 @@ public abstract class MetadataStoreContractTest {
         value == null ? null : value.getBytes(StandardCharsets.UTF_8));
   }
 
-  /** {@code length} bytes, different for every file and length, so a mixed-up chunk shows. */
+  /** {@code length} bytes, different for every file and length, so bytes of another file or size show. */
   private static byte[] smallFileBytes(long inodeId, int length) {
     byte[] data = new byte[length];
     new java.util.Random(inodeId * 1_000_003L + length).nextBytes(data);
@@ -1403,7 +1403,7 @@ public abstract class MetadataStoreContractTest {
   }
 
   @Test
-  void smallFilesReadBackByteForByteAtEverySizeAroundTheTierAndChunkBounds() throws Exception {
+  void smallFilesReadBackByteForByteAtEverySizeAroundTheTierBound() throws Exception {
     int[] lengths = {0, 1, 1023, 1024, 1025, 8191, 8192, 8193, 21 * 1024, 65535, 65536, 65537};
     inTransaction(tx -> {
       for (int i = 0; i < lengths.length; i++) {
@@ -1425,12 +1425,12 @@ public abstract class MetadataStoreContractTest {
       tx.smallFiles().put(30_001, smallFileBytes(1, 20_000));
       tx.smallFiles().put(30_002, smallFileBytes(2, 10));
     });
-    inTransaction(tx -> tx.smallFiles().put(30_001, smallFileBytes(3, 100))); // chunked -> inline
+    inTransaction(tx -> tx.smallFiles().put(30_001, smallFileBytes(3, 100))); // larger tier -> inline
     try (Transaction tx = begin()) {
       assertArrayEquals(smallFileBytes(3, 100), tx.smallFiles().get(30_001).orElseThrow());
     }
-    inTransaction(tx -> tx.smallFiles().put(30_001, smallFileBytes(4, 9_000))); // inline -> chunked
-    inTransaction(tx -> tx.smallFiles().put(30_001, smallFileBytes(5, 8_500))); // fewer chunks than before
+    inTransaction(tx -> tx.smallFiles().put(30_001, smallFileBytes(4, 9_000))); // inline -> larger tier
+    inTransaction(tx -> tx.smallFiles().put(30_001, smallFileBytes(5, 8_500))); // replaced within that tier
     try (Transaction tx = begin()) {
       assertArrayEquals(smallFileBytes(5, 8_500), tx.smallFiles().get(30_001).orElseThrow());
     }
