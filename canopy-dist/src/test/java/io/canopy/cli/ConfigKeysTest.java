@@ -7,6 +7,7 @@ import io.canopy.client.ClientConfig;
 import io.canopy.metadata.MetadataConfig;
 import io.canopy.metadata.postgres.PostgresSettings;
 import io.canopy.namenode.NameNodeConfig;
+import io.canopy.namenode.SmallFilesConfig;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.HashMap;
@@ -23,7 +24,8 @@ class ConfigKeysTest {
       NameNodeConfig.class, "canopy.namenode.",
       MetadataConfig.class, "canopy.metadata.",
       PostgresSettings.class, "canopy.metadata.",
-      ClientConfig.class, "canopy.client.");
+      ClientConfig.class, "canopy.client.",
+      SmallFilesConfig.class, "canopy.smallfiles.");
 
   @Test
   void noTwoConstantsNameTheSameKeyAndEachKeyIsInItsClassesArea() throws IllegalAccessException {

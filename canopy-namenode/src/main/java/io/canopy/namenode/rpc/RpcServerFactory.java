@@ -1,5 +1,7 @@
 package io.canopy.namenode.rpc;
 
+import io.canopy.client.CanopyClientProtocolPB;
+import io.canopy.client.proto.CanopyClientProtocolProtos.CanopyClientProtocolService;
 import io.canopy.namenode.NameNodeConfig;
 import io.canopy.namenode.datanode.StaleRegistrationException;
 import io.canopy.namenode.membership.MembershipView;
@@ -110,6 +112,11 @@ public final class RpcServerFactory {
             new DatanodeProtocolServerSideTranslatorPB(refusal, maxDataLength(conf))));
     // NNThroughputBenchmark asks versionRequest on the address it benchmarks, the client port (as HDFS serves it).
     addNamenodeProtocol(server, namenode);
+    // Canopy's own client calls (design 016): a stock client never asks for them
+    RPC.setProtocolEngine(conf, CanopyClientProtocolPB.class, ProtobufRpcEngine2.class);
+    server.addProtocol(RPC.RpcKind.RPC_PROTOCOL_BUFFER, CanopyClientProtocolPB.class,
+        DatabaseErrorBoundary.around(CanopyClientProtocolService.newReflectiveBlockingService(
+            new CanopyClientProtocolServer(conf))));
     server.addProtocol(RPC.RpcKind.RPC_PROTOCOL_BUFFER, GenericRefreshProtocolPB.class,
         GenericRefreshProtocolService.newReflectiveBlockingService(
             new GenericRefreshProtocolServerSideTranslatorPB(new NamenodeListServer(membership))));
