@@ -1458,6 +1458,23 @@ public abstract class MetadataStoreContractTest {
   }
 
   @Test
+  void theLastOfAPutAndADeleteOfASmallFileInOneTransactionWins() throws Exception {
+    inTransaction(tx -> {
+      tx.smallFiles().put(30_021, smallFileBytes(21, 40));
+      tx.smallFiles().delete(30_021);
+      tx.smallFiles().put(30_022, smallFileBytes(22, 40));
+    });
+    inTransaction(tx -> {
+      tx.smallFiles().delete(30_022);
+      tx.smallFiles().put(30_022, smallFileBytes(23, 3_000));
+    });
+    try (Transaction tx = begin()) {
+      assertTrue(tx.smallFiles().get(30_021).isEmpty());
+      assertArrayEquals(smallFileBytes(23, 3_000), tx.smallFiles().get(30_022).orElseThrow());
+    }
+  }
+
+  @Test
   void deletingTheSmallFilesOfInodesRemovesEarlierWritesButKeepsLaterOnesAndOtherFiles() throws Exception {
     inTransaction(tx -> {
       tx.smallFiles().put(30_011, smallFileBytes(11, 50));

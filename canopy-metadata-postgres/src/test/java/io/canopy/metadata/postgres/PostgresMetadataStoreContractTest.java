@@ -69,7 +69,7 @@ class PostgresMetadataStoreContractTest extends MetadataStoreContractTest {
 
   /**
    * Small files land in the tier of their size (design 016): at most 1 KB in the inline tier, larger ones in the
-   * other, stored out of line; a file moved between tiers leaves no row in the other.
+   * other, never compressed; a file moved between tiers leaves no row in the other.
    */
   @org.junit.jupiter.api.Test
   void smallFilesLandInTheTierOfTheirSize() throws Exception {
@@ -79,7 +79,7 @@ class PostgresMetadataStoreContractTest extends MetadataStoreContractTest {
       tx.smallFiles().put(40_003, new byte[65536]);
       tx.smallFiles().put(40_004, new byte[20_000]);
     });
-    inTransaction(tx -> tx.smallFiles().put(40_004, new byte[5])); // chunked -> inline
+    inTransaction(tx -> tx.smallFiles().put(40_004, new byte[5])); // larger tier -> inline
     AdminQueries admin = store.capability(AdminQueries.class).orElseThrow();
     org.junit.jupiter.api.Assertions.assertEquals(List.of(List.of("40001", "1024"), List.of("40004", "5")),
         admin.adminQuery("SELECT inode_id, length(data) FROM small_file_inline "
@@ -89,7 +89,7 @@ class PostgresMetadataStoreContractTest extends MetadataStoreContractTest {
             + "WHERE inode_id BETWEEN 40001 AND 40004 ORDER BY inode_id", 10).rows());
     org.junit.jupiter.api.Assertions.assertEquals(List.of(List.of("e")), admin.adminQuery("SELECT attstorage "
         + "FROM pg_attribute WHERE attrelid = 'small_file_data'::regclass AND attname = 'data'", 1).rows(),
-        "the larger tier's bytes are stored out of line, uncompressed");
+        "the larger tier's bytes are never compressed");
   }
 
   @org.junit.jupiter.api.Test

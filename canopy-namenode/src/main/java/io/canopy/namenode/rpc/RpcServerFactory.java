@@ -65,10 +65,13 @@ public final class RpcServerFactory {
     RPC.setProtocolEngine(conf, DatanodeProtocolPB.class, ProtobufRpcEngine2.class);
     RPC.setProtocolEngine(conf, NamenodeProtocolPB.class, ProtobufRpcEngine2.class);
     RPC.setProtocolEngine(conf, GenericRefreshProtocolPB.class, ProtobufRpcEngine2.class);
+    RPC.setProtocolEngine(conf, CanopyClientProtocolPB.class, ProtobufRpcEngine2.class);
+    // checks its settings before any port is bound: a bad one leaves nothing open
+    CanopyClientProtocolServer canopyCalls = new CanopyClientProtocolServer(conf);
     RPC.Server service = buildService(conf, serviceAddress, datanode, namenode);
     try {
       InetSocketAddress serviceBound = service.getListenerAddress();
-      RPC.Server clients = buildClient(conf, clientAddress, client,
+      RPC.Server clients = buildClient(conf, clientAddress, client, canopyCalls,
           ClientPortDatanodeRefusal.create(serviceBound.getHostString() + ":" + serviceBound.getPort()), namenode,
           membership);
       return new RpcServers(clients, service);
@@ -96,7 +99,7 @@ public final class RpcServerFactory {
   }
 
   private static RPC.Server buildClient(Configuration conf, InetSocketAddress address, ClientProtocol client,
-      DatanodeProtocol refusal, NamenodeProtocolServer namenode, MembershipView membership)
+      CanopyClientProtocolServer canopyCalls, DatanodeProtocol refusal, NamenodeProtocolServer namenode, MembershipView membership)
       throws IOException {
     RPC.Server server = new RPC.Builder(conf)
         .setProtocol(ClientNamenodeProtocolPB.class)
@@ -113,10 +116,8 @@ public final class RpcServerFactory {
     // NNThroughputBenchmark asks versionRequest on the address it benchmarks, the client port (as HDFS serves it).
     addNamenodeProtocol(server, namenode);
     // Canopy's own client calls (design 016): a stock client never asks for them
-    RPC.setProtocolEngine(conf, CanopyClientProtocolPB.class, ProtobufRpcEngine2.class);
     server.addProtocol(RPC.RpcKind.RPC_PROTOCOL_BUFFER, CanopyClientProtocolPB.class,
-        DatabaseErrorBoundary.around(CanopyClientProtocolService.newReflectiveBlockingService(
-            new CanopyClientProtocolServer(conf))));
+        DatabaseErrorBoundary.around(CanopyClientProtocolService.newReflectiveBlockingService(canopyCalls)));
     server.addProtocol(RPC.RpcKind.RPC_PROTOCOL_BUFFER, GenericRefreshProtocolPB.class,
         GenericRefreshProtocolService.newReflectiveBlockingService(
             new GenericRefreshProtocolServerSideTranslatorPB(new NamenodeListServer(membership))));
