@@ -1,14 +1,10 @@
 package io.canopy.it;
 
-import io.canopy.metadata.IdKind;
-import io.canopy.metadata.IdRange;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.StoreException;
 import io.canopy.metadata.StoreUnavailableException;
 import io.canopy.metadata.TransientStoreException;
 import io.canopy.metadata.dal.Transaction;
-import io.canopy.metadata.entity.Inode;
-import io.canopy.metadata.entity.NamespaceIdentity;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**

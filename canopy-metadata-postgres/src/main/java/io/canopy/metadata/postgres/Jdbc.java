@@ -7,6 +7,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.function.ToLongFunction;
 
@@ -204,6 +206,18 @@ final class Jdbc {
   <R> void batch(String sql, List<R> rows, RowBinder<R> binder) {
     if (!rows.isEmpty()) {
       queuedWrites.add(new QueuedWrite<>(sql, rows, binder));
+    }
+  }
+
+  /**
+   * Queues one statement deleting the rows of {@code table} whose {@code column} is any of {@code ids} (in the order
+   * given: pass them sorted, so concurrent deletes lock rows in one order); nothing when there are none.
+   */
+  void deleteWhereAny(String table, String column, Collection<Long> ids) {
+    if (!ids.isEmpty()) {
+      batch("DELETE FROM " + table + " WHERE " + column + " = ANY(?)",
+          Collections.singletonList(ids.toArray(new Long[0])),
+          (s, all) -> s.setArray(1, s.getConnection().createArrayOf("bigint", all)));
     }
   }
 

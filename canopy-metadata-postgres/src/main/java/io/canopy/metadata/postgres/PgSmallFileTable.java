@@ -4,7 +4,6 @@ import io.canopy.metadata.StoreException;
 import io.canopy.metadata.dal.SmallFileTable;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -65,12 +64,8 @@ final class PgSmallFileTable implements SmallFileTable, BufferedTable {
   public void flush() {
     TreeSet<Long> emptied = new TreeSet<>(cleared);
     emptied.addAll(pending.keySet()); // a put replaces the file's bytes in whichever tier they were
-    if (!emptied.isEmpty()) {
-      List<Long[]> ids = Collections.singletonList(emptied.toArray(new Long[0]));
-      for (String tier : TIERS) {
-        jdbc.batch("DELETE FROM " + tier + " WHERE inode_id = ANY(?)", ids, (s, all) ->
-            s.setArray(1, s.getConnection().createArrayOf("bigint", all)));
-      }
+    for (String tier : TIERS) {
+      jdbc.deleteWhereAny(tier, "inode_id", emptied);
     }
     List<Map.Entry<Long, byte[]>> inline = new ArrayList<>();
     List<Map.Entry<Long, byte[]>> larger = new ArrayList<>();

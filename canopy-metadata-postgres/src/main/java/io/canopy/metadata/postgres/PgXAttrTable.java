@@ -9,7 +9,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,12 +57,8 @@ final class PgXAttrTable implements XAttrTable, BufferedTable {
 
   @Override
   public void flush() {
-    if (!cleared.isEmpty()) {
-      // one statement for the whole set, however many inodes a recursive delete removed
-      List<Long[]> ids = Collections.singletonList(cleared.toArray(new Long[0]));
-      jdbc.batch("DELETE FROM xattrs WHERE inode_id = ANY(?)", ids, (s, all) ->
-          s.setArray(1, s.getConnection().createArrayOf("bigint", all)));
-    }
+    // one statement for the whole set, however many inodes a recursive delete removed
+    jdbc.deleteWhereAny("xattrs", "inode_id", cleared);
     List<ExtendedAttributeKey> deletes = new ArrayList<>();
     List<ExtendedAttribute> puts = new ArrayList<>();
     pending.forEach((key, value) -> value.ifPresentOrElse(puts::add, () -> deletes.add(key)));

@@ -3,7 +3,6 @@ package io.canopy.namenode.ops;
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockState;
 import io.canopy.namenode.tx.FileData;
-import io.canopy.namenode.tx.TransactionContext;
 import io.canopy.metadata.entity.Replica;
 import io.canopy.namenode.tx.FileTables;
 import java.io.IOException;

@@ -1,6 +1,5 @@
 package io.canopy.namenode.ops;
 
-import io.canopy.metadata.LockMode;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.Lease;
 import io.canopy.metadata.entity.LeasePath;

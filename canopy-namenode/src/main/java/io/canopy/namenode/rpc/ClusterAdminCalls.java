@@ -1,12 +1,10 @@
 package io.canopy.namenode.rpc;
 
-import io.canopy.metadata.LockMode;
 import io.canopy.metadata.entity.BlockKey;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.QueuedBlock;
 import io.canopy.metadata.entity.Replica;
 import io.canopy.metadata.entity.ReplicaKey;
-import io.canopy.metadata.entity.ReplicationPriority;
 import io.canopy.metadata.entity.StorageRecord;
 import io.canopy.namenode.blocks.BlockServices;
 import io.canopy.namenode.blocks.DatanodeRegistry;
