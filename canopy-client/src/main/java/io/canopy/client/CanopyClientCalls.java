@@ -1,26 +1,41 @@
 package io.canopy.client;
 
+import io.canopy.client.proto.CanopyClientProtocolProtos.CompleteSmallRequestProto;
 import io.canopy.client.proto.CanopyClientProtocolProtos.GetSmallFileSettingsRequestProto;
+import io.canopy.client.proto.CanopyClientProtocolProtos.ReadSmallFileRequestProto;
+import io.canopy.client.proto.CanopyClientProtocolProtos.ReadSmallFileResponseProto;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.protocol.proto.HdfsProtos.LocatedBlocksProto;
+import org.apache.hadoop.hdfs.protocolPB.PBHelperClient;
 import org.apache.hadoop.ipc.ProtobufRpcEngine2;
 import org.apache.hadoop.ipc.RPC;
+import org.apache.hadoop.ipc.RemoteException;
+import org.apache.hadoop.net.NetUtils;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.thirdparty.protobuf.ByteString;
 import org.apache.hadoop.thirdparty.protobuf.ServiceException;
 
 /** Canopy's own calls to one namenode ({@link CanopyClientProtocolPB}), with the namenode's errors as IOExceptions. */
-public final class CanopyClientCalls implements Closeable {
+public final class CanopyClientCalls implements CanopyClientProtocol, Closeable {
   private final CanopyClientProtocolPB proxy;
 
+  /** As the current user. */
   public CanopyClientCalls(Configuration conf, InetSocketAddress namenode) throws IOException {
+    this(conf, namenode, UserGroupInformation.getCurrentUser());
+  }
+
+  public CanopyClientCalls(Configuration conf, InetSocketAddress namenode, UserGroupInformation user)
+      throws IOException {
     Configuration own = new Configuration(conf);
     RPC.setProtocolEngine(own, CanopyClientProtocolPB.class, ProtobufRpcEngine2.class);
     this.proxy = RPC.getProxy(CanopyClientProtocolPB.class, RPC.getProtocolVersion(CanopyClientProtocolPB.class),
-        namenode, own);
+        namenode, user, own, NetUtils.getDefaultSocketFactory(own));
   }
 
-  /** Files up to this many bytes may be stored with their metadata; 0 when the namenode stores none. */
+  @Override
   public int smallFileMaxBytes() throws IOException {
     try {
       return proxy.getSmallFileSettings(null, GetSmallFileSettingsRequestProto.getDefaultInstance()).getMaxBytes();
@@ -29,8 +44,38 @@ public final class CanopyClientCalls implements Closeable {
     }
   }
 
-  /** The namenode's error (a RemoteException) or the connection's, as the RPC engine wrapped it. */
+  @Override
+  public boolean completeSmall(String src, String clientName, long fileId, long appendAt, byte[] data)
+      throws IOException {
+    try {
+      return proxy.completeSmall(null, CompleteSmallRequestProto.newBuilder().setSrc(src).setClientName(clientName)
+          .setFileId(fileId).setAppendAt(appendAt).setData(ByteString.copyFrom(data)).build()).getStored();
+    } catch (ServiceException e) {
+      throw unwrapped(e);
+    }
+  }
+
+  @Override
+  public SmallFileRead readSmallFile(String src, long offset, long length) throws IOException {
+    ReadSmallFileResponseProto response;
+    try {
+      response = proxy.readSmallFile(null, ReadSmallFileRequestProto.newBuilder().setSrc(src).setOffset(offset)
+          .setLength(length).build());
+    } catch (ServiceException e) {
+      throw unwrapped(e);
+    }
+    return new SmallFileRead(PBHelperClient.convert(LocatedBlocksProto.parseFrom(response.getLocatedBlocks())),
+        response.hasData() ? response.getData().toByteArray() : null);
+  }
+
+  /**
+   * The namenode's error as the class it threw (HDFS's clients unwrap theirs too: a FileNotFoundException stays one),
+   * or the connection's, as the RPC engine wrapped it.
+   */
   private static IOException unwrapped(ServiceException e) {
+    if (e.getCause() instanceof RemoteException remote) {
+      return remote.unwrapRemoteException();
+    }
     return e.getCause() instanceof IOException io ? io : new IOException(e);
   }
 

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import io.canopy.client.CanopyFileSystem;
 import io.canopy.client.CanopyFailoverProxyProvider;
 import io.canopy.client.Nameservice;
 import io.canopy.client.SecuritySettings;
@@ -37,6 +38,8 @@ public final class ClusterConfigs {
   public static final String HDFS_SITE = "hdfs-site.xml";
   public static final String CANOPY_SITE = "canopy-site.xml";
   public static final List<String> FILES = List.of(CORE_SITE, HDFS_SITE, CANOPY_SITE);
+  /** The file system class of {@code hdfs://} URIs, set to Canopy's in the clients' configuration. */
+  public static final String CLIENT_FILE_SYSTEM_KEY = "fs.hdfs.impl";
 
   /** Keys canopy up sets per process; an override would break the cluster, so -D refuses them. */
   private static final Map<String, String> RESERVED = Map.of(
@@ -117,6 +120,10 @@ public final class ClusterConfigs {
     }
     boolean datanode = role != null && role.kind() == Role.Kind.DATANODE;
     files.get(HDFS_SITE).put("dfs.replication", Integer.toString(Math.min(3, Math.max(1, cluster.datanodes()))));
+    if (role == null) {
+      // clients write and read small files in one namenode call each (design 016); -D fs.hdfs.impl=... replaces it
+      files.get(CORE_SITE).put(CLIENT_FILE_SYSTEM_KEY, CanopyFileSystem.class.getName());
+    }
     if (datanode) {
       DataNodeLauncher.DEFAULTS.forEach((key, value) -> files.get(fileFor(key)).put(key, value));
     }

@@ -147,10 +147,13 @@ final class NamespaceInvariants {
     for (List<String> r : query(store, "SELECT block_id, inode_id FROM block_lookup")) {
       lookup.put(Long.parseLong(r.get(0)), Long.parseLong(r.get(1)));
     }
-    if (!lookup.equals(blockOwner)) {
+    problems.addAll(smallFileViolations(store, blockOwner));
+    Map<Long, Long> datanodeBlocks = new HashMap<>(blockOwner);
+    datanodeBlocks.keySet().removeIf(block -> block < 0); // database-resident blocks need no lookup row
+    if (!lookup.equals(datanodeBlocks)) {
       Set<Long> differing = new HashSet<>(lookup.keySet());
-      differing.addAll(blockOwner.keySet());
-      differing.removeIf(block -> Objects.equals(lookup.get(block), blockOwner.get(block)));
+      differing.addAll(datanodeBlocks.keySet());
+      differing.removeIf(block -> Objects.equals(lookup.get(block), datanodeBlocks.get(block)));
       problems.add("block_lookup disagrees with blocks for blocks " + differing);
     }
     for (Row row : rows) {
@@ -200,6 +203,50 @@ final class NamespaceInvariants {
       }
     }
     problems.addAll(quotaViolations(store));
+    return problems;
+  }
+
+  /**
+   * Small files (design 016): a database-resident block (negative id) is its file's first block, named after it
+   * (-inode id), COMPLETE, without replicas, and its bytes are stored in exactly one tier (at most 1 KB inline, larger
+   * ones in the data tier) with its length; stored bytes belong to a file with such a block.
+   */
+  static List<String> smallFileViolations(MetadataStore store, Map<Long, Long> blockOwner) throws IOException {
+    List<String> problems = new ArrayList<>();
+    Map<Long, Long> lengths = new HashMap<>();
+    for (List<String> r : query(store, "SELECT inode_id, block_id, block_index, num_bytes, state FROM blocks "
+        + "WHERE block_id < 0")) {
+      long inode = Long.parseLong(r.get(0));
+      if (Long.parseLong(r.get(1)) != -inode || Integer.parseInt(r.get(2)) != 0
+          || Integer.parseInt(r.get(4)) != BlockState.COMPLETE.code()) {
+        problems.add("database-resident block row " + r + " is not its file's complete first block -inode id");
+      }
+      lengths.put(inode, Long.parseLong(r.get(3)));
+    }
+    for (List<String> r : query(store, "SELECT inode_id, block_id FROM replicas WHERE block_id < 0 UNION ALL "
+        + "SELECT inode_id, block_id FROM uc_replicas WHERE block_id < 0")) {
+      problems.add("database-resident block has a replica row: " + r);
+    }
+    Map<Long, Long> stored = new HashMap<>();
+    for (List<String> r : query(store, "SELECT inode_id, length(data), 'inline' FROM small_file_inline UNION ALL "
+        + "SELECT inode_id, length(data), 'data' FROM small_file_data")) {
+      long inode = Long.parseLong(r.get(0));
+      long bytes = Long.parseLong(r.get(1));
+      if (stored.put(inode, bytes) != null) {
+        problems.add("small file of inode " + inode + " is stored in both tiers");
+      }
+      if (r.get(2).equals("inline") != bytes <= 1024) {
+        problems.add("small file of inode " + inode + " (" + bytes + " bytes) is in the wrong tier " + r.get(2));
+      }
+    }
+    if (!stored.equals(lengths)) {
+      problems.add("stored small files " + stored + " disagree with database-resident blocks " + lengths);
+    }
+    blockOwner.forEach((block, inode) -> {
+      if (block < 0 && block != -inode) {
+        problems.add("database-resident block " + block + " belongs to inode " + inode);
+      }
+    });
     return problems;
   }
 

@@ -8,7 +8,10 @@ import java.util.Collection;
  * never on a client's path.
  */
 public interface BlockCensus {
-  /** Blocks in the COMPLETE state (the blocks safe mode waits for). */
+  /**
+   * Blocks in the COMPLETE state stored on datanodes (the blocks safe mode waits for): database-resident blocks, whose
+   * ids are negative (small files, design 016), have no replicas to wait for and are not counted.
+   */
   long completeBlocks() throws StoreException;
 
   /**

@@ -763,6 +763,7 @@ public abstract class MetadataStoreContractTest {
   @Test
   void blockCensusCountsCompleteBlocksAndThoseWithGoodReplicasOnGivenStorages() throws Exception {
     inTransaction(tx -> {
+      tx.blocks().insert(new Block(20_004, -20_004, 0, 10, 1_005, BlockState.COMPLETE)); // in the database: not counted
       tx.blocks().insert(new Block(20_001, 1_001, 0, 10, 1_001, BlockState.COMPLETE));
       tx.blocks().insert(new Block(20_001, 1_002, 1, 10, 1_002, BlockState.COMPLETE));
       tx.blocks().insert(new Block(20_002, 1_003, 0, 10, 1_003, BlockState.COMPLETE));
@@ -1471,6 +1472,24 @@ public abstract class MetadataStoreContractTest {
     try (Transaction tx = begin()) {
       assertTrue(tx.smallFiles().get(30_021).isEmpty());
       assertArrayEquals(smallFileBytes(23, 3_000), tx.smallFiles().get(30_022).orElseThrow());
+    }
+  }
+
+  @Test
+  void insertingTheBytesOfANewSmallFileStoresThemAndFailsForAFileThatHoldsSome() throws Exception {
+    inTransaction(tx -> {
+      tx.smallFiles().insert(30_031, smallFileBytes(31, 500));
+      tx.smallFiles().insert(30_032, smallFileBytes(32, 5_000));
+    });
+    inTransaction(tx -> {
+      tx.smallFiles().delete(30_031); // a delete first: the insert that follows replaces nothing
+      tx.smallFiles().insert(30_031, smallFileBytes(33, 2_000));
+    });
+    assertThrows(StoreException.class, () -> inTransaction(tx -> tx.smallFiles().insert(30_032,
+        smallFileBytes(34, 10))));
+    try (Transaction tx = begin()) {
+      assertArrayEquals(smallFileBytes(33, 2_000), tx.smallFiles().get(30_031).orElseThrow());
+      assertArrayEquals(smallFileBytes(32, 5_000), tx.smallFiles().get(30_032).orElseThrow());
     }
   }
 

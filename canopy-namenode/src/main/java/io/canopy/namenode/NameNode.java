@@ -36,6 +36,7 @@ import io.canopy.namenode.safemode.SafeModeState;
 import io.canopy.namenode.safemode.StartupSafeModeMonitor;
 import io.canopy.namenode.rpc.ClusterAdminCalls;
 import io.canopy.namenode.rpc.NamenodeProtocolServer;
+import io.canopy.namenode.rpc.CanopyClientProtocolServer;
 import io.canopy.namenode.rpc.RpcServerFactory;
 import io.canopy.namenode.rpc.RpcServers;
 import io.canopy.namenode.tx.InodeHintCache;
@@ -179,7 +180,8 @@ public final class NameNode implements AutoCloseable {
         fullReports, datanodeRandom, election, commandSources);
     RpcServers servers = RpcServerFactory.build(conf, NameNodeConfig.rpcAddress(conf),
         NameNodeConfig.serviceRpcAddress(conf), new ClientProtocolServer(conf, services, blocks, runner,
-            new ClusterAdminCalls(runner, blocks, services, replicaReports)), datanodes,
+            new ClusterAdminCalls(runner, blocks, services, replicaReports)),
+        new CanopyClientProtocolServer(services, blocks, runner), datanodes,
         new NamenodeProtocolServer(datanodes), election);
     if (metricsFile != null && !metricsFile.isBlank()) {
       java.nio.file.Path file = java.nio.file.Path.of(metricsFile);

@@ -17,6 +17,12 @@ public interface SmallFileTable {
   /** Stores {@code data} as the file's bytes, replacing whatever was stored for it. */
   void put(long inodeId, byte[] data);
 
+  /**
+   * Stores the bytes of a file that has none stored (it was just created, or its data was never in the database):
+   * unlike {@link #put} nothing is cleared first, so a file that does hold bytes fails the commit (primary key).
+   */
+  void insert(long inodeId, byte[] data);
+
   /** Removes the file's bytes, if any. */
   void delete(long inodeId);
 

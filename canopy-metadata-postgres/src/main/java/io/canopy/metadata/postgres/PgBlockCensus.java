@@ -20,7 +20,8 @@ final class PgBlockCensus implements BlockCensus {
 
   @Override
   public long completeBlocks() throws StoreException {
-    return count("SELECT count(*) FROM blocks WHERE state = " + BlockState.COMPLETE.code(), null, 0);
+    return count("SELECT count(*) FROM blocks WHERE state = " + BlockState.COMPLETE.code() + " AND block_id >= 0",
+        null, 0);
   }
 
   @Override

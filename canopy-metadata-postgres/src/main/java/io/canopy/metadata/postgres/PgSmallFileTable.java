@@ -4,16 +4,18 @@ import io.canopy.metadata.StoreException;
 import io.canopy.metadata.dal.SmallFileTable;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
  * Small files' bytes in two tiers (design 016): at most {@link #INLINE_MAX_BYTES} in {@code small_file_inline},
  * larger ones as one out-of-line value in {@code small_file_data}. A read is one statement over both tiers; a put
- * clears both before it writes one.
+ * clears both before it writes one, an insert (a file with no bytes yet) writes one only.
  */
 final class PgSmallFileTable implements SmallFileTable, BufferedTable {
   /** The largest file kept in the inline tier ([SmallFiles] s.5: files no larger than their metadata, 1 KB). */
@@ -22,6 +24,8 @@ final class PgSmallFileTable implements SmallFileTable, BufferedTable {
 
   /** Pending writes per file: its new bytes, or null for a delete. */
   private final Map<Long, byte[]> pending = new LinkedHashMap<>();
+  /** Files of {@link #pending} that hold no bytes yet: their insert needs no clearing first. */
+  private final Set<Long> fresh = new HashSet<>();
   /** Files whose bytes all go; sorted, so concurrent deletes lock rows in one order. */
   private final TreeSet<Long> cleared = new TreeSet<>();
   private final Jdbc jdbc;
@@ -46,11 +50,22 @@ final class PgSmallFileTable implements SmallFileTable, BufferedTable {
   @Override
   public void put(long inodeId, byte[] data) {
     pending.put(inodeId, data.clone());
+    fresh.remove(inodeId);
+  }
+
+  @Override
+  public void insert(long inodeId, byte[] data) {
+    boolean written = pending.containsKey(inodeId) || cleared.contains(inodeId);
+    pending.put(inodeId, data.clone());
+    if (!written) {
+      fresh.add(inodeId);
+    }
   }
 
   @Override
   public void delete(long inodeId) {
     pending.put(inodeId, null);
+    fresh.remove(inodeId);
   }
 
   @Override
@@ -58,12 +73,17 @@ final class PgSmallFileTable implements SmallFileTable, BufferedTable {
     cleared.addAll(inodeIds);
     // the clearing statements run first at flush: writes queued before them for these files are superseded
     pending.keySet().removeIf(inodeIds::contains);
+    fresh.removeIf(inodeIds::contains);
   }
 
   @Override
   public void flush() {
     TreeSet<Long> emptied = new TreeSet<>(cleared);
-    emptied.addAll(pending.keySet()); // a put replaces the file's bytes in whichever tier they were
+    for (Long inodeId : pending.keySet()) {
+      if (!fresh.contains(inodeId)) {
+        emptied.add(inodeId); // a put replaces the file's bytes in whichever tier they were
+      }
+    }
     for (String tier : TIERS) {
       jdbc.deleteWhereAny(tier, "inode_id", emptied);
     }
@@ -87,6 +107,7 @@ final class PgSmallFileTable implements SmallFileTable, BufferedTable {
   @Override
   public void clear() {
     pending.clear();
+    fresh.clear();
     cleared.clear();
   }
 }

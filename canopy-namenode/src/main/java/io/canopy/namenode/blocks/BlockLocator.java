@@ -21,10 +21,22 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 public final class BlockLocator {
   private final DatanodeRegistry registry;
   private final String blockPoolId;
+  /** Where database-resident blocks are read (the namenode's small-file endpoint), null until it listens. */
+  private volatile DatanodeInfo smallFileEndpoint;
+  private volatile String smallFileStorageId;
 
   public BlockLocator(DatanodeRegistry registry, String blockPoolId) {
     this.registry = registry;
     this.blockPoolId = blockPoolId;
+  }
+
+  /**
+   * Locates database-resident blocks on {@code endpoint}, the namenode's data-transfer endpoint that serves them
+   * (design 016), as the storage {@code storageId}.
+   */
+  public void serveSmallFilesFrom(DatanodeInfo endpoint, String storageId) {
+    this.smallFileStorageId = storageId;
+    this.smallFileEndpoint = endpoint;
   }
 
   public ExtendedBlock extended(Block block) {
@@ -42,6 +54,13 @@ public final class BlockLocator {
    */
   private LocatedBlock located(Block block, long offset, Collection<String> storageIds, boolean corrupt)
       throws StoreException {
+    if (SmallBlocks.isSmall(block.blockId())) {
+      DatanodeInfo endpoint = smallFileEndpoint;
+      return endpoint == null ? new LocatedBlock(extended(block), new DatanodeInfo[0], new String[0],
+          new StorageType[0], offset, false, null)
+          : new LocatedBlock(extended(block), new DatanodeInfo[] {endpoint}, new String[] {smallFileStorageId},
+              new StorageType[] {StorageType.DISK}, offset, false, null);
+    }
     List<DatanodeInfo> nodes = new ArrayList<>();
     List<String> storages = new ArrayList<>();
     List<StorageType> types = new ArrayList<>();

@@ -1,6 +1,7 @@
 package io.canopy.namenode.fs;
 
 import io.canopy.namenode.NameNodeConfig;
+import io.canopy.namenode.SmallFilesConfig;
 import java.nio.charset.StandardCharsets;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
@@ -22,6 +23,7 @@ public final class FsLimits {
   private final long minBlockSize;
   private final int listingLimit;
   private final long maxBlocksPerFile;
+  private final int smallFileMaxBytes;
 
   public FsLimits(Configuration conf) {
     this.maxComponentLength = conf.getInt(DFSConfigKeys.DFS_NAMENODE_MAX_COMPONENT_LENGTH_KEY,
@@ -35,6 +37,7 @@ public final class FsLimits {
         DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_DEFAULT);
     this.listingLimit = Math.max(1, conf.getInt(DFSConfigKeys.DFS_LIST_LIMIT, DFSConfigKeys.DFS_LIST_LIMIT_DEFAULT));
     this.maxBlocksPerFile = conf.getLong(MAX_BLOCKS_PER_FILE, DFSConfigKeys.DFS_NAMENODE_MAX_BLOCKS_PER_FILE_DEFAULT);
+    this.smallFileMaxBytes = SmallFilesConfig.maxBytes(conf);
     if (maxBlocksPerFile < 1) {
       throw new IllegalArgumentException(MAX_BLOCKS_PER_FILE + "=" + maxBlocksPerFile + " must be at least 1");
     }
@@ -103,5 +106,10 @@ public final class FsLimits {
 
   public int listingLimit() {
     return listingLimit;
+  }
+
+  /** {@link SmallFilesConfig#MAX_BYTES}: files up to this many bytes may be stored in the database; 0: none are. */
+  public int smallFileMaxBytes() {
+    return smallFileMaxBytes;
   }
 }

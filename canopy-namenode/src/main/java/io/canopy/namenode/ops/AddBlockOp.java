@@ -7,6 +7,7 @@ import io.canopy.metadata.entity.BlockState;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.UcReplica;
 import io.canopy.metadata.entity.UcReplicaState;
+import io.canopy.namenode.blocks.SmallBlocks;
 import io.canopy.namenode.blocks.BlockPlacement;
 import io.canopy.namenode.blocks.BlockServices;
 import io.canopy.namenode.fs.FsPath;
@@ -124,10 +125,12 @@ public final class AddBlockOp implements Operation<LocatedBlock> {
 
   /**
    * An append that starts exactly at a block boundary gets no block from append and names no previous block to its
-   * first addBlock (HDFS's analyzeFileState, case 1): the file's last block is then complete and full.
+   * first addBlock (HDFS's analyzeFileState, case 1): the file's last block is then complete and full, or stored in
+   * the database (a database-resident block is never reopened: what is appended after it goes to a new block).
    */
   private static boolean fullAndComplete(Inode file, Block block) {
-    return block.state() == BlockState.COMPLETE && block.numBytes() >= file.preferredBlockSize();
+    return block.state() == BlockState.COMPLETE
+        && (block.numBytes() >= file.preferredBlockSize() || SmallBlocks.isSmall(block.blockId()));
   }
 
   /** The block handed out by an earlier attempt of this same call, or null. */

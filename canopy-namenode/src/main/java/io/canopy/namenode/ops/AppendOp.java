@@ -8,6 +8,7 @@ import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.Replica;
 import io.canopy.metadata.entity.UcReplica;
 import io.canopy.metadata.entity.UcReplicaState;
+import io.canopy.namenode.blocks.SmallBlocks;
 import io.canopy.namenode.blocks.BlockServices;
 import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.fs.FileStatusFactory;
@@ -108,14 +109,18 @@ public final class AppendOp implements AtMostOnce<LastBlockWithStatus> {
     List<Block> fileBlocks = data.blocks();
     Block last = fileBlocks.isEmpty() ? null : fileBlocks.get(fileBlocks.size() - 1);
     List<String> lastReplicas = last == null ? List.of() : storagesOf(last, data);
-    if (last != null) {
+    // a database-resident last block is never reopened (it has no replicas to write on): the writer either adds to
+    // its bytes through Canopy's completeSmall or starts a new block on datanodes after it (design 016)
+    boolean smallLast = last != null && SmallBlocks.isSmall(last.blockId());
+    if (last != null && !smallLast) {
       checkLastBlock(path, last, lastReplicas);
     }
     // HDFS's verifyQuotaForUCBlock: the rest of the last block, (preferred block size - its length) x replication,
     // must fit whenever there is a last block; it is charged only when the block is reopened in place (it then
     // counts as a whole preferred block, as a new block does, until complete commits it)
     long rest = last == null ? 0 : (file.preferredBlockSize() - last.numBytes()) * file.replication();
-    boolean inPlace = last != null && !request.newBlock && last.numBytes() != file.preferredBlockSize();
+    boolean inPlace = last != null && !smallLast && !request.newBlock
+        && last.numBytes() != file.preferredBlockSize();
     if (inPlace) {
       QuotaUpdater.chargeChangeOf(context, file, 0, rest, true);
     } else {

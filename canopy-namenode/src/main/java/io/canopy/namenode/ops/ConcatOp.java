@@ -101,8 +101,9 @@ public final class ConcatOp implements VoidAtMostOnce {
     QuotaUpdater.chargeChangeOf(context, file, -sourceFiles.size(), spaceDelta, true);
     FileTables transaction = context.fileData(file, LockMode.EXCLUSIVE);
     int index = context.readFileData(file, LockMode.EXCLUSIVE).blocks().size();
-    long added = 0;
-    for (Inode source : sourceFiles) {
+    boolean inDatabase = SmallFileConcat.needed(context, sourceFiles);
+    long added = inDatabase ? SmallFileConcat.run(context, services, target, file, sourceFiles) : 0;
+    for (Inode source : inDatabase ? List.<Inode>of() : sourceFiles) {
       FileData data = context.readFileData(source, LockMode.EXCLUSIVE);
       Map<Long, Set<String>> replicas = ReplicationQueue.storagesByBlock(data.replicas());
       Map<Long, Set<String>> corrupt = ReplicationQueue.storagesByBlock(data.corruptReplicas());
@@ -126,6 +127,11 @@ public final class ConcatOp implements VoidAtMostOnce {
         transaction.replicas().insert(replica.ofFile(file.id()));
       }
       context.deleteInode(source); // its blocks are the target's now: nothing of it is left to remove
+    }
+    if (inDatabase) {
+      for (Inode source : sourceFiles) {
+        context.deleteInode(source); // its bytes are the target's now
+      }
     }
     long now = services.now();
     context.updateInode(file.withSize(file.size() + added).withTimes(now, file.accessTime()));

@@ -15,6 +15,7 @@ import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.List;
 import org.apache.hadoop.fs.permission.FsAction;
+import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 
 /**
  * getBlockLocations: the located blocks of a byte range of a file, read under a shared lock on the file. As in HDFS
@@ -29,17 +30,22 @@ public final class GetBlockLocationsOp implements Operation<org.apache.hadoop.hd
 
   public GetBlockLocationsOp(BlockLocator locator, FsPath path, long offset, long length,
       PermissionChecker permissions) {
+    checkRange(path, offset, length);
+    this.locator = locator;
+    this.path = path;
+    this.offset = offset;
+    this.length = length;
+    this.permissions = permissions;
+  }
+
+  /** HDFS's checks of a read range, with its messages. */
+  static void checkRange(FsPath path, long offset, long length) {
     if (offset < 0) {
       throw new IllegalArgumentException("Negative offset is not supported. File: " + path);
     }
     if (length < 0) {
       throw new IllegalArgumentException("Negative length is not supported. File: " + path);
     }
-    this.locator = locator;
-    this.path = path;
-    this.offset = offset;
-    this.length = length;
-    this.permissions = permissions;
   }
 
   @Override
@@ -64,11 +70,24 @@ public final class GetBlockLocationsOp implements Operation<org.apache.hadoop.hd
 
   @Override
   public org.apache.hadoop.hdfs.protocol.LocatedBlocks execute(TransactionContext context) throws IOException {
+    return locate(context, locator, path, offset, length, permissions).blocks();
+  }
+
+  /** A file read for its located blocks: its inode, its block-level rows and the located blocks of the range. */
+  record Located(Inode file, FileData data, LocatedBlocks blocks) {
+  }
+
+  /**
+   * getBlockLocations' work, under the locks of {@link #locks()}: the file must exist (else FileNotFoundException),
+   * then the caller needs execute on the ancestors and read on it.
+   */
+  static Located locate(TransactionContext context, BlockLocator locator, FsPath path, long offset, long length,
+      PermissionChecker permissions) throws IOException {
     ResolvedPath resolved = context.path(path);
     Inode file = PathChecks.requireFile(resolved);
     permissions.checkPathAccess(context, resolved, FsAction.READ);
     FileData data = context.readFileData(file, LockMode.SHARED);
     List<UcReplica> pipeline = file.underConstruction() ? data.ucReplicas() : List.of();
-    return locator.locate(file, data.blocks(), data.allReplicas(), pipeline, offset, length);
+    return new Located(file, data, locator.locate(file, data.blocks(), data.allReplicas(), pipeline, offset, length));
   }
 }

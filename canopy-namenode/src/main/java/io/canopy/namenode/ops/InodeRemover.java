@@ -8,6 +8,7 @@ import io.canopy.metadata.entity.InvalidatedBlock;
 import io.canopy.metadata.entity.Replica;
 import io.canopy.metadata.entity.UcReplica;
 import io.canopy.namenode.blocks.DatanodeRegistry;
+import io.canopy.namenode.blocks.SmallBlocks;
 import io.canopy.namenode.quota.StorageSpace;
 import io.canopy.namenode.quota.Usage;
 import io.canopy.namenode.tx.FileData;
@@ -105,13 +106,21 @@ final class InodeRemover {
       ucReplicas = transaction.ucReplicas().ofFiles(byId.keySet());
     }
     Map<Long, Block> blocks = new HashMap<>();
+    List<Long> smallFiles = new ArrayList<>();
     long storageSpace = 0;
     for (Block block : fileBlocks) {
       Inode file = byId.get(block.inodeId());
       storageSpace += StorageSpace.ofBlock(file, block) * file.replication();
       blocks.put(block.blockId(), block);
       transaction.blocks().delete(block.key());
-      transaction.blockLookup().delete(block.blockId());
+      if (SmallBlocks.isSmall(block.blockId())) {
+        smallFiles.add(block.inodeId()); // its bytes are in the database, not on datanodes: they go with it
+      } else {
+        transaction.blockLookup().delete(block.blockId());
+      }
+    }
+    if (!smallFiles.isEmpty()) {
+      transaction.smallFiles().deleteOfInodes(smallFiles);
     }
     Set<String> scheduled = new HashSet<>();
     for (Replica replica : replicas) {

@@ -1,5 +1,6 @@
 package io.canopy.namenode.ops;
 
+import io.canopy.metadata.IdKind;
 import io.canopy.metadata.LockMode;
 import io.canopy.metadata.StoreException;
 import io.canopy.metadata.entity.Block;
@@ -8,6 +9,7 @@ import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.Replica;
 import io.canopy.metadata.entity.UcReplica;
 import io.canopy.namenode.blocks.DatanodeRegistry;
+import io.canopy.namenode.blocks.SmallBlocks;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.LeaseLimits;
 import io.canopy.namenode.fs.NamespaceServices;
@@ -24,6 +26,7 @@ import io.canopy.namenode.tx.FileTables;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -126,7 +129,9 @@ public final class TruncateOp implements Operation<Boolean> {
     if (keptLength != newLength) {
       Block cut = blocks.get(kept - 1);
       truncating = cut.truncatingTo(cut.numBytes() - (keptLength - newLength));
-      after.set(kept - 1, truncating);
+      // a database-resident block is cut at once, and charged its new length; a datanode block waits for recovery
+      after.set(kept - 1, SmallBlocks.isSmall(cut.blockId())
+          ? cut.with(truncating.truncateLength(), cut.generationStamp(), BlockState.COMPLETE) : truncating);
     }
     // HDFS's computeQuotaDeltaForTruncate, checked before anything changes: removed blocks give their space back,
     // the block being cut counts as a whole preferred block until commitBlockSynchronization closes it
@@ -134,6 +139,11 @@ public final class TruncateOp implements Operation<Boolean> {
         true);
     removeBlocks(transaction, data, blocks.subList(kept, blocks.size()));
     Inode truncated = file.withSize(newLength).withTimes(now, file.accessTime());
+    if (truncating != null && SmallBlocks.isSmall(truncating.blockId())) {
+      cutInDatabase(transaction, truncated, truncating);
+      context.updateInode(truncated); // the bytes are cut in place: nothing waits for datanodes
+      return true;
+    }
     if (truncating == null) {
       context.updateInode(truncated); // on a block boundary: nothing for the datanodes to cut
       return true;
@@ -146,6 +156,14 @@ public final class TruncateOp implements Operation<Boolean> {
     return false;
   }
 
+  /** Cuts a database-resident block's bytes to its truncate length, under a new generation stamp. */
+  private void cutInDatabase(FileTables transaction, Inode file, Block cut) throws IOException {
+    byte[] bytes = transaction.smallFiles().get(file.id()).orElseThrow(() -> new IOException("invariant: "
+        + request.path + " has database-resident block " + cut.blockId() + " but no bytes stored"));
+    SmallBlocks.store(transaction, file, cut, Arrays.copyOf(bytes, (int) cut.truncateLength()),
+        services.ids().next(IdKind.GENERATION_STAMP));
+  }
+
   /** Removes {@code removed} (blocks of the file), scheduling their replicas' deletion on their datanodes. */
   private void removeBlocks(FileTables transaction, FileData data, List<Block> removed)
       throws StoreException {
@@ -154,6 +172,10 @@ public final class TruncateOp implements Operation<Boolean> {
     for (Block block : removed) {
       ids.add(block.blockId());
       transaction.blocks().delete(block.key());
+      if (SmallBlocks.isSmall(block.blockId())) {
+        transaction.smallFiles().delete(block.inodeId());
+        continue;
+      }
       transaction.blockLookup().delete(block.blockId());
       ReplicationQueue.dequeue(transaction, block.inodeId(), block.blockId());
     }

@@ -4,6 +4,7 @@ import io.canopy.metadata.entity.CorruptReason;
 import io.canopy.metadata.entity.QueuedBlock;
 import io.canopy.metadata.entity.Replica;
 import io.canopy.metadata.entity.ReplicationPriority;
+import io.canopy.namenode.blocks.SmallBlocks;
 import io.canopy.namenode.tx.FileTables;
 import java.util.ArrayList;
 import java.util.List;
@@ -69,6 +70,9 @@ public final class CorruptReplicas {
    */
   public static void queue(FileTables transaction, long inodeId, long blockId, int good, int replication,
       long notBeforeMs) {
+    if (SmallBlocks.isSmall(blockId)) {
+      return; // no datanode holds a database-resident block: none of its replicas can be corrupt
+    }
     ReplicationPriority priority = ReplicationQueue.priority(good, replication);
     transaction.replicationQueue().put(new QueuedBlock(inodeId, blockId,
         priority == null ? ReplicationPriority.EXCESS : priority, notBeforeMs));

@@ -7,6 +7,7 @@ import io.canopy.metadata.entity.BlockKey;
 import io.canopy.metadata.entity.QueuedBlock;
 import io.canopy.metadata.entity.Replica;
 import io.canopy.metadata.entity.ReplicationPriority;
+import io.canopy.namenode.blocks.SmallBlocks;
 import io.canopy.namenode.tx.FileTables;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -44,11 +45,14 @@ public final class ReplicationQueue {
         : ReplicationPriority.UNDER_REPLICATED;
   }
 
-  /** Queues the block unless it has exactly its replication; the leader looks at it from {@code notBeforeMs} on. */
+  /**
+   * Queues the block unless it has exactly its replication; the leader looks at it from {@code notBeforeMs} on. A
+   * database-resident block is never queued: the database keeps it, no datanode holds a replica.
+   */
   public static void queue(FileTables transaction, long inodeId, long blockId, int replicas, int replication,
       long notBeforeMs) {
     ReplicationPriority priority = priority(replicas, replication);
-    if (priority != null) {
+    if (priority != null && !SmallBlocks.isSmall(blockId)) {
       transaction.replicationQueue().put(new QueuedBlock(inodeId, blockId, priority, notBeforeMs));
     }
   }
@@ -68,7 +72,7 @@ public final class ReplicationQueue {
       if (priority == null && i == blocks.size() - 1) {
         priority = ReplicationPriority.UNDER_REPLICATED; // only a hint: its replicas changed in this transaction
       }
-      if (priority != null && block.state() == BlockState.COMPLETE) {
+      if (priority != null && block.state() == BlockState.COMPLETE && !SmallBlocks.isSmall(block.blockId())) {
         transaction.replicationQueue().put(new QueuedBlock(file.id(), block.blockId(), priority, nowMs));
       }
     }

@@ -60,14 +60,13 @@ public final class RpcServerFactory {
 
   /** The servers, not started yet; the service port is bound first, so the client port's refusal can name it. */
   public static RpcServers build(Configuration conf, InetSocketAddress clientAddress,
-      InetSocketAddress serviceAddress, ClientProtocol client, DatanodeProtocol datanode, NamenodeProtocolServer namenode, MembershipView membership) throws IOException {
+      InetSocketAddress serviceAddress, ClientProtocol client, CanopyClientProtocolServer canopyCalls,
+      DatanodeProtocol datanode, NamenodeProtocolServer namenode, MembershipView membership) throws IOException {
     RPC.setProtocolEngine(conf, ClientNamenodeProtocolPB.class, ProtobufRpcEngine2.class);
     RPC.setProtocolEngine(conf, DatanodeProtocolPB.class, ProtobufRpcEngine2.class);
     RPC.setProtocolEngine(conf, NamenodeProtocolPB.class, ProtobufRpcEngine2.class);
     RPC.setProtocolEngine(conf, GenericRefreshProtocolPB.class, ProtobufRpcEngine2.class);
     RPC.setProtocolEngine(conf, CanopyClientProtocolPB.class, ProtobufRpcEngine2.class);
-    // checks its settings before any port is bound: a bad one leaves nothing open
-    CanopyClientProtocolServer canopyCalls = new CanopyClientProtocolServer(conf);
     RPC.Server service = buildService(conf, serviceAddress, datanode, namenode);
     try {
       InetSocketAddress serviceBound = service.getListenerAddress();
@@ -99,8 +98,8 @@ public final class RpcServerFactory {
   }
 
   private static RPC.Server buildClient(Configuration conf, InetSocketAddress address, ClientProtocol client,
-      CanopyClientProtocolServer canopyCalls, DatanodeProtocol refusal, NamenodeProtocolServer namenode, MembershipView membership)
-      throws IOException {
+      CanopyClientProtocolServer canopyCalls, DatanodeProtocol refusal, NamenodeProtocolServer namenode,
+      MembershipView membership) throws IOException {
     RPC.Server server = new RPC.Builder(conf)
         .setProtocol(ClientNamenodeProtocolPB.class)
         .setInstance(DatabaseErrorBoundary.around(ClientNamenodeProtocol.newReflectiveBlockingService(

@@ -7,6 +7,7 @@ import io.canopy.metadata.dal.LeasePathTable;
 import io.canopy.metadata.dal.LeaseTable;
 import io.canopy.metadata.dal.ReplicaTable;
 import io.canopy.metadata.dal.ReplicationQueueTable;
+import io.canopy.metadata.dal.SmallFileTable;
 import io.canopy.metadata.dal.UcReplicaTable;
 
 /**
@@ -30,4 +31,7 @@ public interface FileTables {
   InvalidationTable invalidations();
 
   ReplicationQueueTable replicationQueue();
+
+  /** The bytes of database-resident small files (design 016). */
+  SmallFileTable smallFiles();
 }

@@ -12,6 +12,7 @@ import io.canopy.metadata.dal.LeaseTable;
 import io.canopy.metadata.dal.ReadBatch;
 import io.canopy.metadata.dal.ReplicaTable;
 import io.canopy.metadata.dal.ReplicationQueueTable;
+import io.canopy.metadata.dal.SmallFileTable;
 import io.canopy.metadata.dal.StorageTable;
 import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.dal.UcReplicaTable;
@@ -31,6 +32,11 @@ final class TransactionTables implements ClusterTables {
   @Override
   public BlockTable blocks() {
     return transaction.blocks();
+  }
+
+  @Override
+  public SmallFileTable smallFiles() {
+    return transaction.smallFiles();
   }
 
   @Override
