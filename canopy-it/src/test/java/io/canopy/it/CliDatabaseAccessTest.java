@@ -80,6 +80,13 @@ class CliDatabaseAccessTest {
     CliRunner.Run inodes = canopy().succeed("sql", "SELECT id, parent_id, name, size FROM inodes");
     assertTrue(inodes.out().contains("visible"), inodes.out());
     assertEquals("canopy_reader", firstCell(canopy().succeed("sql", "SELECT current_user").out()));
+    // a small file written through canopy dfs (Canopy's client) is in the database; the view names its tier
+    Path local = work.resolve("small.txt");
+    Files.writeString(local, "stored with its metadata\n");
+    canopy().succeed("dfs", "-put", local.toString(), "/visible/small.txt");
+    CliRunner.Run tiers = canopy().succeed("sql", "SELECT s.tier, s.bytes FROM small_files s JOIN inodes i "
+        + "ON i.id = s.inode_id WHERE i.name = 'small.txt'");
+    assertTrue(tiers.out().contains("inline") && tiers.out().contains("25"), tiers.out());
     // The namenode connects as the owner role, which is no superuser (sessions connected to a database, so not
     // PostgreSQL's own background workers).
     CliRunner.Run sessions = canopy().succeed("sql", "SELECT DISTINCT a.usename, r.rolsuper FROM pg_stat_activity a "

@@ -89,11 +89,10 @@ class SmallFilesTest {
     return CLUSTER.fileSystem().getClient().getFileInfo(path.toString()).getFileId();
   }
 
-  /** The tier that holds the file's bytes: "inline", "data" or "none". */
+  /** The tier that holds the file's bytes: "inline", "data" or "none" (from the operators' view, canopy sql's). */
   private static String tier(Path path) throws IOException {
     long id = inodeId(path);
-    List<String> tiers = StoreQueries.column(CLUSTER.store(), "SELECT 'inline' FROM small_file_inline WHERE inode_id = "
-        + id + " UNION ALL SELECT 'data' FROM small_file_data WHERE inode_id = " + id);
+    List<String> tiers = StoreQueries.column(CLUSTER.store(), "SELECT tier FROM small_files WHERE inode_id = " + id);
     return tiers.isEmpty() ? "none" : String.join(",", tiers);
   }
 

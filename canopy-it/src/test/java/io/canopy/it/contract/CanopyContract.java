@@ -8,14 +8,25 @@ import org.apache.hadoop.fs.contract.AbstractFSContract;
 import org.apache.hadoop.fs.contract.ContractOptions;
 
 /**
- * Hadoop's FileSystem contract bound to Canopy: the {@code hdfs} scheme, the stock DistributedFileSystem client of
- * the {@link SharedContractCluster}, and HDFS's own contract options ({@code contract/canopy-hdfs.xml}).
+ * Hadoop's FileSystem contract bound to Canopy: the {@code hdfs} scheme, a client of the {@link SharedContractCluster}
+ * (the stock DistributedFileSystem, or Canopy's own {@code CanopyFileSystem}, which keeps files up to 64 KB in the
+ * database: every suite runs with both, the {@code CanopyClientContract*} suites with Canopy's), and HDFS's own
+ * contract options ({@code contract/canopy-hdfs.xml}).
  */
 public final class CanopyContract extends AbstractFSContract {
   static final String OPTIONS = "contract/canopy-hdfs.xml";
 
+  private final boolean canopyClient;
+
+  /** With the stock client. */
   public CanopyContract(Configuration conf) {
+    this(conf, false);
+  }
+
+  /** With Canopy's client when {@code canopyClient}, else the stock one. */
+  public CanopyContract(Configuration conf, boolean canopyClient) {
     super(conf);
+    this.canopyClient = canopyClient;
     addConfResource(OPTIONS);
   }
 
@@ -30,7 +41,7 @@ public final class CanopyContract extends AbstractFSContract {
 
   @Override
   public FileSystem getTestFileSystem() {
-    return SharedContractCluster.fileSystem();
+    return canopyClient ? SharedContractCluster.canopyFileSystem() : SharedContractCluster.fileSystem();
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.canopy.it.contract;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeys;
 import org.apache.hadoop.fs.CommonPathCapabilities;
 import org.apache.hadoop.fs.FileSystemContractBaseTest;
@@ -31,6 +32,7 @@ class CanopyFileSystemContractTest extends FileSystemContractBaseTest {
     fs = SharedContractCluster.newClient(conf -> {
       conf.set(CommonConfigurationKeys.FS_PERMISSIONS_UMASK_KEY, FileSystemContractBaseTest.TEST_UMASK);
       conf.unset("dfs.blocksize"); // TestHDFSFileSystemContract's cluster keeps HDFS's default block size
+      configureClient(conf);
     });
     defaultWorkingDirectory = "/user/" + UserGroupInformation.getCurrentUser().getShortUserName();
   }
@@ -46,6 +48,10 @@ class CanopyFileSystemContractTest extends FileSystemContractBaseTest {
         fs = null;
       }
     }
+  }
+
+  /** The client's own settings beyond the contract's; the stock client needs none. */
+  void configureClient(Configuration conf) {
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.canopy.it.contract;
 
+import io.canopy.client.CanopyFileSystem;
 import io.canopy.it.MiniCanopyCluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -41,6 +42,11 @@ public final class SharedContractCluster implements BeforeAllCallback {
     return current().fileSystem;
   }
 
+  /** The shared Canopy client of the cluster ({@code CanopyFileSystem}, the {@code CanopyClientContract*} suites'). */
+  static FileSystem canopyFileSystem() {
+    return current().canopyFileSystem;
+  }
+
   /** A new client of the cluster with its own configuration changes; the caller closes it. */
   static FileSystem newClient(Consumer<Configuration> settings) throws IOException {
     return current().newClient(settings);
@@ -60,11 +66,13 @@ public final class SharedContractCluster implements BeforeAllCallback {
     private final Path directory;
     private final MiniCanopyCluster cluster;
     private final FileSystem fileSystem;
+    private final FileSystem canopyFileSystem;
 
     private Running(Path directory, MiniCanopyCluster cluster) throws IOException {
       this.directory = directory;
       this.cluster = cluster;
       this.fileSystem = cluster.fileSystem();
+      this.canopyFileSystem = newClient(conf -> conf.set("fs.hdfs.impl", CanopyFileSystem.class.getName()));
     }
 
     static Running start() {
@@ -101,7 +109,8 @@ public final class SharedContractCluster implements BeforeAllCallback {
     public void close() throws IOException {
       running = null;
       try {
-        cluster.close(); // closes the shared client too
+        canopyFileSystem.close();
+        cluster.close(); // closes the shared stock client too
       } finally {
         deleteQuietly(directory);
       }

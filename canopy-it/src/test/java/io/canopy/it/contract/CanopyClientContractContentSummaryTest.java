@@ -1,0 +1,12 @@
+package io.canopy.it.contract;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.contract.AbstractFSContract;
+
+/** Hadoop's ContentSummary contract suite on Canopy, with Canopy's client ({@code CanopyFileSystem}) as the file system. */
+class CanopyClientContractContentSummaryTest extends CanopyContractContentSummaryTest {
+  @Override
+  protected AbstractFSContract createContract(Configuration conf) {
+    return new CanopyContract(conf, true);
+  }
+}
