@@ -149,6 +149,18 @@ public final class ClusterConfigs {
   }
 
   /**
+   * The client's files for a Hadoop client without canopy-client on its class path: HDFS's own file system (no small
+   * files written in one call; it reads them all the same) and, with several namenodes, Hadoop's failover provider.
+   */
+  public static Map<String, Map<String, String>> stockClientFiles(ClusterProperties cluster) {
+    Map<String, Map<String, String>> files = filesFor(null, cluster);
+    files.get(CORE_SITE).remove(CLIENT_FILE_SYSTEM_KEY);
+    String providerKey = "dfs.client.failover.proxy.provider." + Nameservice.DEFAULT_NAME;
+    files.get(fileFor(providerKey)).computeIfPresent(providerKey, (key, value) -> Nameservice.HADOOP_PROVIDER);
+    return files;
+  }
+
+  /**
    * The keys that make {@code hdfs://canopy} the nameservice of every namenode of {@code cluster}; for datanodes
    * with the service addresses they report to (clients need none).
    */
@@ -166,6 +178,8 @@ public final class ClusterConfigs {
   /** Writes the client's configuration and every namenode's and datanode's. */
   public static void writeAll(ClusterLayout layout, ClusterProperties cluster) throws IOException {
     write(layout.etc(), filesFor(null, cluster), "the clients of cluster " + layout.root(), false);
+    write(layout.stockClientEtc(), stockClientFiles(cluster), "Hadoop clients without Canopy's jar of cluster "
+        + layout.root(), false);
     for (Role role : cluster.roles()) {
       if (role.kind() != Role.Kind.DATABASE) {
         Map<String, Map<String, String>> files = filesFor(role, cluster);

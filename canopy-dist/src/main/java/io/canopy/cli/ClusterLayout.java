@@ -52,6 +52,14 @@ public final class ClusterLayout {
     return root.resolve("etc");
   }
 
+  /**
+   * Client configuration for Hadoop clients without Canopy's jar on their class path: HDFS's own file system and
+   * failover provider, no Canopy class named (design 016).
+   */
+  public Path stockClientEtc() {
+    return etc().resolve("stock-client");
+  }
+
   /** Configuration directory of one namenode or datanode process. */
   public Path confDir(Role role) {
     return role.kind() == Role.Kind.DATABASE ? etc() : etc().resolve(role.name());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.canopy.client.CanopyFileSystem;
 import io.canopy.client.Nameservice;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -108,6 +109,11 @@ class ClusterConfigsTest {
     client = ClusterConfigs.load(layout.etc());
     assertEquals("hdfs://canopy", client.get("fs.defaultFS"));
     assertEquals(List.of("127.0.0.1:5001", "127.0.0.1:5002"), Nameservice.rpcAddresses(client, "canopy"));
+    assertEquals(CanopyFileSystem.class.getName(), client.get("fs.hdfs.impl"), "clients use Canopy's file system");
+    Configuration stock = ClusterConfigs.load(layout.stockClientEtc());
+    assertNull(stock.get("fs.hdfs.impl"), "stock clients keep HDFS's own");
+    assertEquals(Nameservice.HADOOP_PROVIDER, stock.get("dfs.client.failover.proxy.provider.canopy"));
+    assertEquals(List.of("127.0.0.1:5001", "127.0.0.1:5002"), Nameservice.rpcAddresses(stock, "canopy"));
     assertEquals(List.of("127.0.0.1:5001", "127.0.0.1:5002"),
         Nameservice.rpcAddresses(ClusterConfigs.load(layout.confDir(Role.datanode(1))), "canopy"));
     assertEquals("127.0.0.1:5002",
