@@ -25,9 +25,12 @@ final class ReportWriter {
     return nextTo(report, "-ratios.png");
   }
 
-  /** The small-files crossover chart, next to the report. */
+  /**
+   * The small-files crossover chart, next to the report: benchmarks-crossover.png for the whole page,
+   * benchmarks-small-files-crossover.png for the section alone, so neither run replaces the other's chart.
+   */
   static Path crossoverChartPath(Path report) {
-    return nextTo(report, "-small-files-crossover.png");
+    return nextTo(report, "-crossover.png");
   }
 
   private static Path nextTo(Path report, String suffix) {
@@ -110,7 +113,8 @@ final class ReportWriter {
           .append(".\n");
     }
     int runs = results.mode().repetitions();
-    md.append(runs == 1 ? "- Each figure comes from one run (Canopy first, then HDFS)."
+    md.append(runs == 1 ? "- Each figure comes from one run" + (results.only() == null ? " (Canopy first, then HDFS)."
+        : ".")
         : "- Each figure is the median of " + runs + " runs (range in parentheses); the order of the two systems "
             + "alternates from run to run.")
         .append(" Ratio = Canopy / HDFS (throughput: above 1 means Canopy is faster).\n\n");
