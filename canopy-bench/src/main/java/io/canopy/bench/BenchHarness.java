@@ -92,7 +92,9 @@ final class BenchHarness {
       }
       progress.println("Small files, " + mode.smallFiles().threads() + " threads, 1 to 64 KB, then the crossover "
           + "curve to 1 MB:");
+      long smallFilesStart = System.nanoTime();
       smallFiles = SmallFilesComparison.run(mode, canopy, hdfs, clientConf, seed, progress);
+      progress.printf(java.util.Locale.ROOT, "Small files took %.1f s%n", (System.nanoTime() - smallFilesStart) / 1e9);
       if (only == null) {
         other = afterSmallFiles(other, canopy, hdfs, clientConf, pinning, progress);
       }

@@ -29,7 +29,8 @@ public record BenchMode(String name, int repetitions, int nnThreads, int nnOpera
   /**
    * The small-files section (issue 15): every phase (the writes, then the reads, of one size and one client) has
    * its own warm-up and recorded part. Quick mode keeps the whole section near 2.5 minutes on 2 cores (4 sizes x 3
-   * clients x 2 phases x 3 s, then 11 sizes x 2 systems x 2 phases x 1.5 s); full mode near 10 minutes.
+   * clients x 2 phases x 2.8 s, then 11 sizes x 2 systems x 2 phases x 1.4 s, plus connecting and deleting);
+   * full mode near 10 minutes.
    *
    * @param threads client threads of the per-size table (the issue asks for 16)
    * @param warmupMs each phase's warm-up, not recorded
@@ -50,7 +51,7 @@ public record BenchMode(String name, int repetitions, int nnThreads, int nnOpera
   public static final BenchMode SMOKE = new BenchMode("smoke", 1, 2, 100, 0, 2, 1, 3, 2, 3, 2, 1, 2,
       new SmallFiles(2, 200, 500, 2, 100, 300));
   public static final BenchMode QUICK = new BenchMode("quick", 1, 8, 500, 0, 8, 2, 6, 4, 5, 16, 2, 6,
-      new SmallFiles(16, 1000, 2000, 8, 500, 1000));
+      new SmallFiles(16, 800, 2000, 8, 400, 1000));
   public static final BenchMode FULL = new BenchMode("full", 3, 16, 5000, 1, 16, 10, 30, 7, 30, 16, 10, 30,
       new SmallFiles(16, 1000, 4000, 16, 1000, 3000));
 
