@@ -176,6 +176,11 @@ final class SmallFilesComparison {
     }
   }
 
+  /** What one part of the section runs: which sizes, how many threads, how long, how often, CPU read or not. */
+  private record Plan(List<Integer> sizesKb, int threads, Duration warmup, Duration measured, int repetitions,
+      boolean meterCpu) {
+  }
+
   static Outcome run(BenchMode mode, SystemUnderTest canopy, SystemUnderTest hdfs, Configuration conf, long seed,
       PrintWriter progress) throws IOException {
     BenchMode.SmallFiles settings = mode.smallFiles();
@@ -188,24 +193,21 @@ final class SmallFilesComparison {
     }
     systems.put(Client.STOCK_CANOPY, canopy);
     systems.put(Client.STOCK_HDFS, hdfs);
-    Duration warmup = Duration.ofMillis(settings.warmupMs());
-    Duration measured = Duration.ofMillis(settings.measuredMs());
-    List<Cell> table = measure(systems, TABLE_KB, settings.threads(), warmup, measured, mode.repetitions(), true,
-        conf, seed, progress);
+    List<Cell> table = measure(systems, new Plan(TABLE_KB, settings.threads(), Duration.ofMillis(settings.warmupMs()),
+        Duration.ofMillis(settings.measuredMs()), mode.repetitions(), true), conf, seed, progress);
     Client crossoverClient = missing == null ? Client.CANOPY_CLIENT : Client.STOCK_CANOPY;
     Map<Client, SystemUnderTest> crossoverSystems = new EnumMap<>(Client.class);
     crossoverSystems.put(crossoverClient, canopy);
     crossoverSystems.put(Client.STOCK_HDFS, hdfs);
     progress.println("  crossover curve, " + crossoverClient.label + " and HDFS, 1 KB to 1 MB:");
-    List<Cell> crossover = measure(crossoverSystems, CROSSOVER_KB, settings.crossoverThreads(),
-        Duration.ofMillis(settings.crossoverWarmupMs()), Duration.ofMillis(settings.crossoverMeasuredMs()), 1, false,
+    List<Cell> crossover = measure(crossoverSystems, new Plan(CROSSOVER_KB, settings.crossoverThreads(),
+        Duration.ofMillis(settings.crossoverWarmupMs()), Duration.ofMillis(settings.crossoverMeasuredMs()), 1, false),
         conf, seed, progress);
     return new Outcome(settings, mode.repetitions(), missing, table, crossoverClient, crossover);
   }
 
-  /** Every size on every client, {@code repetitions} times; the clients' order alternates. */
-  private static List<Cell> measure(Map<Client, SystemUnderTest> systems, List<Integer> sizesKb, int threads,
-      Duration warmup, Duration measured, int repetitions, boolean meterCpu, Configuration conf, long seed,
+  /** Every size on every client, {@code plan.repetitions()} times; the clients' order alternates. */
+  private static List<Cell> measure(Map<Client, SystemUnderTest> systems, Plan plan, Configuration conf, long seed,
       PrintWriter progress) throws IOException {
     List<Client> clients = new ArrayList<>(systems.keySet());
     Map<Client, SmallFilesRunner> runners = new EnumMap<>(Client.class);
@@ -213,24 +215,23 @@ final class SmallFilesComparison {
     try {
       for (Client client : clients) {
         SmallFilesRunner runner = SmallFilesRunner.connect(URI.create(systems.get(client).uri()),
-            configuration(client, conf), threads, progress);
+            configuration(client, conf), plan.threads(), progress);
         runners.put(client, runner);
         String expected = fileSystemClass(client);
         if (!runner.clientClass().equals(expected)) { // the figures must be of the client their row names
           throw new IllegalStateException(client.label + " is " + runner.clientClass() + ", not " + expected
               + ": check fs.hdfs.impl in the client configuration");
         }
-        for (int kb : sizesKb) {
+        for (int kb : plan.sizesKb()) {
           cells.add(new Cell(kb * 1024, client, new ArrayList<>(), new ArrayList<>(), new ArrayList<>()));
         }
       }
-      for (int repetition = 0; repetition < repetitions; repetition++) {
-        for (int size = 0; size < sizesKb.size(); size++) {
+      for (int repetition = 0; repetition < plan.repetitions(); repetition++) {
+        for (int size = 0; size < plan.sizesKb().size(); size++) {
           for (int index : BenchMode.alternatingOrder(repetition + size, clients.size())) {
             Client client = clients.get(index);
-            Cell cell = cells.get(index * sizesKb.size() + size);
-            runOnce(cell, runners.get(client), systems.get(client), repetition, threads, warmup, measured,
-                meterCpu, seed, progress);
+            runOnce(cells.get(index * plan.sizesKb().size() + size), runners.get(client), systems.get(client),
+                plan, repetition, seed, progress);
           }
         }
       }
@@ -240,25 +241,25 @@ final class SmallFilesComparison {
     return cells;
   }
 
-  private static void runOnce(Cell cell, SmallFilesRunner runner, SystemUnderTest system, int repetition,
-      int threads, Duration warmup, Duration measured, boolean meterCpu, long seed, PrintWriter progress)
-      throws IOException {
-    Path directory = new Path(BASE, cell.client().name().toLowerCase(Locale.ROOT) + "/" + threads + "-threads-"
-        + cell.fileBytes() + "-bytes-run-" + (repetition + 1));
-    ServerCpu.Meter writeMeter = meterCpu ? new ServerCpu.Meter(system.serverCpuRoots()) : null;
-    ServerCpu.Meter readMeter = meterCpu ? new ServerCpu.Meter(system.serverCpuRoots()) : null;
-    SmallFilesRunner.Result result = runner.run(directory, cell.fileBytes(), warmup, measured, seed + repetition,
-        meterCpu ? writeMeter : RecordedInterval.NONE, meterCpu ? readMeter : RecordedInterval.NONE);
+  private static void runOnce(Cell cell, SmallFilesRunner runner, SystemUnderTest system, Plan plan,
+      int repetition, long seed, PrintWriter progress) throws IOException {
+    Path directory = new Path(BASE, cell.client().name().toLowerCase(Locale.ROOT) + "/" + plan.threads()
+        + "-threads-" + cell.fileBytes() + "-bytes-run-" + (repetition + 1));
+    ServerCpu.Meter writeMeter = plan.meterCpu() ? new ServerCpu.Meter(system.serverCpuRoots()) : null;
+    ServerCpu.Meter readMeter = plan.meterCpu() ? new ServerCpu.Meter(system.serverCpuRoots()) : null;
+    SmallFilesRunner.Result result = runner.run(directory, cell.fileBytes(), plan.warmup(), plan.measured(),
+        seed + repetition, plan.meterCpu() ? writeMeter : RecordedInterval.NONE,
+        plan.meterCpu() ? readMeter : RecordedInterval.NONE);
     cell.runs().add(result);
-    if (meterCpu) {
+    if (plan.meterCpu()) {
       cell.writeCpu().add(writeMeter.usage());
-      // a read phase that never ran has no interval
+      // a read phase that never ran (nothing was written) has no interval
       cell.readCpu().add(result.read().files() > 0 ? readMeter.usage() : ServerCpu.Usage.NONE);
     }
-    progress.printf(Locale.ROOT, "  %s, %d KB, run %d: writes %.0f files/s (p90 %.1f ms), reads %.0f files/s "
-        + "(p90 %.2f ms), %d failures%n", cell.client().label, cell.fileBytes() / 1024, repetition + 1,
-        result.write().filesPerSecond(), result.write().latency().p90Ms(), result.read().filesPerSecond(),
-        result.read().latency().p90Ms(), result.failures());
+    progress.printf(Locale.ROOT, "  %s, %s, run %d: writes %.0f files/s (p90 %.1f ms), reads %.0f files/s "
+        + "(p90 %.2f ms), %d failures%n", cell.client().label, SmallFilesSection.size(cell.fileBytes() / 1024),
+        repetition + 1, result.write().filesPerSecond(), result.write().latency().p90Ms(),
+        result.read().filesPerSecond(), result.read().latency().p90Ms(), result.failures());
     List<String> messages = new ArrayList<>(result.write().firstFailures());
     messages.addAll(result.read().firstFailures());
     messages.forEach(message -> progress.println("  FAILED: " + message));

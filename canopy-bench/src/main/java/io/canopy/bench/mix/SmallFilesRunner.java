@@ -92,24 +92,38 @@ public final class SmallFilesRunner implements AutoCloseable {
     if (!clients.get(0).mkdirs(directory)) {
       throw new IOException("mkdirs(" + directory + ") returned false on " + uri);
     }
+    Result result;
     try {
-      List<List<WrittenFile>> written = new ArrayList<>();
-      for (int i = 0; i < threads; i++) {
-        written.add(new ArrayList<>());
+      result = phases(directory, fileBytes, warmup, duration, seed, writeInterval, readInterval);
+    } catch (IOException | RuntimeException e) {
+      try {
+        clients.get(0).delete(directory, true);
+      } catch (IOException | RuntimeException cleanup) {
+        e.addSuppressed(cleanup); // the run's own failure is the one to report
       }
-      FileRunResult write = new FileLoop("small-file write", threads, warmup, duration, seed)
-          .run(clients, writer(directory, fileBytes, seed, written), writeInterval);
-      List<WrittenFile> files = new ArrayList<>();
-      written.forEach(files::addAll);
-      FileRunResult read = files.isEmpty()
-          ? FileRunResult.notRun(threads, "no file of " + fileBytes + " bytes was written into " + directory
-              + ": nothing to read")
-          : new FileLoop("small-file read", threads, warmup, duration, seed + 1)
-              .run(clients, reader(directory, fileBytes, seed, files), readInterval);
-      return new Result(fileBytes, write, read);
-    } finally {
-      clients.get(0).delete(directory, true); // untimed; keeps the namespace of later runs as it was
+      throw e;
     }
+    clients.get(0).delete(directory, true); // untimed; keeps the namespace of later runs as it was
+    return result;
+  }
+
+  private Result phases(Path directory, int fileBytes, Duration warmup, Duration duration, long seed,
+      RecordedInterval writeInterval, RecordedInterval readInterval) throws IOException {
+    int threads = clients.size();
+    List<List<WrittenFile>> written = new ArrayList<>();
+    for (int i = 0; i < threads; i++) {
+      written.add(new ArrayList<>());
+    }
+    FileRunResult write = new FileLoop("small-file write", threads, warmup, duration, seed)
+        .run(clients, writer(directory, fileBytes, seed, written), writeInterval);
+    List<WrittenFile> files = new ArrayList<>();
+    written.forEach(files::addAll);
+    FileRunResult read = files.isEmpty()
+        ? FileRunResult.notRun(threads, "no file of " + fileBytes + " bytes was written into " + directory
+            + ": nothing to read")
+        : new FileLoop("small-file read", threads, warmup, duration, seed + 1)
+            .run(clients, reader(directory, fileBytes, seed, files), readInterval);
+    return new Result(fileBytes, write, read);
   }
 
   private FileLoop.FileOperation writer(Path directory, int fileBytes, long seed, List<List<WrittenFile>> written) {
