@@ -30,19 +30,26 @@ public final class BenchCli implements Runnable {
   @Command(name = "report", mixinStandardHelpOptions = true,
       description = {"Starts Canopy and HDFS, runs NNThroughputBenchmark (create, mkdirs, open, fileStatus, rename,",
           "delete), the Spotify mix (servers pinned, then unpinned) and its write-heavy variant, and create + write",
-          "4 KB + close on both, reads the servers' CPU time per operation from /proc, profiles Canopy's namenode",
-          "during the mix, and writes the report (Markdown + a PNG chart of the ratios). Only figures measured in",
-          "this run appear. Modes: smoke (seconds; proves the harness works), quick (a few minutes), full (the",
-          "published one: every figure repeated 3 times, median and range reported)."},
+          "4 KB + close on both, small files (1 to 64 KB written then read back by Canopy's client, the stock",
+          "client on Canopy and on HDFS, and the crossover curve to 1 MB), reads the servers' CPU time per",
+          "operation from /proc, profiles Canopy's namenode during the mix, and writes the report (Markdown + PNG",
+          "charts). Only figures measured in this run appear. Modes: smoke (seconds; proves the harness works),",
+          "quick (a few minutes), full (the published one: every figure repeated 3 times, median and range).",
+          "Example, the small-files section alone: bin/canopy bench report --mode quick --only small-files"},
       footer = {"", "Exit status: 0 when every run completed without a failed operation, 1 otherwise."})
   static final class Report implements Callable<Integer> {
     @Option(names = "--mode", defaultValue = "quick", paramLabel = "MODE",
         description = "smoke, quick or full (default: ${DEFAULT-VALUE}).")
     String mode;
 
-    @Option(names = "--out", defaultValue = "docs/benchmarks.md", paramLabel = "FILE",
-        description = "Report to write; the chart goes next to it (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--out", paramLabel = "FILE",
+        description = "Report to write; the charts go next to it (default: docs/benchmarks.md, or "
+            + "docs/benchmarks-SECTION.md with --only, so that one section never replaces the whole page).")
     Path out;
+
+    @Option(names = "--only", paramLabel = "SECTION",
+        description = "Run only this section (both systems are still started): small-files.")
+    String only;
 
     @Option(names = "--work", defaultValue = "target/bench", paramLabel = "DIR",
         description = "Scratch directory for both clusters, logs and the profile (default: ${DEFAULT-VALUE}).")
@@ -59,15 +66,24 @@ public final class BenchCli implements Runnable {
     public Integer call() throws Exception {
       // bin/canopy names the repository: relative paths and the commit are the repository's, wherever it runs from
       Path repository = Path.of(System.getProperty(REPOSITORY_PROPERTY, "")).toAbsolutePath();
-      out = repository.resolve(out);
+      if (only != null && !BenchHarness.SECTIONS.contains(only)) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--only: no section '" + only
+            + "'; sections that run alone: " + String.join(", ", BenchHarness.SECTIONS));
+      }
+      out = repository.resolve(out != null ? out : defaultOut(only));
       work = repository.resolve(work);
       PrintWriter progress = spec.commandLine().getOut();
       BenchMode benchMode = BenchMode.named(mode);
-      BenchResults results = new BenchHarness(benchMode, work, seed, repository).run(progress);
-      ReportWriter.write(results, out, "bin/canopy bench report --mode " + benchMode.name() + " --seed " + seed);
-      progress.println("Report written to " + out + " (chart: " + ReportWriter.chartPath(out) + ")");
+      BenchResults results = new BenchHarness(benchMode, work, seed, repository, only).run(progress);
+      ReportWriter.write(results, out, "bin/canopy bench report --mode " + benchMode.name() + " --seed " + seed
+          + (only == null ? "" : " --only " + only));
+      progress.println("Report written to " + out + " (charts next to it)");
       progress.flush();
       return results.failures() == 0 ? 0 : 1;
+    }
+
+    static Path defaultOut(String only) {
+      return Path.of(only == null ? "docs/benchmarks.md" : "docs/benchmarks-" + only + ".md");
     }
   }
 

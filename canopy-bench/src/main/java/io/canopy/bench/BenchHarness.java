@@ -35,16 +35,33 @@ final class BenchHarness {
   /** Marks a directory as the harness's scratch space, which it may empty. */
   private static final String WORK_MARKER = ".canopy-bench-work";
 
+  /** {@code --only} names: the sections that can run alone. */
+  static final String SMALL_FILES = "small-files";
+  static final List<String> SECTIONS = List.of(SMALL_FILES);
+
   private final BenchMode mode;
   private final Path work;
   private final long seed;
   private final Path repository;
+  /** The one section to run, or null for every section. */
+  private final String only;
 
-  BenchHarness(BenchMode mode, Path work, long seed, Path repository) {
+  BenchHarness(BenchMode mode, Path work, long seed, Path repository, String only) {
+    if (only != null && !SECTIONS.contains(only)) {
+      throw new IllegalArgumentException("unknown section '" + only + "': one of " + SECTIONS);
+    }
     this.mode = mode;
     this.work = work;
     this.seed = seed;
     this.repository = repository;
+    this.only = only;
+  }
+
+  /** What the sections other than the small files measured (all null when only the small files ran). */
+  private record OtherSections(List<NnThroughputComparison.Row> nn, OpenDepthComparison.Outcome openDepth,
+      List<MixComparison.Outcome> mixes, CreateWriteComparison.Outcome createWrite,
+      MixComparison.Outcome spotifyUnpinned, JfrProfile.Summary profile, String profileNote) {
+    static final OtherSections NONE = new OtherSections(null, null, null, null, null, null, null);
   }
 
   BenchResults run(PrintWriter progress) throws Exception {
@@ -55,50 +72,74 @@ final class BenchHarness {
     CpuPinning pinning = mode == BenchMode.SMOKE ? CpuPinning.disabled() : CpuPinning.detect();
     pinning.pinThisProcessToClients();
     resetWorkDirectory();
-    progress.println("Benchmark mode " + mode.name() + ", seed " + seed + "; " + pinning.describe());
+    progress.println("Benchmark mode " + mode.name() + ", seed " + seed + "; " + pinning.describe()
+        + (only == null ? "" : "; only the section " + only));
     progress.println("Starting Canopy and HDFS with " + DATANODES + " datanodes each, settings " + CLUSTER_SETTINGS);
     progress.flush();
     Map<String, String> durability = new LinkedHashMap<>();
-    List<NnThroughputComparison.Row> nn;
-    OpenDepthComparison.Outcome openDepth;
-    List<MixComparison.Outcome> mixes = new ArrayList<>();
-    CreateWriteComparison.Outcome createWrite;
-    MixComparison.Outcome spotifyUnpinned;
-    JfrProfile.Summary profile = null;
-    String profileNote;
+    OtherSections other = OtherSections.NONE;
+    SmallFilesComparison.Outcome smallFiles;
     try (CanopySystem canopy = CanopySystem.start(work.resolve("canopy"), DATANODES, CLUSTER_SETTINGS);
         HdfsSystem hdfs = HdfsSystem.start(work.resolve("hdfs"), DATANODES, CLUSTER_SETTINGS)) {
       pinning.pinServers(canopy.serverPids());
       pinning.pinServers(hdfs.serverPids());
       durability.put(canopy.name(), canopy.durability());
       durability.put(hdfs.name(), hdfs.durability());
-      List<SystemUnderTest> systems = List.of(canopy, hdfs);
-      progress.println("NNThroughputBenchmark (remote mode), " + mode.repetitions() + " run(s) per operation:");
-      nn = NnThroughputComparison.run(mode, systems, CLUSTER_SETTINGS, work.resolve("nnthroughput"), pinning,
-          progress);
       Configuration clientConf = new Configuration();
       CLUSTER_SETTINGS.forEach(clientConf::set);
-      progress.println("Open at depth " + OpenDepthComparison.SHALLOW + " and " + OpenDepthComparison.DEEP + ":");
-      openDepth = OpenDepthComparison.run(mode, systems, clientConf, seed, progress);
-      for (Map.Entry<String, OperationMix> workload : workloads().entrySet()) {
-        MixSettings settings = MixComparison.settings(mode, workload.getValue(), seed);
-        progress.println(workload.getKey() + ": " + workload.getValue().describe());
-        mixes.add(MixComparison.run(workload.getKey(), settings, mode, canopy, hdfs, clientConf, progress));
+      if (only == null) {
+        other = beforeSmallFiles(canopy, hdfs, clientConf, pinning, progress);
       }
-      progress.println("Create + write 4 KB + close, " + mode.writeThreads() + " threads:");
-      createWrite = CreateWriteComparison.run(mode, systems, clientConf, seed, progress);
-      spotifyUnpinned = unpinnedSpotify(pinning, canopy, hdfs, clientConf, progress);
-      if (JfrProfile.available()) {
-        profile = profile(canopy, clientConf, progress);
-        profileNote = "one extra Spotify-mix run of " + mode.profileSeconds() + " s on Canopy (not counted above), "
-            + "JFR 'profile' settings on namenode-1, started and stopped with jcmd";
-      } else {
-        profileNote = "not profiled: jcmd is not on the PATH";
+      progress.println("Small files, " + mode.smallFiles().threads() + " threads, 1 to 64 KB, then the crossover "
+          + "curve to 1 MB:");
+      long smallFilesStart = System.nanoTime();
+      smallFiles = SmallFilesComparison.run(mode, canopy, hdfs, clientConf, seed, progress);
+      progress.printf(java.util.Locale.ROOT, "Small files took %.1f s%n", (System.nanoTime() - smallFilesStart) / 1e9);
+      if (only == null) {
+        other = afterSmallFiles(other, canopy, hdfs, clientConf, pinning, progress);
       }
     }
     return new BenchResults(mode, seed, machine, started,
         Duration.ofNanos(System.nanoTime() - startNanos), pinning.describe(), durability, CLUSTER_SETTINGS,
-        DATANODES, nn, openDepth, mixes, spotifyUnpinned, createWrite, profile, profileNote);
+        DATANODES, only, other.nn(), other.openDepth(), other.mixes(), other.spotifyUnpinned(), other.createWrite(),
+        smallFiles, other.profile(), other.profileNote());
+  }
+
+  /** NNThroughputBenchmark, open at depth, the mixes and create + write, servers pinned. */
+  private OtherSections beforeSmallFiles(CanopySystem canopy, HdfsSystem hdfs, Configuration clientConf,
+      CpuPinning pinning, PrintWriter progress) throws Exception {
+    List<SystemUnderTest> systems = List.of(canopy, hdfs);
+    progress.println("NNThroughputBenchmark (remote mode), " + mode.repetitions() + " run(s) per operation:");
+    List<NnThroughputComparison.Row> nn = NnThroughputComparison.run(mode, systems, CLUSTER_SETTINGS,
+        work.resolve("nnthroughput"), pinning, progress);
+    progress.println("Open at depth " + OpenDepthComparison.SHALLOW + " and " + OpenDepthComparison.DEEP + ":");
+    OpenDepthComparison.Outcome openDepth = OpenDepthComparison.run(mode, systems, clientConf, seed, progress);
+    List<MixComparison.Outcome> mixes = new ArrayList<>();
+    for (Map.Entry<String, OperationMix> workload : workloads().entrySet()) {
+      MixSettings settings = MixComparison.settings(mode, workload.getValue(), seed);
+      progress.println(workload.getKey() + ": " + workload.getValue().describe());
+      mixes.add(MixComparison.run(workload.getKey(), settings, mode, canopy, hdfs, clientConf, progress));
+    }
+    progress.println("Create + write 4 KB + close, " + mode.writeThreads() + " threads:");
+    CreateWriteComparison.Outcome createWrite = CreateWriteComparison.run(mode, systems, clientConf, seed, progress);
+    return new OtherSections(nn, openDepth, mixes, createWrite, null, null, null);
+  }
+
+  /** The unpinned Spotify mix and the profile, which end the run. */
+  private OtherSections afterSmallFiles(OtherSections before, CanopySystem canopy, HdfsSystem hdfs,
+      Configuration clientConf, CpuPinning pinning, PrintWriter progress) throws IOException {
+    MixComparison.Outcome spotifyUnpinned = unpinnedSpotify(pinning, canopy, hdfs, clientConf, progress);
+    JfrProfile.Summary profile = null;
+    String profileNote;
+    if (JfrProfile.available()) {
+      profile = profile(canopy, clientConf, progress);
+      profileNote = "one extra Spotify-mix run of " + mode.profileSeconds() + " s on Canopy (not counted above), "
+          + "JFR 'profile' settings on namenode-1, started and stopped with jcmd";
+    } else {
+      profileNote = "not profiled: jcmd is not on the PATH";
+    }
+    return new OtherSections(before.nn(), before.openDepth(), before.mixes(), before.createWrite(), spotifyUnpinned,
+        profile, profileNote);
   }
 
   static Map<String, OperationMix> workloads() {

@@ -1,6 +1,6 @@
 package io.canopy.bench;
 
-import io.canopy.bench.mix.CreateWriteResult;
+import io.canopy.bench.mix.FileRunResult;
 import io.canopy.bench.mix.MixResult;
 import io.canopy.namenode.tx.OperationMetrics;
 import java.util.ArrayList;
@@ -63,7 +63,7 @@ final class CpuSection {
     }
     CreateWriteComparison.Outcome write = results.createWrite();
     rows.add(new Row("create + write 4 KB + close (per file)", ReportWriter.median(write.canopy(),
-        CreateWriteResult::filesPerSecond), ReportWriter.median(write.hdfs(), CreateWriteResult::filesPerSecond),
+        FileRunResult::filesPerSecond), ReportWriter.median(write.hdfs(), FileRunResult::filesPerSecond),
         write.canopyCpuPerFile(), write.hdfsCpuPerFile()));
     return rows;
   }

@@ -1,6 +1,6 @@
 package io.canopy.bench;
 
-import io.canopy.bench.mix.CreateWriteResult;
+import io.canopy.bench.mix.FileRunResult;
 import io.canopy.bench.mix.CreateWriteRunner;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -22,14 +22,14 @@ final class CreateWriteComparison {
   static final String BASE = "/canopy-bench/create-write";
 
   /** Every run on both systems. */
-  record Outcome(int threads, Duration warmup, Duration duration, List<CreateWriteResult> canopy,
-      List<CreateWriteResult> hdfs, List<ServerCpu.Usage> canopyCpu, List<ServerCpu.Usage> hdfsCpu) {
+  record Outcome(int threads, Duration warmup, Duration duration, List<FileRunResult> canopy,
+      List<FileRunResult> hdfs, List<ServerCpu.Usage> canopyCpu, List<ServerCpu.Usage> hdfsCpu) {
     long failures() {
       long failures = 0;
-      for (CreateWriteResult result : canopy) {
+      for (FileRunResult result : canopy) {
         failures += result.totalFailures();
       }
-      for (CreateWriteResult result : hdfs) {
+      for (FileRunResult result : hdfs) {
         failures += result.totalFailures();
       }
       return failures;
@@ -43,7 +43,7 @@ final class CreateWriteComparison {
       return ServerCpu.PerOperation.of(hdfsCpu, files(hdfs));
     }
 
-    private static List<Long> files(List<CreateWriteResult> runs) {
+    private static List<Long> files(List<FileRunResult> runs) {
       List<Long> files = new ArrayList<>();
       runs.forEach(run -> files.add(run.files()));
       return files;
@@ -57,14 +57,14 @@ final class CreateWriteComparison {
       PrintWriter progress) throws IOException {
     Duration warmup = Duration.ofSeconds(mode.writeWarmupSeconds());
     Duration duration = Duration.ofSeconds(mode.writeSeconds());
-    List<List<CreateWriteResult>> results = List.of(new ArrayList<>(), new ArrayList<>());
+    List<List<FileRunResult>> results = List.of(new ArrayList<>(), new ArrayList<>());
     List<List<ServerCpu.Usage>> cpu = List.of(new ArrayList<>(), new ArrayList<>());
     for (int repetition = 0; repetition < mode.repetitions(); repetition++) {
       for (int index : BenchMode.alternatingOrder(repetition, systems.size())) {
         SystemUnderTest system = systems.get(index);
         Path directory = new Path(BASE, "run-" + (repetition + 1));
         ServerCpu.Meter meter = new ServerCpu.Meter(system.serverCpuRoots());
-        CreateWriteResult result = new CreateWriteRunner(URI.create(system.uri()), conf, mode.writeThreads(),
+        FileRunResult result = new CreateWriteRunner(URI.create(system.uri()), conf, mode.writeThreads(),
             warmup, duration, seed + repetition).run(directory, progress, meter);
         results.get(index).add(result);
         cpu.get(index).add(meter.usage());

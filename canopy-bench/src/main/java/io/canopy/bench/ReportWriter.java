@@ -1,6 +1,6 @@
 package io.canopy.bench;
 
-import io.canopy.bench.mix.CreateWriteResult;
+import io.canopy.bench.mix.FileRunResult;
 import io.canopy.bench.mix.CreateWriteRunner;
 import io.canopy.bench.mix.MixOperation;
 import io.canopy.bench.mix.MixResult;
@@ -22,15 +22,38 @@ final class ReportWriter {
   }
 
   static Path chartPath(Path report) {
+    return nextTo(report, "-ratios.png");
+  }
+
+  /**
+   * The small-files crossover chart, next to the report: benchmarks-crossover.png for the whole page,
+   * benchmarks-small-files-crossover.png for the section alone, so neither run replaces the other's chart.
+   */
+  static Path crossoverChartPath(Path report) {
+    return nextTo(report, "-crossover.png");
+  }
+
+  private static Path nextTo(Path report, String suffix) {
     String name = report.getFileName().toString().replaceFirst("\\.md$", "");
-    return report.toAbsolutePath().resolveSibling(name + "-ratios.png");
+    return report.toAbsolutePath().resolveSibling(name + suffix);
   }
 
   static void write(BenchResults results, Path report, String command) throws IOException {
+    Path crossover = crossoverChartPath(report);
+    RatioChart.write(crossover, "Small files: Canopy / HDFS throughput by file size, " + results.mode().name()
+        + " mode (" + results.smallFiles().crossoverClient().label + ")",
+        SmallFilesSection.crossoverBars(results.smallFiles()));
+    StringBuilder md = new StringBuilder();
+    if (results.only() != null) { // one section: the setup and that section, no overall chart
+      header(md, results, command, null);
+      SmallFilesSection.write(md, results.smallFiles(), crossover.getFileName().toString());
+      Files.createDirectories(report.toAbsolutePath().getParent());
+      Files.writeString(report, md.toString());
+      return;
+    }
     Path chart = chartPath(report);
     RatioChart.write(chart, "Canopy / HDFS throughput, " + results.mode().name() + " mode (above 1: Canopy faster)",
         chartBars(results));
-    StringBuilder md = new StringBuilder();
     header(md, results, command, chart.getFileName().toString());
     nnThroughput(md, results);
     openDepth(md, results);
@@ -38,6 +61,7 @@ final class ReportWriter {
       mixSection(md, mix, mix == results.mixes().get(0) ? results.spotifyUnpinned() : null);
     }
     createWrite(md, results.createWrite());
+    SmallFilesSection.write(md, results.smallFiles(), crossover.getFileName().toString());
     CpuSection.write(md, results);
     profile(md, results);
     Files.createDirectories(report.toAbsolutePath().getParent());
@@ -59,8 +83,8 @@ final class ReportWriter {
           / median(mix.hdfs(), MixResult::totalOpsPerSecond)));
     }
     CreateWriteComparison.Outcome write = results.createWrite();
-    bars.add(new RatioChart.Bar("create + write 4 KB", median(write.canopy(), CreateWriteResult::filesPerSecond)
-        / median(write.hdfs(), CreateWriteResult::filesPerSecond)));
+    bars.add(new RatioChart.Bar("create + write 4 KB", median(write.canopy(), FileRunResult::filesPerSecond)
+        / median(write.hdfs(), FileRunResult::filesPerSecond)));
     return bars;
   }
 
@@ -89,11 +113,14 @@ final class ReportWriter {
           .append(".\n");
     }
     int runs = results.mode().repetitions();
-    md.append(runs == 1 ? "- Each figure comes from one run (Canopy first, then HDFS)."
+    md.append(runs == 1 ? "- Each figure comes from one run" + (results.only() == null ? " (Canopy first, then HDFS)."
+        : ".")
         : "- Each figure is the median of " + runs + " runs (range in parentheses); the order of the two systems "
             + "alternates from run to run.")
         .append(" Ratio = Canopy / HDFS (throughput: above 1 means Canopy is faster).\n\n");
-    md.append("![Canopy/HDFS throughput ratios](").append(chart).append(")\n\n");
+    if (chart != null) {
+      md.append("![Canopy/HDFS throughput ratios](").append(chart).append(")\n\n");
+    }
   }
 
   private static void openDepth(StringBuilder md, BenchResults results) {
@@ -194,7 +221,7 @@ final class ReportWriter {
         + "not yet confirmed by the datanodes (Canopy's namenode waits for the confirmation itself).%n%n",
         write.threads(), CreateWriteRunner.FILE_BYTES, write.warmup().toSeconds(), write.duration().toSeconds()));
     md.append("| | Canopy | HDFS | Canopy / HDFS |\n|---|---:|---:|---:|\n");
-    writeRow(md, "files/s", write, CreateWriteResult::filesPerSecond);
+    writeRow(md, "files/s", write, FileRunResult::filesPerSecond);
     writeRow(md, "p50 latency, ms", write, run -> run.latency().p50Ms());
     writeRow(md, "p99 latency, ms", write, run -> run.latency().p99Ms());
     md.append(String.format(Locale.ROOT, "| server CPU per file, µs | %.0f | %.0f | %.2f |%n",
@@ -202,17 +229,17 @@ final class ReportWriter {
         write.canopyCpuPerFile().medianTotalMicros() / write.hdfsCpuPerFile().medianTotalMicros()));
     long canopyFailed = 0;
     long hdfsFailed = 0;
-    for (CreateWriteResult run : write.canopy()) {
+    for (FileRunResult run : write.canopy()) {
       canopyFailed += run.totalFailures();
     }
-    for (CreateWriteResult run : write.hdfs()) {
+    for (FileRunResult run : write.hdfs()) {
       hdfsFailed += run.totalFailures();
     }
     md.append("| failed files | ").append(canopyFailed).append(" | ").append(hdfsFailed).append(" | |\n\n");
   }
 
   private static void writeRow(StringBuilder md, String label, CreateWriteComparison.Outcome write,
-      ToDoubleFunction<CreateWriteResult> figure) {
+      ToDoubleFunction<FileRunResult> figure) {
     String pattern = label.startsWith("files") ? "%.0f" : "%.1f";
     md.append("| ").append(label).append(" | ").append(spread(write.canopy(), figure).format(pattern))
         .append(" | ").append(spread(write.hdfs(), figure).format(pattern)).append(" | ")

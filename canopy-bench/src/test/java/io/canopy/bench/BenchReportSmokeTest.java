@@ -56,6 +56,9 @@ class BenchReportSmokeTest {
     assertTrue(text.contains("## Create + write 4 KB + close") && text.contains("| failed files | 0 | 0 | |"),
         "create + write missing or failed:\n" + text);
     assertTrue(text.contains("| getBlockLocations | ") && text.contains("statements per call"), text);
+    assertTrue(text.contains("## Small files") && text.contains("Failed files in the whole section: 0."),
+        "small files missing or failed:\n" + text);
+    assertNotNull(ImageIO.read(ReportWriter.crossoverChartPath(report).toFile()), "no small-files crossover chart");
     BufferedImage chart = ImageIO.read(ReportWriter.chartPath(report).toFile());
     assertNotNull(chart, "the chart is not a readable PNG");
     assertTrue(chart.getWidth() > 0 && chart.getHeight() > 0);

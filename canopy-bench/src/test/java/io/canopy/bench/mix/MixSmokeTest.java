@@ -95,7 +95,7 @@ class MixSmokeTest {
     };
     org.apache.hadoop.fs.Path directory = new org.apache.hadoop.fs.Path("/bench/create-write");
     StringWriter progress = new StringWriter();
-    CreateWriteResult result = new CreateWriteRunner(uri, conf, 2, Duration.ofSeconds(1), Duration.ofSeconds(2), SEED)
+    FileRunResult result = new CreateWriteRunner(uri, conf, 2, Duration.ofSeconds(1), Duration.ofSeconds(2), SEED)
         .run(directory, new PrintWriter(progress, true), interval);
     System.out.println(progress);
     assertEquals(java.util.List.of("started", "ended"), events);
