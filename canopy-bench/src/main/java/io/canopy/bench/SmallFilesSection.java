@@ -71,10 +71,11 @@ final class SmallFilesSection {
     md.append("Ratios to HDFS (throughput: Canopy / HDFS; p90 latency: HDFS / Canopy; above 1 Canopy is better):\n\n");
     md.append("| size | ").append(Client.CANOPY_CLIENT.label).append(": write files/s | read files/s | write p90 | "
         + "read p90 | ").append(Client.STOCK_CANOPY.label).append(": write files/s | read files/s | write p90 | "
-        + "read p90 |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        + "read p90 | ").append(Client.STOCK_READS_SMALL.label).append(": write files/s | read files/s | write p90 | "
+        + "read p90 |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (int kb : SmallFilesComparison.TABLE_KB) {
       md.append("| ").append(size(kb));
-      for (Client client : List.of(Client.CANOPY_CLIENT, Client.STOCK_CANOPY)) {
+      for (Client client : List.of(Client.CANOPY_CLIENT, Client.STOCK_CANOPY, Client.STOCK_READS_SMALL)) {
         md.append(" | ").append(ratio(outcome.writeRatio(client, kb))).append(" | ")
             .append(ratio(outcome.readRatio(client, kb))).append(" | ")
             .append(ratio(outcome.writeP90Ratio(client, kb))).append(" | ")

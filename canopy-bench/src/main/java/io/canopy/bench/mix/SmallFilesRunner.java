@@ -82,6 +82,18 @@ public final class SmallFilesRunner implements AutoCloseable {
    */
   public Result run(Path directory, int fileBytes, Duration warmup, Duration duration, long seed,
       RecordedInterval writeInterval, RecordedInterval readInterval) throws IOException {
+    return run(directory, fileBytes, warmup, duration, seed, writeInterval, readInterval, this);
+  }
+
+  /**
+   * As {@link #run(Path, int, Duration, Duration, long, RecordedInterval, RecordedInterval)}, with the files written
+   * by {@code writers}' clients (another kind of client, with as many threads) and read by this runner's: e.g. a stock
+   * client reading the files Canopy's client stored in the database.
+   */
+  public Result run(Path directory, int fileBytes, Duration warmup, Duration duration, long seed,
+      RecordedInterval writeInterval, RecordedInterval readInterval, SmallFilesRunner writers) throws IOException {
+    Preconditions.checkArgument(writers.clients.size() == clients.size(),
+        "the writers have %s threads, the readers %s", writers.clients.size(), clients.size());
     Preconditions.checkArgument(fileBytes >= 1 && fileBytes <= MAX_FILE_BYTES,
         "file size must be within [1, %s] bytes, got %s", MAX_FILE_BYTES, fileBytes);
     int threads = clients.size();
@@ -94,7 +106,7 @@ public final class SmallFilesRunner implements AutoCloseable {
     }
     Result result;
     try {
-      result = phases(directory, fileBytes, warmup, duration, seed, writeInterval, readInterval);
+      result = phases(directory, fileBytes, warmup, duration, seed, writeInterval, readInterval, writers.clients);
     } catch (IOException | RuntimeException e) {
       try {
         clients.get(0).delete(directory, true);
@@ -108,14 +120,15 @@ public final class SmallFilesRunner implements AutoCloseable {
   }
 
   private Result phases(Path directory, int fileBytes, Duration warmup, Duration duration, long seed,
-      RecordedInterval writeInterval, RecordedInterval readInterval) throws IOException {
+      RecordedInterval writeInterval, RecordedInterval readInterval, List<FileSystem> writerClients)
+      throws IOException {
     int threads = clients.size();
     List<List<WrittenFile>> written = new ArrayList<>();
     for (int i = 0; i < threads; i++) {
       written.add(new ArrayList<>());
     }
     FileRunResult write = new FileLoop("small-file write", threads, warmup, duration, seed)
-        .run(clients, writer(directory, fileBytes, seed, written), writeInterval);
+        .run(writerClients, writer(directory, fileBytes, seed, written), writeInterval);
     List<WrittenFile> files = new ArrayList<>();
     written.forEach(files::addAll);
     FileRunResult read = files.isEmpty()
