@@ -5,9 +5,12 @@ import static io.canopy.namenode.smallfiles.EndpointTest.block;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.canopy.namenode.SmallFilesConfig;
 import java.io.IOException;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -166,6 +169,18 @@ class SmallBlockReadServerConnectionsTest {
       assertEquals(address.getPort(), again.getLocalPort());
     }
     server.close(); // a second close is harmless
+  }
+
+  @Test
+  void aPortInUseIsRefusedNamingTheKey() throws IOException {
+    try (SmallBlockReadServer first = start(1, 1, 0)) {
+      SmallBlockReadSettings same = new SmallBlockReadSettings(first.address().getPort(), 1, 1, WireClient.TIMEOUT_MS,
+          0);
+      BindException refused = assertThrows(BindException.class,
+          () -> SmallBlockReadServer.start("127.0.0.1", blocks, same));
+      assertTrue(refused.getMessage().contains("127.0.0.1:" + first.address().getPort()), refused.getMessage());
+      assertTrue(refused.getMessage().contains(SmallFilesConfig.READ_PORT), refused.getMessage());
+    }
   }
 
   private static boolean handlerThreadsAlive(int port) {
