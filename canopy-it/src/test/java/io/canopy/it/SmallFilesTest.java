@@ -120,6 +120,45 @@ class SmallFilesTest {
   }
 
   @Test
+  void stockClientsReadSmallFilesByteForByteWithTheChecksumsOfTheSameBytesOnDatanodes() throws Exception {
+    FileSystem fs = canopyClient();
+    DistributedFileSystem stock = CLUSTER.fileSystem();
+    for (int size : new int[] {1, 511, 512, 4096, THRESHOLD}) {
+      Path inDatabase = path("/stock/db-" + size);
+      byte[] data = write(fs, inDatabase, size, size);
+      Path onDatanodes = path("/stock/dn-" + size);
+      TestFiles.write(stock, onDatanodes, data);
+      assertTrue(blockIds(inDatabase).get(0) < 0 && blockIds(onDatanodes).get(0) > 0);
+      assertArrayEquals(data, TestFiles.read(stock, inDatabase), "the stock client reads " + inDatabase);
+      try (FSDataInputStream in = stock.open(inDatabase)) {
+        byte[] tail = new byte[Math.min(size, 100)];
+        in.readFully(size - tail.length, tail);
+        assertArrayEquals(java.util.Arrays.copyOfRange(data, size - tail.length, size), tail, "positioned read");
+      }
+      assertEquals(stock.getFileChecksum(onDatanodes), stock.getFileChecksum(inDatabase),
+          "getFileChecksum of " + size + " bytes, database or datanodes");
+      assertEquals(stock.getFileChecksum(onDatanodes), fs.getFileChecksum(inDatabase), "through Canopy's client");
+    }
+    // unmodified FsShell, without Canopy's client
+    Path text = path("/stock/hello.txt");
+    TestFiles.write(fs, text, "small and stored with its metadata\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    Configuration shellConf = new Configuration(CLUSTER.cluster().conf());
+    shellConf.set("fs.defaultFS", CLUSTER.cluster().uri());
+    java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream originalOut = System.out;
+    int exit;
+    try (java.io.PrintStream out = new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8)) {
+      System.setOut(out);
+      exit = org.apache.hadoop.util.ToolRunner.run(shellConf, new org.apache.hadoop.fs.FsShell(),
+          new String[] {"-cat", text.toString()});
+    } finally {
+      System.setOut(originalOut);
+    }
+    assertEquals(0, exit);
+    assertEquals("small and stored with its metadata\n", captured.toString(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
+  @Test
   void readsSeekAndPositionedReadsOfASmallFileBehaveAsHdfsStreams() throws Exception {
     FileSystem fs = canopyClient();
     Path file = path("/streams/f");
@@ -203,6 +242,8 @@ class SmallFilesTest {
     assertEquals(-inodeId(file), ids.get(0));
     assertTrue(ids.get(1) > 0);
     assertEquals(expected.size(), fs.getFileStatus(file).getLen());
+    assertArrayEquals(expected.toByteArray(), TestFiles.read(fs, file), "the database block, then the datanodes'");
+    assertArrayEquals(expected.toByteArray(), TestFiles.read(CLUSTER.fileSystem(), file), "the stock client too");
     byte[] more = randomBytes(10, 11);
     try (FSDataOutputStream out = fs.append(file)) {
       out.write(more);

@@ -36,6 +36,9 @@ import io.canopy.namenode.safemode.SafeModeState;
 import io.canopy.namenode.safemode.StartupSafeModeMonitor;
 import io.canopy.namenode.rpc.ClusterAdminCalls;
 import io.canopy.namenode.rpc.NamenodeProtocolServer;
+import io.canopy.namenode.ops.ReadSmallBlockOp;
+import io.canopy.namenode.smallfiles.SmallBlockReadServer;
+import io.canopy.namenode.smallfiles.SmallFilesDatanode;
 import io.canopy.namenode.rpc.CanopyClientProtocolServer;
 import io.canopy.namenode.rpc.RpcServerFactory;
 import io.canopy.namenode.rpc.RpcServers;
@@ -43,6 +46,7 @@ import io.canopy.namenode.tx.InodeHintCache;
 import io.canopy.namenode.tx.MetricsFile;
 import io.canopy.namenode.tx.TransactionRunner;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,6 +77,8 @@ public final class NameNode implements AutoCloseable {
 
   private final MetadataStore store;
   private final RpcServers servers;
+  /** Serves database-resident blocks to stock clients over the data transfer protocol (design 016). */
+  private final SmallBlockReadServer smallFileReads;
   private final TransactionRunner runner;
 
   private final ScheduledExecutorService housekeeping;
@@ -82,11 +88,13 @@ public final class NameNode implements AutoCloseable {
   private final ReplicaReportProcessor replicaReports;
   private final NamespaceServices services;
 
-  private NameNode(MetadataStore store, RpcServers servers, TransactionRunner runner,
-      ScheduledExecutorService housekeeping, LeaderElection election, ScheduledExecutorService electionThread,
-      LeaderDuties duties, ReplicaReportProcessor replicaReports, NamespaceServices services) {
+  private NameNode(MetadataStore store, RpcServers servers, SmallBlockReadServer smallFileReads,
+      TransactionRunner runner, ScheduledExecutorService housekeeping, LeaderElection election,
+      ScheduledExecutorService electionThread, LeaderDuties duties, ReplicaReportProcessor replicaReports,
+      NamespaceServices services) {
     this.store = store;
     this.servers = servers;
+    this.smallFileReads = smallFileReads;
     this.runner = runner;
     this.housekeeping = housekeeping;
     this.election = election;
@@ -194,6 +202,15 @@ public final class NameNode implements AutoCloseable {
       }, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
     }
     boundAddress.set(servers.clientAddress());
+    SmallBlockReadServer smallFileReads;
+    try {
+      smallFileReads = startSmallFileReads(conf, servers.clientAddress(), runner, blocks);
+    } catch (IOException | RuntimeException e) {
+      housekeeping.shutdownNow();
+      servers.stop();
+      replicaReports.close();
+      throw e;
+    }
     // Join the group before serving, so this namenode is listed (and may lead) from its first answer on, and knows
     // whether it starts the cluster (then the startup safe mode comes first).
     try {
@@ -204,6 +221,7 @@ public final class NameNode implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       housekeeping.shutdownNow();
       servers.stop();
+      smallFileReads.close();
       replicaReports.close();
       throw e;
     }
@@ -219,8 +237,29 @@ public final class NameNode implements AutoCloseable {
         + "with metadata in {}, seed {}", identity.namespaceId(), identity.clusterId(), identity.blockPoolId(),
         servers.clientAddress(), servers.serviceAddress(), store.describe(), seed);
     LOG.info("Namenode {} joined the group; leader: {}", election.selfId(), election.leaderId());
-    return new NameNode(store, servers, runner, housekeeping, election, electionThread, duties, replicaReports,
-        services);
+    return new NameNode(store, servers, smallFileReads, runner, housekeeping, election, electionThread, duties,
+        replicaReports, services);
+  }
+
+  /**
+   * Starts the endpoint that serves database-resident blocks to stock clients (design 016) on the client port's host,
+   * and has located blocks name it. It runs whatever the threshold: files stored before it was lowered stay readable.
+   */
+  private static SmallBlockReadServer startSmallFileReads(Configuration conf, InetSocketAddress clientAddress,
+      TransactionRunner runner, BlockServices blocks) throws IOException {
+    SmallBlockReadServer server = SmallBlockReadServer.start(clientAddress.getAddress().getHostAddress(),
+        blockId -> runner.run(new ReadSmallBlockOp(blockId)), SmallFilesConfig.readSettings(conf));
+    try {
+      InetSocketAddress bound = server.address();
+      InetAddress advertised = bound.getAddress().isAnyLocalAddress() ? InetAddress.getLocalHost()
+          : bound.getAddress();
+      blocks.locator().serveSmallFilesFrom(SmallFilesDatanode.at(new InetSocketAddress(advertised,
+          bound.getPort())));
+      return server;
+    } catch (IOException | RuntimeException e) {
+      server.close();
+      throw e;
+    }
   }
 
   /** The leader's block housekeeping state: empty until this namenode leads, forgotten when a new term starts. */
@@ -323,6 +362,11 @@ public final class NameNode implements AutoCloseable {
     return servers.clientAddress();
   }
 
+  /** Where stock clients read database-resident blocks from this namenode (design 016). */
+  public InetSocketAddress smallFileReadAddress() {
+    return smallFileReads.address();
+  }
+
   /** Where datanodes call this namenode (DatanodeProtocol): its service RPC server. */
   public InetSocketAddress serviceAddress() {
     return servers.serviceAddress();
@@ -363,6 +407,7 @@ public final class NameNode implements AutoCloseable {
     duties.close();
     electionThread.shutdownNow();
     servers.stop();
+    smallFileReads.close();
     replicaReports.close();
     housekeeping.shutdownNow();
     store.close();
@@ -374,6 +419,7 @@ public final class NameNode implements AutoCloseable {
     electionThread.shutdownNow();
     election.leave();
     servers.stop();
+    smallFileReads.close();
     replicaReports.close();
     housekeeping.shutdownNow();
     store.close();

@@ -11,6 +11,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import io.canopy.namenode.smallfiles.SmallFilesDatanode;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
@@ -22,20 +23,15 @@ public final class BlockLocator {
   private final DatanodeRegistry registry;
   private final String blockPoolId;
   /** Where database-resident blocks are read (the namenode's small-file endpoint), null until it listens. */
-  private volatile DatanodeInfo smallFileEndpoint;
-  private volatile String smallFileStorageId;
+  private volatile SmallFilesDatanode smallFileEndpoint;
 
   public BlockLocator(DatanodeRegistry registry, String blockPoolId) {
     this.registry = registry;
     this.blockPoolId = blockPoolId;
   }
 
-  /**
-   * Locates database-resident blocks on {@code endpoint}, the namenode's data-transfer endpoint that serves them
-   * (design 016), as the storage {@code storageId}.
-   */
-  public void serveSmallFilesFrom(DatanodeInfo endpoint, String storageId) {
-    this.smallFileStorageId = storageId;
+  /** Locates database-resident blocks on {@code endpoint}, the namenode's endpoint that serves them (design 016). */
+  public void serveSmallFilesFrom(SmallFilesDatanode endpoint) {
     this.smallFileEndpoint = endpoint;
   }
 
@@ -55,11 +51,9 @@ public final class BlockLocator {
   private LocatedBlock located(Block block, long offset, Collection<String> storageIds, boolean corrupt)
       throws StoreException {
     if (SmallBlocks.isSmall(block.blockId())) {
-      DatanodeInfo endpoint = smallFileEndpoint;
+      SmallFilesDatanode endpoint = smallFileEndpoint;
       return endpoint == null ? new LocatedBlock(extended(block), new DatanodeInfo[0], new String[0],
-          new StorageType[0], offset, false, null)
-          : new LocatedBlock(extended(block), new DatanodeInfo[] {endpoint}, new String[] {smallFileStorageId},
-              new StorageType[] {StorageType.DISK}, offset, false, null);
+          new StorageType[0], offset, false, null) : endpoint.located(extended(block), offset);
     }
     List<DatanodeInfo> nodes = new ArrayList<>();
     List<String> storages = new ArrayList<>();
