@@ -1476,7 +1476,7 @@ public abstract class MetadataStoreContractTest {
   }
 
   @Test
-  void insertingTheBytesOfANewSmallFileStoresThemAndFailsForAFileThatHoldsSome() throws Exception {
+  void insertingTheBytesOfANewSmallFileStoresThemAndFailsOverBytesOfTheSameTier() throws Exception {
     inTransaction(tx -> {
       tx.smallFiles().insert(30_031, smallFileBytes(31, 500));
       tx.smallFiles().insert(30_032, smallFileBytes(32, 5_000));
@@ -1485,8 +1485,9 @@ public abstract class MetadataStoreContractTest {
       tx.smallFiles().delete(30_031); // a delete first: the insert that follows replaces nothing
       tx.smallFiles().insert(30_031, smallFileBytes(33, 2_000));
     });
+    // a caller that breaks the precondition (the file holds bytes) is not silently obeyed where the engine can tell
     assertThrows(StoreException.class, () -> inTransaction(tx -> tx.smallFiles().insert(30_032,
-        smallFileBytes(34, 10))));
+        smallFileBytes(34, 4_000))));
     try (Transaction tx = begin()) {
       assertArrayEquals(smallFileBytes(33, 2_000), tx.smallFiles().get(30_031).orElseThrow());
       assertArrayEquals(smallFileBytes(32, 5_000), tx.smallFiles().get(30_032).orElseThrow());

@@ -18,8 +18,10 @@ public interface SmallFileTable {
   void put(long inodeId, byte[] data);
 
   /**
-   * Stores the bytes of a file that has none stored (it was just created, or its data was never in the database):
-   * unlike {@link #put} nothing is cleared first, so a file that does hold bytes fails the commit (primary key).
+   * Stores the bytes of a file that has none stored (it was just created, or its data was never in the database;
+   * the caller knows from the file's block rows): unlike {@link #put} nothing is cleared first. Calling it for a file
+   * that holds bytes breaks that precondition: an engine fails the commit where it can tell (PostgreSQL: a primary key
+   * of the same tier), and a read then reports the file's rows in two tiers as an invariant violation.
    */
   void insert(long inodeId, byte[] data);
 
