@@ -85,6 +85,12 @@ class SmallFilesTest {
     return ids;
   }
 
+  /** The small-file endpoint's database reads so far on namenode 0. */
+  private static long endpointTransactions() {
+    return CLUSTER.cluster().nameNode(0).runner().metrics().snapshot()
+        .getOrDefault("readSmallBlock", io.canopy.namenode.tx.OperationMetrics.Snapshot.ZERO).operations();
+  }
+
   private static long inodeId(Path path) throws IOException {
     return CLUSTER.fileSystem().getClient().getFileInfo(path.toString()).getFileId();
   }
@@ -129,7 +135,10 @@ class SmallFilesTest {
       Path onDatanodes = path("/stock/dn-" + size);
       TestFiles.write(stock, onDatanodes, data);
       assertTrue(blockIds(inDatabase).get(0) < 0 && blockIds(onDatanodes).get(0) > 0);
+      long endpointReads = endpointTransactions();
       assertArrayEquals(data, TestFiles.read(stock, inDatabase), "the stock client reads " + inDatabase);
+      assertEquals(endpointReads, endpointTransactions(), "the read that follows getBlockLocations needs no "
+          + "transaction of its own: getBlockLocations left the bytes for it");
       try (FSDataInputStream in = stock.open(inDatabase)) {
         byte[] tail = new byte[Math.min(size, 100)];
         in.readFully(size - tail.length, tail);

@@ -37,6 +37,8 @@ import io.canopy.namenode.safemode.StartupSafeModeMonitor;
 import io.canopy.namenode.rpc.ClusterAdminCalls;
 import io.canopy.namenode.rpc.NamenodeProtocolServer;
 import io.canopy.namenode.ops.ReadSmallBlockOp;
+import io.canopy.namenode.smallfiles.DatabaseSmallBlocks;
+import io.canopy.namenode.smallfiles.SmallBlockCache;
 import io.canopy.namenode.smallfiles.SmallBlockReadServer;
 import io.canopy.namenode.smallfiles.SmallFilesDatanode;
 import io.canopy.namenode.rpc.CanopyClientProtocolServer;
@@ -46,8 +48,10 @@ import io.canopy.namenode.tx.InodeHintCache;
 import io.canopy.namenode.tx.MetricsFile;
 import io.canopy.namenode.tx.TransactionRunner;
 import java.io.IOException;
+import com.github.benmanes.caffeine.cache.Ticker;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -247,14 +251,17 @@ public final class NameNode implements AutoCloseable {
    */
   private static SmallBlockReadServer startSmallFileReads(Configuration conf, InetSocketAddress clientAddress,
       TransactionRunner runner, BlockServices blocks) throws IOException {
+    SmallBlockCache cache = new SmallBlockCache(SmallFilesConfig.readCacheBytes(conf),
+        Duration.ofMillis(SmallFilesConfig.READ_CACHE_TTL_MS), Ticker.systemTicker());
     SmallBlockReadServer server = SmallBlockReadServer.start(clientAddress.getAddress().getHostAddress(),
-        blockId -> runner.run(new ReadSmallBlockOp(blockId)), SmallFilesConfig.readSettings(conf));
+        new DatabaseSmallBlocks(blockId -> runner.run(new ReadSmallBlockOp(blockId)), cache),
+        SmallFilesConfig.readSettings(conf));
     try {
       InetSocketAddress bound = server.address();
       InetAddress advertised = bound.getAddress().isAnyLocalAddress() ? InetAddress.getLocalHost()
           : bound.getAddress();
       blocks.locator().serveSmallFilesFrom(SmallFilesDatanode.at(new InetSocketAddress(advertised,
-          bound.getPort())));
+          bound.getPort())), cache);
       return server;
     } catch (IOException | RuntimeException e) {
       server.close();

@@ -37,6 +37,24 @@ public final class SmallFilesConfig {
   }
 
   /** The read endpoint's settings ({@code canopy.smallfiles.read-*}), checked. */
+  /**
+   * The bytes of small files getBlockLocations keeps for the endpoint's read that follows (SmallBlockCache); 0 keeps
+   * none (every endpoint read is a transaction).
+   */
+  public static final String READ_CACHE_BYTES = "canopy.smallfiles.read-cache-bytes";
+  public static final long READ_CACHE_BYTES_DEFAULT = 64L * 1024 * 1024;
+  /** How long a kept copy answers reads: the gap between a client's getBlockLocations and its read. */
+  public static final long READ_CACHE_TTL_MS = 30_000;
+
+  /** {@link #READ_CACHE_BYTES}, checked to be at least 0. */
+  public static long readCacheBytes(Configuration conf) {
+    long value = conf.getLongBytes(READ_CACHE_BYTES, READ_CACHE_BYTES_DEFAULT);
+    if (value < 0) {
+      throw new IllegalArgumentException(READ_CACHE_BYTES + " = " + value + ": must be at least 0 (0: keep none)");
+    }
+    return value;
+  }
+
   public static SmallBlockReadSettings readSettings(Configuration conf) {
     return new SmallBlockReadSettings(conf.getInt(READ_PORT, READ_PORT_DEFAULT),
         conf.getInt(READ_HANDLER_COUNT, READ_HANDLER_COUNT_DEFAULT), conf.getInt(READ_QUEUE_SIZE,

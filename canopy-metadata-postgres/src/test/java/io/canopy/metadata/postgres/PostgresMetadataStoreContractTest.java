@@ -114,6 +114,8 @@ class PostgresMetadataStoreContractTest extends MetadataStoreContractTest {
           admin.adminQuery("SHOW statement_timeout", 1).rows().get(0).get(0));
       org.junit.jupiter.api.Assertions.assertEquals("5678ms",
           admin.adminQuery("SHOW idle_in_transaction_session_timeout", 1).rows().get(0).get(0));
+      org.junit.jupiter.api.Assertions.assertEquals("off", admin.adminQuery("SHOW enable_seqscan", 1).rows().get(0)
+          .get(0), "key lookups use their index whatever the statistics say");
     }
   }
   /**

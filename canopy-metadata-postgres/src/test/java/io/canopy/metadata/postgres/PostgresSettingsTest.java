@@ -67,6 +67,16 @@ class PostgresSettingsTest {
   }
 
   @Test
+  void sequentialScansAreOffUnlessAsked() {
+    assertTrue(new PostgresSettings(Map.of()).driverProperties(false).get("options").contains("-c enable_seqscan=off"));
+    assertTrue(new PostgresSettings(Map.of(PostgresSettings.SEQSCAN, "true")).driverProperties(false).get("options")
+        .contains("-c enable_seqscan=on"));
+    IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+        () -> new PostgresSettings(Map.of(PostgresSettings.SEQSCAN, "no")).seqScan());
+    assertTrue(bad.getMessage().contains(PostgresSettings.SEQSCAN), bad.getMessage());
+  }
+
+  @Test
   void planCacheModeAndPrepareThresholdAreChecked() {
     IllegalArgumentException mode = assertThrows(IllegalArgumentException.class,
         () -> new PostgresSettings(Map.of(PostgresSettings.PLAN_CACHE_MODE, "generic")).planCacheMode());

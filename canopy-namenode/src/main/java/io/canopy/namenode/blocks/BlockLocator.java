@@ -11,6 +11,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import io.canopy.namenode.smallfiles.SmallBlockCache;
 import io.canopy.namenode.smallfiles.SmallFilesDatanode;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
@@ -30,9 +31,21 @@ public final class BlockLocator {
     this.blockPoolId = blockPoolId;
   }
 
-  /** Locates database-resident blocks on {@code endpoint}, the namenode's endpoint that serves them (design 016). */
-  public void serveSmallFilesFrom(SmallFilesDatanode endpoint) {
+  /** Where getBlockLocations leaves a small file's bytes for the endpoint's read that follows; null until it listens. */
+  private volatile SmallBlockCache smallBlockCache;
+
+  /**
+   * Locates database-resident blocks on {@code endpoint}, the namenode's endpoint that serves them (design 016), which
+   * reads first from {@code cache}.
+   */
+  public void serveSmallFilesFrom(SmallFilesDatanode endpoint, SmallBlockCache cache) {
+    this.smallBlockCache = cache;
     this.smallFileEndpoint = endpoint;
+  }
+
+  /** The endpoint's cache of small blocks read ahead, or null when no endpoint serves them. */
+  public SmallBlockCache smallBlockCache() {
+    return smallBlockCache;
   }
 
   public ExtendedBlock extended(Block block) {

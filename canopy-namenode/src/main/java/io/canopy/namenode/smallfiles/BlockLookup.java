@@ -27,7 +27,7 @@ final class BlockLookup {
     }
     Optional<SmallBlock> found;
     try {
-      found = source.read(asked.getBlockId());
+      found = source.read(asked.getBlockId(), asked.getGenerationStamp());
     } catch (IOException e) {
       LOG.debug("reading {} from the database failed", asked, e);
       throw new BlockRefusal("Block " + asked + " could not be read from the database: " + e.getMessage());

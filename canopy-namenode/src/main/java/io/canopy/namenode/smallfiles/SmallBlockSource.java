@@ -13,4 +13,12 @@ public interface SmallBlockSource {
    * datanodes since the client asked for its locations).
    */
   Optional<SmallBlock> read(long blockId) throws IOException;
+
+  /**
+   * The block for a client that asks for generation stamp {@code askedGenerationStamp}: by default {@link #read}; a
+   * source that keeps copies of exactly that version may answer from one.
+   */
+  default Optional<SmallBlock> read(long blockId, long askedGenerationStamp) throws IOException {
+    return read(blockId);
+  }
 }
