@@ -3,6 +3,9 @@ package io.canopy.client;
 import java.io.IOException;
 import java.net.URI;
 import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -15,6 +18,8 @@ import org.apache.hadoop.hdfs.CanopyStreamAccess;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.ipc.RpcNoSuchProtocolException;
 import org.apache.hadoop.util.Progressable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Canopy's {@code hdfs://} file system (design 016): HDFS's own client, with small files written and read in one
@@ -26,10 +31,13 @@ import org.apache.hadoop.util.Progressable;
  * writes.
  */
 public class CanopyFileSystem extends DistributedFileSystem {
+  private static final Logger LOG = LoggerFactory.getLogger(CanopyFileSystem.class);
   private CanopyClientProxies.Handle canopy;
   /** The namenode's threshold, asked once; -1 until then. 0: the namenode stores no small files. */
   private volatile long maxBytes = -1;
   private boolean verifyChecksum = true;
+  /** Small-file streams not closed yet: closing the file system closes them first, as HDFS's closes its streams. */
+  private final Set<SmallFileOutputStream> openStreams = ConcurrentHashMap.newKeySet();
 
   @Override
   public void initialize(URI uri, Configuration conf) throws IOException {
@@ -80,13 +88,22 @@ public class CanopyFileSystem extends DistributedFileSystem {
 
   /** {@code out} (a stock create's or append's stream) keeping the file in memory while it may stay small. */
   private FSDataOutputStream small(Path f, FSDataOutputStream out, long appendAt) throws IOException {
-    long threshold = smallFileMaxBytes();
-    if (threshold <= appendAt) {
-      return out;
+    try {
+      long threshold = smallFileMaxBytes();
+      if (threshold <= appendAt) {
+        return out;
+      }
+      String src = CanopyStreamAccess.pathName(this, fixRelativePart(f));
+      SmallFileOutputStream[] created = new SmallFileOutputStream[1];
+      created[0] = new SmallFileOutputStream(out, canopy.calls(), src, getClient().getClientName(), appendAt,
+          threshold, statistics, () -> openStreams.remove(created[0]));
+      openStreams.add(created[0]);
+      // no statistics here: the small-file stream counts what it stores, the stock stream what goes through it
+      return new FSDataOutputStream(created[0], null, appendAt);
+    } catch (IOException | RuntimeException e) {
+      out.close();
+      throw e;
     }
-    String src = CanopyStreamAccess.pathName(this, fixRelativePart(f));
-    return new FSDataOutputStream(new SmallFileOutputStream(out, canopy.calls(), src, getClient().getClientName(),
-        appendAt, threshold), null, appendAt);
   }
 
   @Override
@@ -104,7 +121,7 @@ public class CanopyFileSystem extends DistributedFileSystem {
     }
     statistics.incrementReadOps(1);
     if (read.inDatabase()) {
-      return new FSDataInputStream(new SmallFileInputStream(src, read.data()));
+      return new FSDataInputStream(new SmallFileInputStream(src, read.data(), statistics));
     }
     return getClient().createWrappedInputStream(CanopyStreamAccess.open(getClient(), src, verifyChecksum,
         read.blocks()));
@@ -112,6 +129,13 @@ public class CanopyFileSystem extends DistributedFileSystem {
 
   @Override
   public void close() throws IOException {
+    for (SmallFileOutputStream open : List.copyOf(openStreams)) {
+      try {
+        open.close(); // its bytes are in memory only: HDFS's close of the file system would lose them
+      } catch (IOException e) {
+        LOG.error("Failed to close file {} while closing {}", open.src(), getUri(), e); // as DFSClient logs it
+      }
+    }
     try {
       super.close();
     } finally {

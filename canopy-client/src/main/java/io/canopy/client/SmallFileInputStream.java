@@ -8,6 +8,7 @@ import org.apache.hadoop.fs.ByteBufferReadable;
 import org.apache.hadoop.fs.CanUnbuffer;
 import org.apache.hadoop.fs.FSExceptionMessages;
 import org.apache.hadoop.fs.FSInputStream;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.StreamCapabilities;
 
 /**
@@ -19,12 +20,22 @@ final class SmallFileInputStream extends FSInputStream
     implements ByteBufferReadable, ByteBufferPositionedReadable, CanUnbuffer, StreamCapabilities {
   private final String src;
   private final byte[] data;
+  private final FileSystem.Statistics statistics;
   private int position;
   private volatile boolean closed;
 
-  SmallFileInputStream(String src, byte[] data) {
+  /** {@code statistics}: the file system's, counting the bytes read (null: none). */
+  SmallFileInputStream(String src, byte[] data, FileSystem.Statistics statistics) {
     this.src = src;
     this.data = data;
+    this.statistics = statistics;
+  }
+
+  private int counted(int n) {
+    if (n > 0 && statistics != null) {
+      statistics.incrementBytesRead(n);
+    }
+    return n;
   }
 
   @Override
@@ -53,7 +64,11 @@ final class SmallFileInputStream extends FSInputStream
   @Override
   public synchronized int read() throws IOException {
     checkOpen();
-    return position < data.length ? data[position++] & 0xff : -1;
+    if (position >= data.length) {
+      return -1;
+    }
+    counted(1);
+    return data[position++] & 0xff;
   }
 
   @Override
@@ -69,7 +84,7 @@ final class SmallFileInputStream extends FSInputStream
     }
     System.arraycopy(data, position, buffer, offset, n);
     position += n;
-    return n;
+    return counted(n);
   }
 
   @Override
@@ -84,7 +99,7 @@ final class SmallFileInputStream extends FSInputStream
     }
     int n = (int) Math.min(length, data.length - at);
     System.arraycopy(data, (int) at, buffer, offset, n);
-    return n;
+    return counted(n);
   }
 
   @Override
@@ -96,7 +111,7 @@ final class SmallFileInputStream extends FSInputStream
     }
     buffer.put(data, position, n);
     position += n;
-    return n;
+    return counted(n);
   }
 
   @Override
@@ -110,7 +125,7 @@ final class SmallFileInputStream extends FSInputStream
       return buffer.remaining() == 0 ? 0 : -1;
     }
     buffer.put(data, (int) at, n);
-    return n;
+    return counted(n);
   }
 
   @Override

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;
 import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.fs.Syncable;
 import org.apache.hadoop.hdfs.CanopyStreamAccess;
@@ -30,6 +31,11 @@ final class SmallFileOutputStream extends OutputStream implements Syncable, Stre
   /** True once the bytes go through {@link #pipeline}. */
   private boolean switched;
   private boolean closed;
+  /** Why the close failed: every later call fails with it, as HDFS's stream does. */
+  private IOException failure;
+  private final FileSystem.Statistics statistics;
+  /** Told when the stream is closed (its file system stops tracking it). */
+  private final Runnable onClose;
 
   /**
    * @param pipeline the stock stream of the file's create or append, whose wrapped stream is a DFSOutputStream
@@ -37,7 +43,9 @@ final class SmallFileOutputStream extends OutputStream implements Syncable, Stre
    * @param maxBytes the namenode's threshold
    */
   SmallFileOutputStream(FSDataOutputStream pipeline, CanopyClientProtocol calls, String src, String clientName,
-      long appendAt, long maxBytes) {
+      long appendAt, long maxBytes, FileSystem.Statistics statistics, Runnable onClose) {
+    this.statistics = statistics;
+    this.onClose = onClose;
     this.pipeline = pipeline;
     this.pipelineStream = (DFSOutputStream) pipeline.getWrappedStream();
     this.calls = calls;
@@ -49,7 +57,12 @@ final class SmallFileOutputStream extends OutputStream implements Syncable, Stre
 
   @Override
   public synchronized void write(int b) throws IOException {
-    write(new byte[] {(byte) b}, 0, 1);
+    checkOpen();
+    if (switched || buffered + 1L > capacity || buffered == buffer.length) {
+      write(new byte[] {(byte) b}, 0, 1); // the rare paths: switching, or growing the buffer
+      return;
+    }
+    buffer[buffered++] = (byte) b;
   }
 
   @Override
@@ -104,6 +117,11 @@ final class SmallFileOutputStream extends OutputStream implements Syncable, Stre
     pipeline.hsync();
   }
 
+  /** The file's path, for messages. */
+  String src() {
+    return src;
+  }
+
   @Override
   public boolean hasCapability(String capability) {
     return pipeline.hasCapability(capability);
@@ -112,9 +130,23 @@ final class SmallFileOutputStream extends OutputStream implements Syncable, Stre
   @Override
   public synchronized void close() throws IOException {
     if (closed) {
+      if (failure != null) {
+        throw failure;
+      }
       return;
     }
     closed = true;
+    try {
+      finish();
+    } catch (IOException e) {
+      failure = e;
+      throw e;
+    } finally {
+      onClose.run();
+    }
+  }
+
+  private void finish() throws IOException {
     if (switched || (buffered == 0 && appendAt == 0)) {
       pipeline.close(); // an empty new file closes as HDFS closes it: complete, no block
       return;
@@ -129,13 +161,19 @@ final class SmallFileOutputStream extends OutputStream implements Syncable, Stre
     }
     if (stored) {
       CanopyStreamAccess.abandon(pipelineStream);
+      if (statistics != null) {
+        statistics.incrementBytesWritten(buffered); // the stock stream counts only what goes through it
+      }
       return;
     }
-    switchToPipeline(); // declined (the namenode's threshold is lower): through datanodes after all
+    switchToPipeline(); // declined (the namenode's threshold or the block size is lower): through datanodes
     pipeline.close();
   }
 
   private void checkOpen() throws IOException {
+    if (failure != null) {
+      throw failure;
+    }
     if (closed) {
       throw new IOException("Stream closed: " + src);
     }

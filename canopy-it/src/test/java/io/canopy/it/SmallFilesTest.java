@@ -129,7 +129,7 @@ class SmallFilesTest {
   void stockClientsReadSmallFilesByteForByteWithTheChecksumsOfTheSameBytesOnDatanodes() throws Exception {
     FileSystem fs = canopyClient();
     DistributedFileSystem stock = CLUSTER.fileSystem();
-    for (int size : new int[] {1, 511, 512, 4096, THRESHOLD}) {
+    for (int size : new int[] {1, 511, 512, 1024, 4096, THRESHOLD - 1, THRESHOLD}) {
       Path inDatabase = path("/stock/db-" + size);
       byte[] data = write(fs, inDatabase, size, size);
       Path onDatanodes = path("/stock/dn-" + size);
@@ -317,6 +317,8 @@ class SmallFilesTest {
     FSDataOutputStream over = fs.create(new Path(dir, "c"));
     over.write(new byte[500]); // 1500 bytes with its replicas, against 1000 left
     assertThrows(org.apache.hadoop.hdfs.protocol.DSQuotaExceededException.class, over::close);
+    assertThrows(org.apache.hadoop.hdfs.protocol.DSQuotaExceededException.class, over::close,
+        "a failed close fails again, as HDFS's stream does: the bytes were not stored");
     assertEquals(4500L * replication, admin.getQuotaUsage(dir).getSpaceConsumed(), "the refused bytes are not charged");
 
     Path moved = path("/quota-moved");
@@ -346,12 +348,68 @@ class SmallFilesTest {
       byte[] data = randomBytes(100, 1);
       assertTrue(calls.completeSmall(src, holder, status.getFileId(), 0, data));
       assertTrue(calls.completeSmall(src, holder, status.getFileId(), 0, data), "a retry after success: stored");
+      byte[] others = randomBytes(100, 2);
+      assertThrows(LeaseExpiredException.class, () -> calls.completeSmall(src, holder, status.getFileId(), 0,
+          others), "other bytes of the same length are no repeat: the file is closed, the lease gone");
       assertArrayEquals(data, TestFiles.read(canopyClient(), path(src)));
       assertThrows(LeaseExpiredException.class, () -> calls.completeSmall(src, "someone-else", status.getFileId(), 0,
           new byte[3]), "a writer without the lease is refused");
     } finally {
       abandon(open);
     }
+  }
+
+  @Test
+  void closingTheFileSystemClosesItsSmallFilesWithTheirBytes() throws Exception {
+    FileSystem fs = canopyClient();
+    Path file = path("/fs-close/f");
+    byte[] data = randomBytes(700, 3);
+    FSDataOutputStream out = fs.create(file);
+    out.write(data);
+    fs.close(); // as a JVM's shutdown hook does: HDFS's client closes its open streams, keeping their bytes
+    assertArrayEquals(data, TestFiles.read(CLUSTER.fileSystem(), file));
+  }
+
+  @Test
+  void aSmallFileNeverHasABlockLargerThanItsBlockSize() throws Exception {
+    FileSystem fs = canopyClient();
+    Path file = path("/block-size/f");
+    byte[] data = randomBytes(2500, 4);
+    try (FSDataOutputStream out = fs.create(file, true, 4096, (short) 3, 1024)) {
+      out.write(data);
+    }
+    List<Long> ids = blockIds(file);
+    assertEquals(3, ids.size(), "1 KB blocks, as HDFS cuts them: " + ids);
+    assertTrue(ids.stream().allMatch(id -> id > 0), "declined for the database, written through datanodes");
+    assertArrayEquals(data, TestFiles.read(fs, file));
+  }
+
+  @Test
+  void stockAppendsRenamesAndTruncatesOfSmallFiles() throws Exception {
+    FileSystem fs = canopyClient();
+    DistributedFileSystem stock = CLUSTER.fileSystem();
+    Path file = path("/stock-ops/f");
+    ByteArrayOutputStream expected = new ByteArrayOutputStream();
+    expected.write(write(fs, file, 1500, 5));
+    byte[] more = randomBytes(600, 6);
+    try (FSDataOutputStream out = stock.append(file)) { // the stock client appends through datanodes
+      out.write(more);
+    }
+    expected.write(more);
+    List<Long> ids = blockIds(file);
+    assertEquals(2, ids.size());
+    assertEquals(-inodeId(file), ids.get(0));
+    assertArrayEquals(expected.toByteArray(), TestFiles.read(stock, file));
+    assertArrayEquals(expected.toByteArray(), TestFiles.read(fs, file));
+    // truncate into the database-resident first block of such a file: the datanode block goes, the bytes are cut
+    assertTrue(fs.truncate(file, 1000));
+    assertArrayEquals(java.util.Arrays.copyOf(expected.toByteArray(), 1000), TestFiles.read(stock, file));
+    assertEquals(List.of(-inodeId(file)), blockIds(file));
+    // a rename over a small file removes its bytes with it (the invariants check no bytes are left behind)
+    Path other = path("/stock-ops/other");
+    byte[] replacement = write(fs, other, 300, 7);
+    ((DistributedFileSystem) fs).rename(other, file, org.apache.hadoop.fs.Options.Rename.OVERWRITE);
+    assertArrayEquals(replacement, TestFiles.read(stock, file));
   }
 
   @Test

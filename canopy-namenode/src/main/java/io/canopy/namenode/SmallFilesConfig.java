@@ -36,7 +36,6 @@ public final class SmallFilesConfig {
   private SmallFilesConfig() {
   }
 
-  /** The read endpoint's settings ({@code canopy.smallfiles.read-*}), checked. */
   /**
    * The bytes of small files getBlockLocations keeps for the endpoint's read that follows (SmallBlockCache); 0 keeps
    * none (every endpoint read is a transaction).
@@ -55,6 +54,7 @@ public final class SmallFilesConfig {
     return value;
   }
 
+  /** The read endpoint's settings ({@code canopy.smallfiles.read-*}), checked. */
   public static SmallBlockReadSettings readSettings(Configuration conf) {
     return new SmallBlockReadSettings(conf.getInt(READ_PORT, READ_PORT_DEFAULT),
         conf.getInt(READ_HANDLER_COUNT, READ_HANDLER_COUNT_DEFAULT), conf.getInt(READ_QUEUE_SIZE,

@@ -82,12 +82,14 @@ public final class CompleteSmallOp implements Operation<CompleteSmallOp.Outcome>
     FileData data = context.readFileData(file, LockMode.EXCLUSIVE);
     List<Block> blocks = data.blocks();
     long length = appendAt + this.data.length;
-    if (!file.underConstruction() && !file.directory() && isRepeat(blocks, length)) {
+    if (!file.underConstruction() && !file.directory() && isRepeat(context, file, blocks, length)) {
       return Outcome.STORED;
     }
     Leases.check(file, holder, path.toString());
     Block previous = SmallBlocks.of(blocks);
-    if (length > services.limits().smallFileMaxBytes() || blocks.size() != (previous == null ? 0 : 1)) {
+    // a file's one block holds at most its preferred block size, as every HDFS block does
+    if (length > Math.min(services.limits().smallFileMaxBytes(), file.preferredBlockSize())
+        || blocks.size() != (previous == null ? 0 : 1)) {
       return Outcome.NOT_STORED;
     }
     long stored = previous == null ? 0 : previous.numBytes();
@@ -108,15 +110,30 @@ public final class CompleteSmallOp implements Operation<CompleteSmallOp.Outcome>
       }
       // the new bytes are charged once per replica, as HDFS charges a block's length
       QuotaUpdater.chargeChangeOf(context, file, 0, this.data.length * (long) file.replication(), true);
-      SmallBlocks.store(tables, file, previous, bytes, services.ids().next(IdKind.GENERATION_STAMP));
+      // a rewrite's stamp must exceed every stamp handed out (the read endpoint serves the newest to older asks)
+      SmallBlocks.store(tables, file, previous, bytes, previous == null
+          ? services.ids().next(IdKind.GENERATION_STAMP) : services.ids().nextGlobal(IdKind.GENERATION_STAMP));
     }
     context.updateInode(file.closed(length, services.now()));
     Leases.remove(context, holder, Set.of(file));
     return Outcome.STORED;
   }
 
-  /** A closed file that holds exactly what this call would have left: an earlier attempt of it succeeded. */
-  private static boolean isRepeat(List<Block> blocks, long length) {
-    return length == 0 ? blocks.isEmpty() : SmallBlocks.whollySmall(blocks) && blocks.get(0).numBytes() == length;
+  /**
+   * A closed file that holds exactly what this call would have left, these very bytes after {@code appendAt}: an
+   * earlier attempt of it succeeded. (Length alone would take another writer's bytes of the same length for this
+   * one's, after this writer lost its lease.)
+   */
+  private boolean isRepeat(TransactionContext context, Inode file, List<Block> blocks, long length)
+      throws IOException {
+    if (length == 0) {
+      return blocks.isEmpty();
+    }
+    if (!SmallBlocks.whollySmall(blocks) || blocks.get(0).numBytes() != length) {
+      return false;
+    }
+    byte[] stored = context.fileData(file, LockMode.EXCLUSIVE).smallFiles().get(file.id()).orElse(new byte[0]);
+    return stored.length == length && java.util.Arrays.equals(stored, (int) appendAt, (int) length, data, 0,
+        data.length);
   }
 }

@@ -58,6 +58,8 @@ final class SmallFileConcat {
       }
       total += source.size();
     }
+    // the threshold bounds the result, not the block size: HDFS's concat keeps every source's block, and a
+    // database-resident block cannot move, so a concatenated small file is one block that may exceed its block size
     if (total > services.limits().smallFileMaxBytes()) {
       throw refusal(target, "the result would be " + total + " bytes", services);
     }
@@ -68,7 +70,7 @@ final class SmallFileConcat {
       sourceTables.smallFiles().delete(source.id());
     }
     SmallBlocks.store(tables, file, targetBlocks.isEmpty() ? null : targetBlocks.get(0), bytes.toByteArray(),
-        services.ids().next(IdKind.GENERATION_STAMP));
+        services.ids().nextGlobal(IdKind.GENERATION_STAMP)); // above every stamp handed out: a rewrite
     return total - file.size();
   }
 

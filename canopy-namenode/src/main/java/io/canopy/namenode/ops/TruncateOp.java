@@ -161,7 +161,7 @@ public final class TruncateOp implements Operation<Boolean> {
     byte[] bytes = transaction.smallFiles().get(file.id()).orElseThrow(() -> new IOException("invariant: "
         + request.path + " has database-resident block " + cut.blockId() + " but no bytes stored"));
     SmallBlocks.store(transaction, file, cut, Arrays.copyOf(bytes, (int) cut.truncateLength()),
-        services.ids().next(IdKind.GENERATION_STAMP));
+        services.ids().nextGlobal(IdKind.GENERATION_STAMP)); // above every stamp handed out: a rewrite
   }
 
   /** Removes {@code removed} (blocks of the file), scheduling their replicas' deletion on their datanodes. */
