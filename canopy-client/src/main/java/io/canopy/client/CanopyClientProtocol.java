@@ -21,7 +21,7 @@ public interface CanopyClientProtocol {
   @Idempotent
   boolean completeSmall(String src, String clientName, long fileId, long appendAt, byte[] data) throws IOException;
 
-  /** The located blocks of {@code src} as getBlockLocations answers them, with its bytes if they are in the database. */
+  /** The located blocks of {@code src} as getBlockLocations answers them, and its bytes when in the database. */
   @Idempotent
   SmallFileRead readSmallFile(String src, long offset, long length) throws IOException;
 }

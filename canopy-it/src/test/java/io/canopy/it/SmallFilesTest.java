@@ -360,6 +360,34 @@ class SmallFilesTest {
   }
 
   @Test
+  void hsyncAndNewBlockAppendsGoThroughDatanodes() throws Exception {
+    FileSystem fs = canopyClient();
+    Path synced = path("/hsync/f");
+    byte[] data = randomBytes(300, 8);
+    try (FSDataOutputStream out = fs.create(synced)) {
+      out.write(data);
+      out.hsync();
+    }
+    assertTrue(blockIds(synced).get(0) > 0, "hsync puts the bytes on datanodes");
+    assertArrayEquals(data, TestFiles.read(fs, synced));
+
+    Path small = path("/hsync/small");
+    ByteArrayOutputStream expected = new ByteArrayOutputStream();
+    expected.write(write(fs, small, 400, 9));
+    byte[] more = randomBytes(50, 10);
+    java.util.EnumSet<org.apache.hadoop.fs.CreateFlag> newBlock = java.util.EnumSet.of(
+        org.apache.hadoop.fs.CreateFlag.APPEND, org.apache.hadoop.fs.CreateFlag.NEW_BLOCK);
+    try (FSDataOutputStream out = ((DistributedFileSystem) fs).append(small, newBlock, 4096, null)) {
+      out.write(more);
+    }
+    expected.write(more);
+    List<Long> ids = blockIds(small);
+    assertEquals(List.of(-inodeId(small)), ids.subList(0, 1));
+    assertTrue(ids.size() == 2 && ids.get(1) > 0, "NEW_BLOCK: a block of its own on datanodes: " + ids);
+    assertArrayEquals(expected.toByteArray(), TestFiles.read(CLUSTER.fileSystem(), small));
+  }
+
+  @Test
   void closingTheFileSystemClosesItsSmallFilesWithTheirBytes() throws Exception {
     FileSystem fs = canopyClient();
     Path file = path("/fs-close/f");

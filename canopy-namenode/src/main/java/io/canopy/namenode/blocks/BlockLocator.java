@@ -31,7 +31,7 @@ public final class BlockLocator {
     this.blockPoolId = blockPoolId;
   }
 
-  /** Where getBlockLocations leaves a small file's bytes for the endpoint's read that follows; null until it listens. */
+  /** Where getBlockLocations leaves a small file's bytes for the endpoint's next read; null until it listens. */
   private volatile SmallBlockCache smallBlockCache;
 
   /**

@@ -10,8 +10,8 @@ import java.util.List;
 /**
  * The block of a file whose bytes are stored in the database (design 016, decision 1). Such a file has one block row,
  * whose id is the negated inode id: negative ids never collide with datanode blocks (HDFS's block ids are positive),
- * tell every code path which kind of block it holds, need no counter, no {@code block_lookup} row, and lead the small-file
- * read endpoint from a client's block id straight to the file's bytes. The block is COMPLETE and has no replicas; a
+ * tell every code path which kind of block it holds, need no counter, no {@code block_lookup} row, and lead the
+ * small-file read endpoint from a client's block id straight to the file's bytes. The block is COMPLETE and has no replicas; a
  * file keeps it as its first block if an append later writes on to datanodes.
  */
 public final class SmallBlocks {
