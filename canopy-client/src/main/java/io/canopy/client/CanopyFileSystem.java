@@ -94,12 +94,11 @@ public class CanopyFileSystem extends DistributedFileSystem {
         return out;
       }
       String src = CanopyStreamAccess.pathName(this, fixRelativePart(f));
-      SmallFileOutputStream[] created = new SmallFileOutputStream[1];
-      created[0] = new SmallFileOutputStream(out, canopy.calls(), src, getClient().getClientName(), appendAt,
-          threshold, statistics, () -> openStreams.remove(created[0]));
-      openStreams.add(created[0]);
+      SmallFileOutputStream created = new SmallFileOutputStream(out, canopy.calls(), src,
+          getClient().getClientName(), appendAt, threshold, statistics, openStreams::remove);
+      openStreams.add(created);
       // no statistics here: the small-file stream counts what it stores, the stock stream what goes through it
-      return new FSDataOutputStream(created[0], null, appendAt);
+      return new FSDataOutputStream(created, null, appendAt);
     } catch (IOException | RuntimeException e) {
       out.close();
       throw e;

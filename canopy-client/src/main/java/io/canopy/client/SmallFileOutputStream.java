@@ -3,6 +3,7 @@ package io.canopy.client;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;
+import java.util.function.Consumer;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.StreamCapabilities;
@@ -35,7 +36,7 @@ final class SmallFileOutputStream extends OutputStream implements Syncable, Stre
   private IOException failure;
   private final FileSystem.Statistics statistics;
   /** Told when the stream is closed (its file system stops tracking it). */
-  private final Runnable onClose;
+  private final Consumer<SmallFileOutputStream> onClose;
 
   /**
    * @param pipeline the stock stream of the file's create or append, whose wrapped stream is a DFSOutputStream
@@ -43,7 +44,7 @@ final class SmallFileOutputStream extends OutputStream implements Syncable, Stre
    * @param maxBytes the namenode's threshold
    */
   SmallFileOutputStream(FSDataOutputStream pipeline, CanopyClientProtocol calls, String src, String clientName,
-      long appendAt, long maxBytes, FileSystem.Statistics statistics, Runnable onClose) {
+      long appendAt, long maxBytes, FileSystem.Statistics statistics, Consumer<SmallFileOutputStream> onClose) {
     this.statistics = statistics;
     this.onClose = onClose;
     this.pipeline = pipeline;
@@ -142,7 +143,7 @@ final class SmallFileOutputStream extends OutputStream implements Syncable, Stre
       failure = e;
       throw e;
     } finally {
-      onClose.run();
+      onClose.accept(this);
     }
   }
 

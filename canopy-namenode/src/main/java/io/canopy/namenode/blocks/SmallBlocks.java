@@ -5,6 +5,7 @@ import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockState;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.tx.FileTables;
+import java.io.IOException;
 import java.util.List;
 
 /**
@@ -47,6 +48,15 @@ public final class SmallBlocks {
   /** Whether the file's only block is database-resident: the file is a small file read whole from the database. */
   public static boolean whollySmall(List<Block> blocks) {
     return blocks.size() == 1 && isSmall(blocks.get(0).blockId());
+  }
+
+  /**
+   * The bytes of {@code file}, which holds a database-resident block; a file with such a block and no bytes breaks an
+   * invariant, reported with its path.
+   */
+  public static byte[] storedBytes(FileTables tables, Inode file, Object path) throws IOException {
+    return tables.smallFiles().get(file.id()).orElseThrow(() -> new IOException("invariant: " + path
+        + " (inode " + file.id() + ") has database-resident block " + blockIdOf(file.id()) + " but no bytes stored"));
   }
 
   /**

@@ -102,8 +102,7 @@ public final class CompleteSmallOp implements Operation<CompleteSmallOp.Outcome>
       FileTables tables = context.fileData(file, LockMode.EXCLUSIVE);
       byte[] bytes = this.data;
       if (previous != null) {
-        byte[] before = tables.smallFiles().get(file.id()).orElseThrow(() -> new IOException("invariant: "
-            + path + " has database-resident block " + previous.blockId() + " but no bytes stored"));
+        byte[] before = SmallBlocks.storedBytes(tables, file, path);
         bytes = new byte[(int) length];
         System.arraycopy(before, 0, bytes, 0, before.length);
         System.arraycopy(this.data, 0, bytes, before.length, this.data.length);

@@ -55,9 +55,7 @@ public final class ReadSmallBlockOp implements Operation<Optional<SmallBlock>> {
     if (block == null || block.blockId() != blockId) {
       return Optional.empty();
     }
-    byte[] bytes = context.fileData(file, LockMode.SHARED).smallFiles().get(file.id()).orElseThrow(
-        () -> new IOException("invariant: inode " + file.id() + " has database-resident block " + blockId
-            + " but no bytes stored"));
+    byte[] bytes = SmallBlocks.storedBytes(context.fileData(file, LockMode.SHARED), file, "inode " + file.id());
     return Optional.of(new SmallBlock(bytes, block.generationStamp()));
   }
 }

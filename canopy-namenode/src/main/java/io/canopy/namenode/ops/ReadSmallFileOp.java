@@ -69,9 +69,7 @@ public final class ReadSmallFileOp implements Operation<ReadSmallFileOp.Result> 
     if (file.underConstruction() || !SmallBlocks.whollySmall(data.blocks())) {
       return new Result(blocks, null);
     }
-    byte[] bytes = context.fileData(file, LockMode.SHARED).smallFiles().get(file.id()).orElseThrow(
-        () -> new IOException("invariant: " + path + " has database-resident block " + data.blocks().get(0).blockId()
-            + " but no bytes stored"));
+    byte[] bytes = SmallBlocks.storedBytes(context.fileData(file, LockMode.SHARED), file, path);
     if (bytes.length != file.size()) {
       throw new IOException("invariant: " + path + " is " + file.size() + " bytes long but " + bytes.length
           + " are stored in the database");

@@ -47,7 +47,7 @@ final class SmallFileConcat {
       throw refusal(target, "the target holds " + targetBlocks.size() + " block(s) on datanodes", services);
     }
     if (!targetBlocks.isEmpty()) {
-      bytes.write(stored(tables, file, target));
+      bytes.write(SmallBlocks.storedBytes(tables, file, target));
     }
     long total = file.size();
     for (Inode source : sources) {
@@ -65,7 +65,7 @@ final class SmallFileConcat {
     }
     for (Inode source : sources) {
       FileTables sourceTables = context.fileData(source, LockMode.EXCLUSIVE);
-      bytes.write(stored(sourceTables, source, target));
+      bytes.write(SmallBlocks.storedBytes(sourceTables, source, "a source of " + target));
       sourceTables.blocks().delete(context.readFileData(source, LockMode.EXCLUSIVE).blocks().get(0).key());
       sourceTables.smallFiles().delete(source.id());
     }
@@ -74,10 +74,6 @@ final class SmallFileConcat {
     return total - file.size();
   }
 
-  private static byte[] stored(FileTables tables, Inode file, FsPath target) throws IOException {
-    return tables.smallFiles().get(file.id()).orElseThrow(() -> new IOException("invariant: inode " + file.id()
-        + " (concat into " + target + ") has a database-resident block but no bytes stored"));
-  }
 
   private static HadoopIllegalArgumentException refusal(FsPath target, String why, NamespaceServices services) {
     return new HadoopIllegalArgumentException("concat into " + target + ": some sources are small files stored in "

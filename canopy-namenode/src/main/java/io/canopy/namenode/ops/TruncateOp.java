@@ -158,8 +158,7 @@ public final class TruncateOp implements Operation<Boolean> {
 
   /** Cuts a database-resident block's bytes to its truncate length, under a new generation stamp. */
   private void cutInDatabase(FileTables transaction, Inode file, Block cut) throws IOException {
-    byte[] bytes = transaction.smallFiles().get(file.id()).orElseThrow(() -> new IOException("invariant: "
-        + request.path + " has database-resident block " + cut.blockId() + " but no bytes stored"));
+    byte[] bytes = SmallBlocks.storedBytes(transaction, file, request.path);
     SmallBlocks.store(transaction, file, cut, Arrays.copyOf(bytes, (int) cut.truncateLength()),
         services.ids().nextGlobal(IdKind.GENERATION_STAMP)); // above every stamp handed out: a rewrite
   }
