@@ -1,19 +1,25 @@
 package io.canopy.it;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.canopy.client.CanopyClientCalls;
+import io.canopy.client.SmallFileRead;
 import io.canopy.namenode.NameNode;
 import io.canopy.namenode.tx.OperationMetrics;
 import java.io.IOException;
 import java.util.EnumSet;
 import java.util.Map;
+import java.util.Random;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.XAttr;
 import org.apache.hadoop.fs.XAttrSetFlag;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.XAttrHelper;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.DirectoryListing;
@@ -216,6 +222,42 @@ class RoundTripBudgetTest {
     assertEquals(2, roundTrips(nameNode, "removeXAttr", () -> client.removeXAttr(file, one)));
     assertEquals(1, roundTrips(nameNode, "getFileLinkInfo", () -> assertNotNull(client.getFileLinkInfo(file))));
     assertEquals(1, roundTrips(nameNode, "getStoragePolicy", () -> assertNotNull(client.getStoragePolicy(file))));
+  }
+
+  /**
+   * A small file's bytes (design 016) are read with its lock, in the statement that reads its blocks: readSmallFile
+   * of Canopy's client, and getBlockLocations of a stock client (which leaves them for the namenode's small-file
+   * endpoint), cost what getBlockLocations of any file costs.
+   */
+  @Test
+  void aSmallFilesBytesComeWithItsBlocks() throws IOException {
+    NameNode nameNode = CLUSTER.cluster().nameNode(0);
+    DistributedFileSystem stock = CLUSTER.cluster().fileSystem(0);
+    ClientProtocol client = stock.getClient().getNamenode();
+    String parent = dir("small", 5);
+    stock.mkdirs(new org.apache.hadoop.fs.Path(parent));
+    String file = parent + "/file";
+    byte[] data = new byte[3000];
+    new Random(5).nextBytes(data);
+    try (CanopyClientCalls calls = new CanopyClientCalls(CLUSTER.cluster().conf(), nameNode.address())) {
+      assertNotNull(client.create(file, FsPermission.getFileDefault(), "budget-client",
+          new EnumSetWritable<>(EnumSet.of(CreateFlag.CREATE)), true, (short) 1, 1024 * 1024,
+          CryptoProtocolVersion.supported(), null, null));
+      long fileId = client.getFileInfo(file).getFileId();
+      assertTrue(calls.completeSmall(file, "budget-client", fileId, 0, data), "stored in the database");
+      calls.readSmallFile(file, 0, data.length); // warms the hints
+      SmallFileRead[] read = new SmallFileRead[1];
+      OperationMetrics.Snapshot small = cost(nameNode, "readSmallFile",
+          () -> read[0] = calls.readSmallFile(file, 0, data.length));
+      assertArrayEquals(data, read[0].data(), "the bytes, with the located blocks");
+      assertEquals(WARM_GET_BLOCK_LOCATIONS, small.roundTrips(), "readSmallFile round trips");
+      assertEquals(WARM_GET_BLOCK_LOCATIONS_STATEMENTS, small.statements(), "readSmallFile statements");
+      OperationMetrics.Snapshot locations = cost(nameNode, "getBlockLocations",
+          () -> assertEquals(1, client.getBlockLocations(file, 0, data.length).locatedBlockCount()));
+      assertEquals(WARM_GET_BLOCK_LOCATIONS, locations.roundTrips(), "getBlockLocations of a small file");
+      assertEquals(WARM_GET_BLOCK_LOCATIONS_STATEMENTS, locations.statements(),
+          "getBlockLocations of a small file, with its bytes read ahead");
+    }
   }
 
   /**

@@ -1697,6 +1697,42 @@ public abstract class MetadataStoreContractTest {
   }
 
   @Test
+  void batchReadsAFilesRowsWithItsSmallDataInEitherTier() throws Exception {
+    Block inlineBlock = new Block(20_012, -20_012, 0, 5, 1_011, BlockState.COMPLETE);
+    byte[] inline = smallFileBytes(12, 5);
+    byte[] outOfLine = smallFileBytes(13, 20_000);
+    inTransaction(tx -> {
+      tx.blocks().insert(inlineBlock);
+      tx.smallFiles().insert(20_012, inline);
+      tx.smallFiles().insert(20_013, outOfLine);
+    });
+    for (boolean readOnly : new boolean[] {false, true}) {
+      try (Transaction tx = readOnly ? store.beginReadOnly() : begin()) {
+        int before = tx.roundTrips();
+        ReadBatch batch = tx.batch();
+        ReadBatch.Result<ReadBatch.FileRows> small = batch.fileRows(20_012, true);
+        ReadBatch.Result<ReadBatch.FileRows> large = batch.fileRows(20_013, true);
+        ReadBatch.Result<ReadBatch.FileRows> withoutData = batch.fileRows(20_012);
+        ReadBatch.Result<ReadBatch.FileRows> none = batch.fileRows(20_014, true);
+        ReadBatch.Result<Optional<byte[]>> alone = batch.smallFileData(20_013);
+        batch.execute();
+        assertEquals(1, tx.roundTrips() - before, "one round trip for the whole batch");
+        assertEquals(List.of(inlineBlock), small.get().blocks());
+        assertTrue(small.get().smallDataRead());
+        assertArrayEquals(inline, small.get().smallData().orElseThrow(), "the inline tier's bytes");
+        assertArrayEquals(outOfLine, large.get().smallData().orElseThrow(), "the other tier's bytes");
+        assertEquals(List.of(), large.get().blocks());
+        assertFalse(withoutData.get().smallDataRead());
+        assertTrue(withoutData.get().smallData().isEmpty(), "bytes only when asked for");
+        assertEquals(List.of(inlineBlock), withoutData.get().blocks());
+        assertTrue(none.get().smallDataRead());
+        assertTrue(none.get().smallData().isEmpty(), "a file with no bytes stored reads as none");
+        assertArrayEquals(outOfLine, alone.get().orElseThrow());
+      }
+    }
+  }
+
+  @Test
   void batchReadsQuotaRowsTheAnyTestAndVariables() throws Exception {
     inTransaction(tx -> {
       tx.quotas().insert(new DirectoryQuota(20_001, 10, -1, 2, 0));

@@ -68,12 +68,31 @@ public interface ReadBatch {
 
   Result<List<UcReplica>> ucReplicasOfFile(long inodeId);
 
-  /** A file's blocks (ordered by index), replicas and pipeline replicas: what reading or writing a file needs. */
-  record FileRows(List<Block> blocks, List<Replica> replicas, List<UcReplica> ucReplicas) {
+  /**
+   * A file's database-resident bytes (design 016; see {@link SmallFileTable#get}), locked implicitly through the
+   * file's inode; empty when it has none.
+   */
+  Result<Optional<byte[]>> smallFileData(long inodeId);
+
+  /**
+   * A file's blocks (ordered by index), replicas and pipeline replicas: what reading or writing a file needs; and, when
+   * asked for ({@code smallDataRead}), its database-resident bytes ({@code smallData}, empty when it has none; always
+   * empty when not asked for).
+   */
+  record FileRows(List<Block> blocks, List<Replica> replicas, List<UcReplica> ucReplicas, boolean smallDataRead,
+      Optional<byte[]> smallData) {
     public FileRows {
       blocks = List.copyOf(blocks);
       replicas = List.copyOf(replicas);
       ucReplicas = List.copyOf(ucReplicas);
+      if (!smallDataRead && smallData.isPresent()) {
+        throw new IllegalArgumentException("small-file bytes given but not read");
+      }
+    }
+
+    /** The rows without the database-resident bytes. */
+    public FileRows(List<Block> blocks, List<Replica> replicas, List<UcReplica> ucReplicas) {
+      this(blocks, replicas, ucReplicas, false, Optional.empty());
     }
   }
 
@@ -82,10 +101,19 @@ public interface ReadBatch {
    * read them with one statement, since every read of a file's data wants all three.
    */
   default Result<FileRows> fileRows(long inodeId) {
+    return fileRows(inodeId, false);
+  }
+
+  /**
+   * {@link #fileRows(long)}, with the file's database-resident bytes ({@link #smallFileData}) when
+   * {@code withSmallData}: what reading a small file needs, which an engine may read in the same statement.
+   */
+  default Result<FileRows> fileRows(long inodeId, boolean withSmallData) {
     Result<List<Block>> blocks = blocksOfFile(inodeId);
     Result<List<Replica>> replicas = replicasOfFile(inodeId);
     Result<List<UcReplica>> ucReplicas = ucReplicasOfFile(inodeId);
-    return () -> new FileRows(blocks.get(), replicas.get(), ucReplicas.get());
+    Result<Optional<byte[]>> small = withSmallData ? smallFileData(inodeId) : Optional::empty;
+    return () -> new FileRows(blocks.get(), replicas.get(), ucReplicas.get(), withSmallData, small.get());
   }
 
   Result<Optional<Lease>> lease(String holder);

@@ -14,31 +14,45 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * A file's blocks, replicas and pipeline replicas read with one statement: three index scans under one executor
- * start, where three statements cost three (on this workload PostgreSQL's per-statement work, not the scans, is what
- * bounds throughput: docs/design/012-statements-per-operation.md). Each row carries its table in its first column.
+ * A file's blocks, replicas and pipeline replicas (and, when asked for, its database-resident bytes) read with one
+ * statement: index scans under one executor start, where separate statements cost one each (on this workload
+ * PostgreSQL's per-statement work, not the scans, is what bounds throughput:
+ * docs/design/012-statements-per-operation.md). Each row carries its table in its first column.
  */
 final class PgFileRows {
   private static final int BLOCK = 0;
   private static final int REPLICA = 1;
   private static final int UC_REPLICA = 2;
-  private static final String SQL =
+  private static final int SMALL_DATA = 3;
+  private static final String ROWS =
       "SELECT 0::smallint, block_id, block_index::bigint, num_bytes, generation_stamp, state, recovery_id, "
-      + "truncate_length, NULL::text FROM blocks WHERE inode_id = ? "
+      + "truncate_length, NULL::text%1$s FROM blocks WHERE inode_id = ? "
       + "UNION ALL SELECT 1::smallint, block_id, corrupt_reason::bigint, corrupt_generation_stamp, 0::bigint, "
-      + "0::smallint, 0::bigint, 0::bigint, storage_id FROM replicas WHERE inode_id = ? "
+      + "0::smallint, 0::bigint, 0::bigint, storage_id%1$s FROM replicas WHERE inode_id = ? "
       + "UNION ALL SELECT 2::smallint, block_id, state::bigint, generation_stamp, 0::bigint, 0::smallint, 0::bigint, "
-      + "0::bigint, storage_id FROM uc_replicas WHERE inode_id = ?";
+      + "0::bigint, storage_id%1$s FROM uc_replicas WHERE inode_id = ?";
+  private static final String SQL = String.format(ROWS, "");
+  /** With the file's database-resident bytes (design 016) as a fourth kind of row, from either tier. */
+  private static final String SQL_WITH_SMALL_DATA = String.format(ROWS, ", NULL::bytea")
+      + " UNION ALL SELECT 3::smallint, 0::bigint, 0::bigint, 0::bigint, 0::bigint, 0::smallint, 0::bigint, "
+      + "0::bigint, NULL::text, data FROM small_file_inline WHERE inode_id = ? "
+      + "UNION ALL SELECT 3::smallint, 0::bigint, 0::bigint, 0::bigint, 0::bigint, 0::smallint, 0::bigint, "
+      + "0::bigint, NULL::text, data FROM small_file_data WHERE inode_id = ?";
 
   private PgFileRows() {
   }
 
-  /** One row of the union: a {@link Block}, a {@link Replica} or a {@link UcReplica}. */
-  static Jdbc.Part<Object> part(long inodeId) {
-    return new Jdbc.Part<>(SQL, s -> {
-      s.setLong(1, inodeId);
-      s.setLong(2, inodeId);
-      s.setLong(3, inodeId);
+  /** The bytes of a small file, as a row of the union. */
+  private record SmallData(byte[] bytes) {
+  }
+
+  /** One row of the union: a {@link Block}, a {@link Replica}, a {@link UcReplica} or, if asked for, bytes. */
+  static Jdbc.Part<Object> part(long inodeId, boolean withSmallData) {
+    return new Jdbc.Part<>(withSmallData ? SQL_WITH_SMALL_DATA : SQL, s -> {
+      int parameters = withSmallData ? 5 : 3;
+      for (int i = 1; i <= parameters; i++) {
+        s.setLong(i, inodeId);
+      }
     }, r -> map(inodeId, r));
   }
 
@@ -52,25 +66,29 @@ final class PgFileRows {
           r.getLong(4));
       case UC_REPLICA -> new UcReplica(inodeId, blockId, r.getString(9), UcReplicaState.fromCode((int) r.getLong(3)),
           r.getLong(4));
+      case SMALL_DATA -> new SmallData(r.getBytes(10));
       default -> throw new SQLException("file rows of inode " + inodeId + ": unknown table tag " + table);
     };
   }
 
   /** The rows split by table, blocks in index order. */
-  static FileRows shape(List<Object> rows) {
+  static FileRows shape(long inodeId, boolean withSmallData, List<Object> rows) {
     List<Block> blocks = new ArrayList<>();
     List<Replica> replicas = new ArrayList<>();
     List<UcReplica> ucReplicas = new ArrayList<>();
+    List<byte[]> smallData = new ArrayList<>(1);
     for (Object row : rows) {
       if (row instanceof Block block) {
         blocks.add(block);
       } else if (row instanceof Replica replica) {
         replicas.add(replica);
+      } else if (row instanceof SmallData data) {
+        smallData.add(data.bytes());
       } else {
         ucReplicas.add((UcReplica) row);
       }
     }
     blocks.sort(Comparator.comparingInt(Block::index));
-    return new FileRows(blocks, replicas, ucReplicas);
+    return new FileRows(blocks, replicas, ucReplicas, withSmallData, PgSmallFileTable.single(inodeId, smallData));
   }
 }

@@ -154,8 +154,13 @@ final class PgReadBatch implements ReadBatch {
   }
 
   @Override
-  public Result<FileRows> fileRows(long inodeId) {
-    return add(PgFileRows.part(inodeId), PgFileRows::shape);
+  public Result<FileRows> fileRows(long inodeId, boolean withSmallData) {
+    return add(PgFileRows.part(inodeId, withSmallData), rows -> PgFileRows.shape(inodeId, withSmallData, rows));
+  }
+
+  @Override
+  public Result<Optional<byte[]>> smallFileData(long inodeId) {
+    return add(PgSmallFileTable.getPart(inodeId), rows -> PgSmallFileTable.single(inodeId, rows));
   }
 
   @Override

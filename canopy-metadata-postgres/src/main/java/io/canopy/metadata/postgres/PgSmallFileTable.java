@@ -34,17 +34,26 @@ final class PgSmallFileTable implements SmallFileTable, BufferedTable {
     this.jdbc = jdbc;
   }
 
-  @Override
-  public Optional<byte[]> get(long inodeId) throws StoreException {
-    List<byte[]> rows = jdbc.query("SELECT data FROM small_file_inline WHERE inode_id = ? UNION ALL "
+  /** A file's bytes from either tier: at most one row. */
+  static Jdbc.Part<byte[]> getPart(long inodeId) {
+    return new Jdbc.Part<>("SELECT data FROM small_file_inline WHERE inode_id = ? UNION ALL "
         + "SELECT data FROM small_file_data WHERE inode_id = ?", s -> {
           s.setLong(1, inodeId);
           s.setLong(2, inodeId);
         }, r -> r.getBytes(1));
+  }
+
+  /** The bytes of {@link #getPart}'s rows, checking that a file has them in one tier at most. */
+  static Optional<byte[]> single(long inodeId, List<byte[]> rows) {
     if (rows.size() > 1) {
-      throw new StoreException("invariant: the small file of inode " + inodeId + " has rows in both tiers");
+      throw new IllegalStateException("invariant: the small file of inode " + inodeId + " has rows in both tiers");
     }
     return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
+  }
+
+  @Override
+  public Optional<byte[]> get(long inodeId) throws StoreException {
+    return single(inodeId, jdbc.run(getPart(inodeId)));
   }
 
   @Override

@@ -4,9 +4,11 @@ import io.canopy.metadata.StoreException;
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockState;
 import io.canopy.metadata.entity.Inode;
+import io.canopy.namenode.tx.FileData;
 import io.canopy.namenode.tx.FileTables;
 import java.io.IOException;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The block of a file whose bytes are stored in the database (design 016, decision 1). Such a file has one block row,
@@ -55,8 +57,20 @@ public final class SmallBlocks {
    * invariant, reported with its path.
    */
   public static byte[] storedBytes(FileTables tables, Inode file, Object path) throws IOException {
-    return tables.smallFiles().get(file.id()).orElseThrow(() -> new IOException("invariant: " + path
-        + " (inode " + file.id() + ") has database-resident block " + blockIdOf(file.id()) + " but no bytes stored"));
+    return present(tables.smallFiles().get(file.id()), file, path);
+  }
+
+  /**
+   * {@link #storedBytes(FileTables, Inode, Object)} for a read: the bytes read with the file's rows when they were
+   * ({@link FileData#smallDataRead()}), else read now.
+   */
+  public static byte[] storedBytes(FileData data, FileTables tables, Inode file, Object path) throws IOException {
+    return data.smallDataRead() ? present(data.smallData(), file, path) : storedBytes(tables, file, path);
+  }
+
+  private static byte[] present(Optional<byte[]> bytes, Inode file, Object path) throws IOException {
+    return bytes.orElseThrow(() -> new IOException("invariant: " + path + " (inode " + file.id()
+        + ") has database-resident block " + blockIdOf(file.id()) + " but no bytes stored"));
   }
 
   /**

@@ -18,7 +18,6 @@ import io.canopy.namenode.tx.FileData;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.List;
-import java.util.Optional;
 import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 
@@ -70,7 +69,10 @@ public final class GetBlockLocationsOp implements Operation<org.apache.hadoop.hd
 
   @Override
   public LockRequest locks() {
-    return LockRequest.of(PathLock.read(path).withFileData());
+    // With the small-file endpoint on, a stock client's read of a small file comes right after: its bytes are read
+    // with the lock (no round trip of their own), at the cost of two more index probes for other files.
+    PathLock lock = PathLock.read(path);
+    return LockRequest.of(locator.smallBlockCache() != null ? lock.withFileDataAndSmallData() : lock.withFileData());
   }
 
   @Override
@@ -91,10 +93,9 @@ public final class GetBlockLocationsOp implements Operation<org.apache.hadoop.hd
       return;
     }
     Block block = blocks.get(0);
-    Optional<byte[]> bytes = context.fileData(located.file(), LockMode.SHARED).smallFiles().get(located.file().id());
-    if (bytes.isPresent()) {
-      cache.offer(block.blockId(), new SmallBlock(bytes.get(), block.generationStamp()));
-    }
+    byte[] bytes = SmallBlocks.storedBytes(located.data(), context.fileData(located.file(), LockMode.SHARED),
+        located.file(), path);
+    cache.offer(block.blockId(), new SmallBlock(bytes, block.generationStamp()));
   }
 
   /** A file read for its located blocks: its inode, its block-level rows and the located blocks of the range. */

@@ -5,6 +5,7 @@ import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.blocks.SmallBlocks;
 import io.canopy.namenode.smallfiles.SmallBlock;
+import io.canopy.namenode.tx.FileData;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.TransactionContext;
@@ -42,7 +43,7 @@ public final class ReadSmallBlockOp implements Operation<Optional<SmallBlock>> {
 
   @Override
   public LockRequest locks() {
-    return LockRequest.inode(SmallBlocks.inodeOf(blockId), LockMode.SHARED).withFileData();
+    return LockRequest.inode(SmallBlocks.inodeOf(blockId), LockMode.SHARED).withFileDataAndSmallData();
   }
 
   @Override
@@ -51,11 +52,12 @@ public final class ReadSmallBlockOp implements Operation<Optional<SmallBlock>> {
     if (file == null || file.directory()) {
       return Optional.empty();
     }
-    Block block = SmallBlocks.of(context.readFileData(file, LockMode.SHARED).blocks());
+    FileData data = context.readFileData(file, LockMode.SHARED);
+    Block block = SmallBlocks.of(data.blocks());
     if (block == null || block.blockId() != blockId) {
       return Optional.empty();
     }
-    byte[] bytes = SmallBlocks.storedBytes(context.fileData(file, LockMode.SHARED), file, "inode " + file.id());
+    byte[] bytes = SmallBlocks.storedBytes(data, context.fileData(file, LockMode.SHARED), file, "inode " + file.id());
     return Optional.of(new SmallBlock(bytes, block.generationStamp()));
   }
 }

@@ -56,7 +56,7 @@ public final class ReadSmallFileOp implements Operation<ReadSmallFileOp.Result> 
 
   @Override
   public LockRequest locks() {
-    return LockRequest.of(PathLock.read(path).withFileData());
+    return LockRequest.of(PathLock.read(path).withFileDataAndSmallData());
   }
 
   @Override
@@ -69,7 +69,7 @@ public final class ReadSmallFileOp implements Operation<ReadSmallFileOp.Result> 
     if (file.underConstruction() || !SmallBlocks.whollySmall(data.blocks())) {
       return new Result(blocks, null);
     }
-    byte[] bytes = SmallBlocks.storedBytes(context.fileData(file, LockMode.SHARED), file, path);
+    byte[] bytes = SmallBlocks.storedBytes(data, context.fileData(file, LockMode.SHARED), file, path);
     if (bytes.length != file.size()) {
       throw new IOException("invariant: " + path + " is " + file.size() + " bytes long but " + bytes.length
           + " are stored in the database");

@@ -6,14 +6,17 @@ import io.canopy.metadata.entity.Replica;
 import io.canopy.metadata.entity.UcReplica;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A file's block-level rows, read together. Its replica rows come split: {@code replicas} are the good ones, the only
  * ones that count (live, copy sources, read locations), {@code corruptReplicas} those known to be corrupt; code that
- * removes or moves a block's replicas takes {@link #allReplicas()}.
+ * removes or moves a block's replicas takes {@link #allReplicas()}. When read with them ({@code smallDataRead}, see
+ * {@link PathLock#withFileDataAndSmallData}), {@code smallData} holds the file's database-resident bytes as they were
+ * when read: for reads; an operation that writes them reads them through {@link FileTables}.
  */
 public record FileData(List<Block> blocks, List<Replica> replicas, List<Replica> corruptReplicas,
-    List<UcReplica> ucReplicas) {
+    List<UcReplica> ucReplicas, boolean smallDataRead, Optional<byte[]> smallData) {
   static FileData of(ReadBatch.FileRows rows) {
     List<Block> blocks = rows.blocks();
     List<Replica> replicaRows = rows.replicas();
@@ -23,7 +26,8 @@ public record FileData(List<Block> blocks, List<Replica> replicas, List<Replica>
     for (Replica replica : replicaRows) {
       (replica.corrupt() ? corrupt : good).add(replica);
     }
-    return new FileData(blocks, List.copyOf(good), List.copyOf(corrupt), ucReplicas);
+    return new FileData(blocks, List.copyOf(good), List.copyOf(corrupt), ucReplicas, rows.smallDataRead(),
+        rows.smallData());
   }
 
   /** Every replica row of the file, good and corrupt. */

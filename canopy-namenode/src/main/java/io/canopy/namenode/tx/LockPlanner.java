@@ -162,8 +162,9 @@ final class LockPlanner {
     if (request.hasInode()) {
       // Paths and an inode by id are never requested together today; the id comes last in the global order.
       byId = batch.inodeById(request.inodeId(), request.inodeMode());
-      if (request.inodeFileData()) {
-        cache.prefetchFileData(batch, request.inodeId());
+      if (request.inodeFileData() != PathLock.FileRead.NONE) {
+        cache.prefetchFileData(batch, request.inodeId(),
+            request.inodeFileData() == PathLock.FileRead.ROWS_AND_SMALL_DATA);
       }
     }
     for (PathLock lock : request.paths()) {
@@ -692,8 +693,8 @@ final class LockPlanner {
     }
     // A file has no children and a directory no blocks: only what the target's kind can have is read (a prediction
     // that is wrong about the kind is wrong about the id too, and the operation runs again).
-    if (lock.fileData() && !directory) {
-      cache.prefetchFileData(batch, targetId);
+    if (lock.fileData() != PathLock.FileRead.NONE && !directory) {
+      cache.prefetchFileData(batch, targetId, lock.fileData() == PathLock.FileRead.ROWS_AND_SMALL_DATA);
     }
     if (withXAttrs) {
       cache.xattrs.put(targetId, batch.xattrsOf(targetId));

@@ -14,7 +14,7 @@ public final class LockRequest {
   private final List<PathLock> paths = new ArrayList<>();
   private long inodeId = -1;
   private LockMode inodeMode = LockMode.NONE;
-  private boolean inodeFileData;
+  private PathLock.FileRead inodeFileData = PathLock.FileRead.NONE;
   private String leaseHolder;
   private boolean xattrs;
   private QuotaLocks quota = QuotaLocks.NONE;
@@ -54,10 +54,19 @@ public final class LockRequest {
 
   /** With {@link #inode}: also reads the file's blocks and replicas in the same round trip as its lock. */
   public LockRequest withFileData() {
+    return withInodeFileData(PathLock.FileRead.ROWS);
+  }
+
+  /** {@link #withFileData}, and the file's database-resident bytes (see {@link PathLock#withFileDataAndSmallData}). */
+  public LockRequest withFileDataAndSmallData() {
+    return withInodeFileData(PathLock.FileRead.ROWS_AND_SMALL_DATA);
+  }
+
+  private LockRequest withInodeFileData(PathLock.FileRead read) {
     if (!hasInode()) {
-      throw new IllegalStateException("withFileData on a request without an inode; use PathLock.withFileData");
+      throw new IllegalStateException("file data on a request without an inode; use PathLock.withFileData");
     }
-    inodeFileData = true;
+    inodeFileData = read;
     return this;
   }
 
@@ -125,7 +134,7 @@ public final class LockRequest {
     return inodeMode;
   }
 
-  boolean inodeFileData() {
+  PathLock.FileRead inodeFileData() {
     return inodeFileData;
   }
 

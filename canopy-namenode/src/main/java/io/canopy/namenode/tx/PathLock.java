@@ -14,12 +14,16 @@ import io.canopy.namenode.fs.FsPath;
  * <p>Resolve type: the path only; the path and the target directory's immediate children (one page, read in the
  * same round trip as the locks); or the path and all its descendants (the first level read with the locks, deeper
  * levels one round trip per level, see {@link TransactionContext#subtree}). With {@code fileData}, the target
- * file's blocks and replicas are read in the same round trip as its lock.
+ * file's blocks and replicas (and, with {@link FileRead#ROWS_AND_SMALL_DATA}, its database-resident bytes) are read
+ * in the same round trip as its lock.
  */
 public record PathLock(FsPath path, LockMode targetMode, LockMode ancestorMode, int sharedAncestorsFromDepth,
-    Resolve resolve, String childrenAfter, int childrenLimit, boolean fileData) {
+    Resolve resolve, String childrenAfter, int childrenLimit, FileRead fileData) {
   /** What is read besides the path's components. */
   public enum Resolve { PATH, PATH_AND_CHILDREN, PATH_AND_ALL_CHILDREN }
+
+  /** What of the target file's data is read with its lock. */
+  public enum FileRead { NONE, ROWS, ROWS_AND_SMALL_DATA }
 
   /** No ancestor above the parent is locked. */
   public static final int NO_SHARED_ANCESTORS = Integer.MAX_VALUE;
@@ -33,7 +37,7 @@ public record PathLock(FsPath path, LockMode targetMode, LockMode ancestorMode, 
   }
 
   public PathLock(FsPath path, LockMode targetMode, LockMode ancestorMode) {
-    this(path, targetMode, ancestorMode, NO_SHARED_ANCESTORS, Resolve.PATH, null, 0, false);
+    this(path, targetMode, ancestorMode, NO_SHARED_ANCESTORS, Resolve.PATH, null, 0, FileRead.NONE);
   }
 
   /**
@@ -61,7 +65,16 @@ public record PathLock(FsPath path, LockMode targetMode, LockMode ancestorMode, 
   /** Also reads the target file's blocks and replicas in the same round trip as its lock. */
   public PathLock withFileData() {
     return new PathLock(path, targetMode, ancestorMode, sharedAncestorsFromDepth, resolve, childrenAfter,
-        childrenLimit, true);
+        childrenLimit, FileRead.ROWS);
+  }
+
+  /**
+   * {@link #withFileData}, and the file's database-resident bytes (design 016) too: for reads that answer with a
+   * small file's bytes, which then cost no round trip of their own.
+   */
+  public PathLock withFileDataAndSmallData() {
+    return new PathLock(path, targetMode, ancestorMode, sharedAncestorsFromDepth, resolve, childrenAfter,
+        childrenLimit, FileRead.ROWS_AND_SMALL_DATA);
   }
 
   /** Shared lock on the target: a consistent read. */

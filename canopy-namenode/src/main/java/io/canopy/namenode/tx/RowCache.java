@@ -45,8 +45,8 @@ final class RowCache {
     locks.merge(inodeId, mode, RowCache::stronger);
   }
 
-  void prefetchFileData(ReadBatch batch, long inodeId) {
-    ReadBatch.Result<ReadBatch.FileRows> rows = batch.fileRows(inodeId);
+  void prefetchFileData(ReadBatch batch, long inodeId, boolean withSmallData) {
+    ReadBatch.Result<ReadBatch.FileRows> rows = batch.fileRows(inodeId, withSmallData);
     FileData[] split = new FileData[1]; // split into good and corrupt replicas once, however often it is asked
     this.fileData.put(inodeId, () -> split[0] != null ? split[0] : (split[0] = FileData.of(rows.get())));
   }

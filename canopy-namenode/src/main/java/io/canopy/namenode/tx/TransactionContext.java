@@ -277,7 +277,7 @@ public final class TransactionContext {
     ReadBatch.Result<FileData> prefetched = cache.fileData.get(file.id());
     if (prefetched == null) {
       ReadBatch batch = transaction.batch();
-      cache.prefetchFileData(batch, file.id());
+      cache.prefetchFileData(batch, file.id(), false);
       batch.execute();
       prefetched = cache.fileData.get(file.id());
     }
