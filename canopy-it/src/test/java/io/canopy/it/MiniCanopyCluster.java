@@ -36,6 +36,8 @@ public final class MiniCanopyCluster implements AutoCloseable {
   private EmbeddedPostgresServer database;
   private final List<NameNode> nameNodes = new ArrayList<>();
   private final java.util.Set<Integer> stopped = new java.util.HashSet<>();
+  /** The client and service addresses of crashed namenodes, for their restart on the same ones. */
+  private final java.util.Map<Integer, InetSocketAddress[]> crashedAddresses = new java.util.HashMap<>();
   private final List<DataNode> dataNodes = new ArrayList<>();
   private final List<FileSystem> fileSystems = new ArrayList<>();
 
@@ -227,18 +229,21 @@ public final class MiniCanopyCluster implements AutoCloseable {
   /** Stops namenode {@code index} as SIGKILL would: it says goodbye to nobody. Its index stays taken. */
   public void crashNameNode(int index) {
     if (stopped.add(index)) {
+      crashedAddresses.put(index, new InetSocketAddress[] {nameNodes.get(index).address(),
+          nameNodes.get(index).serviceAddress()});
       nameNodes.get(index).crash();
     }
   }
 
   /**
-   * Stops namenode {@code index} (as a crash would) and starts a new one on the same addresses, so datanodes and
+   * Stops namenode {@code index} (as a crash would, unless it was crashed before) and starts a new one on the same
+   * addresses, so datanodes and
    * clients that know it reconnect to it; it takes the old one's index.
    */
   public NameNode restartNameNode(int index) throws IOException {
-    InetSocketAddress address = nameNodes.get(index).address();
-    InetSocketAddress serviceAddress = nameNodes.get(index).serviceAddress();
     crashNameNode(index);
+    InetSocketAddress address = crashedAddresses.get(index)[0];
+    InetSocketAddress serviceAddress = crashedAddresses.get(index)[1];
     Configuration restartConf = new Configuration(conf);
     restartConf.set(NameNodeConfig.RPC_ADDRESS, NetUtils.getHostPortString(address));
     restartConf.set(NameNodeConfig.SERVICE_RPC_ADDRESS, NetUtils.getHostPortString(serviceAddress));

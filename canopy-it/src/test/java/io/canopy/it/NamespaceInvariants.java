@@ -203,6 +203,32 @@ final class NamespaceInvariants {
       }
     }
     problems.addAll(quotaViolations(store));
+    problems.addAll(subtreeViolations(store));
+    return problems;
+  }
+
+  /**
+   * Subtree operations (design 017): a directory flagged by a namenode has that namenode's row in
+   * {@code subtree_operations}, and each row's directory is flagged by its namenode; attributes and ACL entries
+   * belong to existing inodes.
+   */
+  static List<String> subtreeViolations(MetadataStore store) throws IOException {
+    List<String> problems = new ArrayList<>();
+    for (List<String> r : query(store, "SELECT i.id, i.subtree_lock_owner, o.root_id, o.namenode_id, "
+        + "CASE WHEN i.is_dir THEN 1 ELSE 0 END "
+        + "FROM inodes i FULL JOIN subtree_operations o ON o.root_id = i.id "
+        + "WHERE i.subtree_lock_owner <> 0 OR o.root_id IS NOT NULL")) {
+      if (r.get(0) == null || r.get(2) == null || !r.get(1).equals(r.get(3)) || !"1".equals(r.get(4))) {
+        problems.add("subtree flag and subtree_operations row disagree: inode " + r.get(0) + " flagged by "
+            + r.get(1) + ", row of " + r.get(2) + " for namenode " + r.get(3));
+      }
+    }
+    for (String table : new String[] {"xattrs", "acl_entries"}) {
+      for (List<String> r : query(store, "SELECT DISTINCT t.inode_id FROM " + table + " t "
+          + "WHERE NOT EXISTS (SELECT 1 FROM inodes i WHERE i.id = t.inode_id)")) {
+        problems.add(table + " rows of missing inode " + r.get(0));
+      }
+    }
     return problems;
   }
 

@@ -37,7 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The namenode's bound on the rows of subtrees it holds ({@code canopy.namenode.subtree.max-rows}), here 60: a
- * recursive delete counts the blocks and replicas of its files too, and operations together cannot pass the bound
+ * recursive delete counts the blocks and replicas of its files too (past the bound it is done in parts, design 017),
+ * and operations together cannot pass the bound
  * (a store decorator holds one in the middle of its subtree while another runs).
  */
 @Timeout(300)
@@ -90,24 +91,32 @@ class SubtreeRowsTest {
 
   /**
    * 20 one-block files (replication 1) in a directory: 21 inodes to count, but 61 rows to delete (each file's block
-   * and replica too), one more than the bound; one file fewer and the delete fits.
+   * and replica too), one more than the bound: too many for one transaction, so the delete takes the subtree protocol
+   * (design 017), whose transactions each stay within the bound; one file fewer and the delete fits in one.
    */
   @Test
   void aDeleteCountsTheBlocksAndReplicasOfItsFiles() throws IOException {
-    for (int i = 0; i < 20; i++) {
-      try (FSDataOutputStream out = fs.create(path(String.format("/files/f%02d", i)), true, 4096, (short) 1,
-          BLOCK_SIZE)) {
-        out.write(TestFiles.randomBytes(BLOCK_SIZE, i));
+    for (String directory : new String[] {"/files", "/fewer"}) {
+      for (int i = 0; i < (directory.equals("/files") ? 20 : 19); i++) {
+        try (FSDataOutputStream out = fs.create(path(String.format("%s/f%02d", directory, i)), true, 4096,
+            (short) 1, BLOCK_SIZE)) {
+          out.write(TestFiles.randomBytes(BLOCK_SIZE, i));
+        }
       }
     }
     assertEquals(20, fs.getContentSummary(path("/files")).getFileCount(), "21 rows: counted");
-    IOException refused = assertThrows(IOException.class, () -> fs.delete(path("/files"), true));
-    assertTrue(refused.getMessage().startsWith("delete /files: the subtree needs more than 60 rows")
-        && refused.getMessage().contains(NameNodeConfig.SUBTREE_MAX_ROWS), refused.getMessage());
-    assertEquals(20, fs.getContentSummary(path("/files")).getFileCount(), "a refused delete removes nothing");
-    assertTrue(fs.delete(path("/files/f00"), false));
-    assertTrue(fs.delete(path("/files"), true), "58 rows");
+    long subtreeOperations = subtreeOperations();
+    assertTrue(fs.delete(path("/files"), true), "61 rows, in parts");
     assertFalse(fs.exists(path("/files")));
+    assertEquals(subtreeOperations + 1, subtreeOperations(), "through the subtree protocol");
+    assertTrue(fs.delete(path("/fewer"), true), "58 rows");
+    assertFalse(fs.exists(path("/fewer")));
+    assertEquals(subtreeOperations + 1, subtreeOperations(), "in one transaction");
+  }
+
+  private static long subtreeOperations() {
+    return nameNode.runner().metrics().snapshot()
+        .getOrDefault("subtreeLock", io.canopy.namenode.tx.OperationMetrics.Snapshot.ZERO).operations();
   }
 
   /** Two directories of 36 inodes each: either alone fits, both at once do not. */

@@ -167,7 +167,7 @@ class TransactionFrameworkTest {
     runner.run(mkdirs("/lost-reply/victim"));
     store.loseNextCommitReplies(1);
     assertTrue(runner.run(new io.canopy.namenode.ops.DeleteOp(services, null, FsPath.parse("/lost-reply/victim"),
-        false, superuser())), "the delete committed once; the retry cache gives back its answer instead of re-running it");
+        false, superuser(), Long.MAX_VALUE)), "the delete committed once; the retry cache gives back its answer instead of re-running it");
     assertEquals(null, runner.run(new GetFileInfoOp(FsPath.parse("/lost-reply/victim"), superuser())));
     assertEquals(1, runner.metrics().snapshot().get("delete").retryCacheAnswers());
   }
@@ -194,9 +194,9 @@ class TransactionFrameworkTest {
     io.canopy.namenode.tx.ClientCall delete = new io.canopy.namenode.tx.ClientCall(
         new io.canopy.metadata.entity.RetryKey("00112233445566778899aabbccddeeff", 8), 0);
     assertTrue(runner.run(new io.canopy.namenode.ops.DeleteOp(services, null, FsPath.parse("/retry-cache/file"),
-        false, superuser()), delete));
+        false, superuser(), Long.MAX_VALUE), delete));
     assertTrue(other.run(new io.canopy.namenode.ops.DeleteOp(services, null, FsPath.parse("/retry-cache/file"),
-        false, superuser()), new io.canopy.namenode.tx.ClientCall(delete.key(), 2)),
+        false, superuser(), Long.MAX_VALUE), new io.canopy.namenode.tx.ClientCall(delete.key(), 2)),
         "a retried delete answers its first true");
     // the same call id with another operation is a client bug, reported as such
     IOException mismatch = assertThrows(IOException.class, () -> other.run(new io.canopy.namenode.ops.RenameOp(

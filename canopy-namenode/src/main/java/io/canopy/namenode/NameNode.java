@@ -17,6 +17,7 @@ import io.canopy.namenode.fs.IdGenerator;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.fs.SafeMode;
 import io.canopy.namenode.leader.DatanodeCommandSource;
+import io.canopy.namenode.leader.DeadSubtreeLockCleaner;
 import io.canopy.namenode.leader.LeaderDuties;
 import io.canopy.namenode.leader.LeaderWork;
 import io.canopy.namenode.leases.BlockRecoveryDispatcher;
@@ -56,6 +57,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongPredicate;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import org.apache.hadoop.conf.Configuration;
@@ -164,6 +166,9 @@ public final class NameNode implements AutoCloseable {
         () -> boundAddress.get().getAddress().getHostAddress() + ":" + boundAddress.get().getPort(),
         NameNodeConfig.httpAddress(conf), NameNodeConfig.locationDomainId(conf), System::nanoTime,
         System::currentTimeMillis);
+    // an operation meeting a subtree operation's flag waits for it, or ignores it once its namenode is dead (design 017)
+    LongPredicate namenodeAlive = id -> election.liveNamenodes().stream().anyMatch(live -> live.id() == id);
+    runner.watchSubtreeLocks(namenodeAlive, NameNodeConfig.subtreeSettings(conf).waitMs());
     List<DatanodeCommandSource> commandSources = new ArrayList<>();
     List<LeaderWork> leaderWork = new ArrayList<>();
     Random datanodeRandom = new Random(random.nextLong());
@@ -178,6 +183,7 @@ public final class NameNode implements AutoCloseable {
         new Random(random.nextLong()));
     commandSources.add(new TransferCommandSource(replication, identity.blockPoolId()));
     leaderWork.add(new DeadDatanodeMonitor(runner, replication));
+    leaderWork.add(new DeadSubtreeLockCleaner(runner, namenodeAlive, NameNodeConfig.subtreeCleanupIntervalMs(conf)));
     leaderWork.add(new ReplicationMonitor(runner, replication));
     leaderWork.add(new StartupSafeModeMonitor(runner, store.blockCensus(), services.safeMode(), fullReports, registry,
         System::currentTimeMillis));
@@ -192,7 +198,7 @@ public final class NameNode implements AutoCloseable {
         fullReports, datanodeRandom, election, commandSources);
     RpcServers servers = RpcServerFactory.build(conf, NameNodeConfig.rpcAddress(conf),
         NameNodeConfig.serviceRpcAddress(conf), new ClientProtocolServer(conf, services, blocks, runner,
-            new ClusterAdminCalls(runner, blocks, services, replicaReports)),
+            new ClusterAdminCalls(runner, blocks, services, replicaReports), election::selfId),
         new CanopyClientProtocolServer(services, blocks, runner), datanodes,
         new NamenodeProtocolServer(datanodes), election);
     if (metricsFile != null && !metricsFile.isBlank()) {

@@ -170,6 +170,28 @@ public final class NameNodeConfig {
   /** Heap per subtree row the default of {@link #SUBTREE_MAX_ROWS} allows: measured peaks and room for the rest. */
   public static final long SUBTREE_HEAP_BYTES_PER_ROW = 1024;
 
+  /**
+   * Inodes above which a recursive delete leaves the single transaction for the subtree protocol (design 017): the
+   * directory is flagged, quiesced and deleted in batches, holding its parent only briefly.
+   */
+  public static final String SUBTREE_PROTOCOL_THRESHOLD = "canopy.namenode.subtree.protocol-threshold";
+  public static final long SUBTREE_PROTOCOL_THRESHOLD_DEFAULT = 5_000;
+  /** Inodes one transaction of the subtree protocol locks or deletes at most (design 017). */
+  public static final String SUBTREE_BATCH_SIZE = "canopy.namenode.subtree.batch-size";
+  public static final int SUBTREE_BATCH_SIZE_DEFAULT = 1_000;
+  /** Transactions one subtree operation runs at once: directories of one level are quiesced and emptied in parallel. */
+  public static final String SUBTREE_THREADS = "canopy.namenode.subtree.threads";
+  public static final int SUBTREE_THREADS_DEFAULT = 4;
+  /**
+   * How long an operation meeting a directory held by a subtree operation on its path waits for it before the client
+   * is answered RetriableException (try again).
+   */
+  public static final String SUBTREE_WAIT_MS = "canopy.namenode.subtree.wait-ms";
+  public static final long SUBTREE_WAIT_MS_DEFAULT = 5_000;
+  /** How often the leader clears the flags and rows of subtree operations whose namenode died. */
+  public static final String SUBTREE_CLEANUP_INTERVAL_MS = "canopy.namenode.subtree.cleanup-interval-ms";
+  public static final long SUBTREE_CLEANUP_INTERVAL_MS_DEFAULT = 10_000;
+
   private NameNodeConfig() {
   }
 
@@ -329,6 +351,18 @@ public final class NameNodeConfig {
   /** {@link #SYMLINKS_ENABLED}. */
   public static boolean symlinksEnabled(Configuration conf) {
     return conf.getBoolean(SYMLINKS_ENABLED, SYMLINKS_ENABLED_DEFAULT);
+  }
+
+  /** {@link #SUBTREE_CLEANUP_INTERVAL_MS}. */
+  public static long subtreeCleanupIntervalMs(Configuration conf) {
+    return conf.getLong(SUBTREE_CLEANUP_INTERVAL_MS, SUBTREE_CLEANUP_INTERVAL_MS_DEFAULT);
+  }
+
+  /** The subtree protocol's settings (design 017). */
+  public static SubtreeSettings subtreeSettings(Configuration conf) {
+    return new SubtreeSettings(conf.getLong(SUBTREE_PROTOCOL_THRESHOLD, SUBTREE_PROTOCOL_THRESHOLD_DEFAULT),
+        conf.getInt(SUBTREE_BATCH_SIZE, SUBTREE_BATCH_SIZE_DEFAULT), conf.getInt(SUBTREE_THREADS,
+            SUBTREE_THREADS_DEFAULT), conf.getLong(SUBTREE_WAIT_MS, SUBTREE_WAIT_MS_DEFAULT));
   }
 
   /** {@link #SUBTREE_MAX_ROWS} of {@code conf}, or its default for a namenode of {@code maxHeapBytes}. */

@@ -53,6 +53,9 @@ public interface Transaction extends AutoCloseable {
   /** Directory quotas and usage (see {@link QuotaTable}). */
   QuotaTable quotas();
 
+  /** The running subtree operations (see {@link SubtreeOperationTable}). */
+  SubtreeOperationTable subtreeOperations();
+
   /** A new, empty batch of reads sent together in one round trip (see {@link ReadBatch}). */
   ReadBatch batch();
 

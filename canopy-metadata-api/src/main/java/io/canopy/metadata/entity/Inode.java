@@ -32,7 +32,8 @@ public record Inode(
     String symlinkTarget,
     long childrenCount,
     boolean spreadsChildren,
-    boolean hasQuota) {
+    boolean hasQuota,
+    long subtreeLockOwner) {
 
   public Inode {
     Objects.requireNonNull(name, "name");
@@ -44,6 +45,25 @@ public record Inode(
     if (hasQuota && !directory) {
       throw new IllegalArgumentException("inode " + id + " is a file: only directories have quotas");
     }
+    if (subtreeLockOwner < 0) {
+      throw new IllegalArgumentException("negative subtree lock owner " + subtreeLockOwner + " for inode " + id);
+    }
+  }
+
+  /** No subtree operation holds this inode's subtree ({@link #subtreeLockOwner()}). */
+  public static final long NO_SUBTREE_LOCK = 0;
+
+  /**
+   * Whether a subtree operation (design 017) holds this directory and everything below it: its owner, the id of the
+   * namenode running it, is {@link #subtreeLockOwner()}.
+   */
+  public boolean subtreeLocked() {
+    return subtreeLockOwner != NO_SUBTREE_LOCK;
+  }
+
+  /** The same inode with its subtree lock set to {@code owner} (a namenode id) or cleared ({@link #NO_SUBTREE_LOCK}). */
+  public Inode withSubtreeLockOwner(long owner) {
+    return toBuilder().subtreeLockOwner(owner).build();
   }
 
   /**
@@ -153,6 +173,7 @@ public record Inode(
     private long childrenCount;
     private boolean spreadsChildren;
     private boolean hasQuota;
+    private long subtreeLockOwner;
 
     private Builder() {
     }
@@ -179,6 +200,7 @@ public record Inode(
       childrenCount = inode.childrenCount;
       spreadsChildren = inode.spreadsChildren;
       hasQuota = inode.hasQuota;
+      subtreeLockOwner = inode.subtreeLockOwner;
     }
 
     public Builder id(long value) {
@@ -286,10 +308,16 @@ public record Inode(
       return this;
     }
 
+    public Builder subtreeLockOwner(long value) {
+      subtreeLockOwner = value;
+      return this;
+    }
+
     public Inode build() {
       return new Inode(id, partitionId, parentId, name, directory, permission, owner, group, modificationTime,
           accessTime, size, replication, preferredBlockSize, storagePolicy, underConstruction, clientName,
-          clientMachine, symlinkTarget, childrenCount, spreadsChildren, hasQuota);
+          clientMachine, symlinkTarget, childrenCount, spreadsChildren, hasQuota,
+          subtreeLockOwner);
     }
   }
 }

@@ -12,12 +12,12 @@ import org.junit.jupiter.api.Test;
 class InodeTest {
   /** Every component set, each to a value no other component has. */
   private static final Inode SAMPLE = new Inode(1L, 2L, 3L, "name", true, (short) 4, "owner", "group", 5L, 6L, 7L,
-      (short) 8, 9L, (byte) 10, true, "client", "machine", "target", 11L, true, true);
+      (short) 8, 9L, (byte) 10, true, "client", "machine", "target", 11L, true, true, 12L);
 
   @Test
   void builderDefaultsAreZeroFalseAndNull() {
     assertEquals(new Inode(0, 0, 0, "n", false, (short) 0, "o", "g", 0, 0, 0, (short) 0, 0, (byte) 0, false, null,
-        null, null, 0, false, false), Inode.builder().name("n").owner("o").group("g").build());
+        null, null, 0, false, false, 0), Inode.builder().name("n").owner("o").group("g").build());
   }
 
   @Test

@@ -18,15 +18,18 @@ final class PgInodeTable implements InodeTable, BufferedTable {
   private static final String COLUMNS = "i.partition_id, i.parent_id, i.name, i.id, i.is_dir, i.permission, "
       + "i.owner_name, i.group_name, i.modification_time, i.access_time, i.size, i.replication, "
       + "i.preferred_block_size, i.storage_policy, i.under_construction, i.client_name, i.client_machine, "
-      + "i.symlink_target, i.children_count, i.spread_children, i.has_quota";
+      + "i.symlink_target, i.children_count, i.spread_children, i.has_quota, "
+      + "i.subtree_lock_owner";
   private static final String INSERT = "INSERT INTO inodes (partition_id, parent_id, name, id, is_dir, permission, "
       + "owner_name, group_name, modification_time, access_time, size, replication, preferred_block_size, "
       + "storage_policy, under_construction, client_name, client_machine, symlink_target, children_count, "
-      + "spread_children, has_quota) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+      + "spread_children, has_quota, subtree_lock_owner) "
+      + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
   private static final String UPDATE = "UPDATE inodes SET id = ?, is_dir = ?, permission = ?, owner_name = ?, "
       + "group_name = ?, modification_time = ?, access_time = ?, size = ?, replication = ?, "
       + "preferred_block_size = ?, storage_policy = ?, under_construction = ?, client_name = ?, "
-      + "client_machine = ?, symlink_target = ?, children_count = ?, spread_children = ?, has_quota = ? "
+      + "client_machine = ?, symlink_target = ?, children_count = ?, spread_children = ?, has_quota = ?, "
+      + "subtree_lock_owner = ? "
       + "WHERE partition_id = ? AND parent_id = ? AND name = ?";
 
   private final Jdbc jdbc;
@@ -263,7 +266,7 @@ final class PgInodeTable implements InodeTable, BufferedTable {
     s.setString(next + 2, inode.name());
   }
 
-  /** Binds permission .. has_quota from {@code first}; returns the next free index. */
+  /** Binds permission .. subtree_lock_owner from {@code first}; returns the next free index. */
   private static int bindAttributes(Params s, int first, Inode inode) throws SQLException {
     int i = first;
     s.setShort(i++, inode.permission());
@@ -282,6 +285,7 @@ final class PgInodeTable implements InodeTable, BufferedTable {
     s.setLong(i++, inode.childrenCount());
     s.setBoolean(i++, inode.spreadsChildren());
     s.setBoolean(i++, inode.hasQuota());
+    s.setLong(i++, inode.subtreeLockOwner());
     return i;
   }
 
@@ -308,6 +312,7 @@ final class PgInodeTable implements InodeTable, BufferedTable {
         .childrenCount(r.getLong(19))
         .spreadsChildren(r.getBoolean(20))
         .hasQuota(r.getBoolean(21))
+        .subtreeLockOwner(r.getLong(22))
         .build();
   }
 }

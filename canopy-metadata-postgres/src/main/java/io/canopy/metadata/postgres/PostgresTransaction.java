@@ -13,6 +13,7 @@ import io.canopy.metadata.dal.LeasePathTable;
 import io.canopy.metadata.dal.LeaseTable;
 import io.canopy.metadata.dal.NamenodeTable;
 import io.canopy.metadata.dal.QuotaTable;
+import io.canopy.metadata.dal.SubtreeOperationTable;
 import io.canopy.metadata.dal.ReadBatch;
 import io.canopy.metadata.dal.RetryCacheTable;
 import io.canopy.metadata.dal.ReplicaTable;
@@ -48,6 +49,7 @@ final class PostgresTransaction implements Transaction {
   private final PgXAttrTable xattrs;
   private final PgSmallFileTable smallFiles;
   private final PgQuotaTable quotas;
+  private final PgSubtreeOperationTable subtreeOperations;
   private final PgIdCounterTable idCounters;
   private final PgFutureBlockTable futureBlocks;
   private final boolean readOnly;
@@ -82,11 +84,12 @@ final class PostgresTransaction implements Transaction {
     this.xattrs = new PgXAttrTable(jdbc);
     this.smallFiles = new PgSmallFileTable(jdbc);
     this.quotas = new PgQuotaTable(jdbc);
+    this.subtreeOperations = new PgSubtreeOperationTable(jdbc);
     this.idCounters = new PgIdCounterTable(jdbc);
     this.futureBlocks = new PgFutureBlockTable(jdbc);
     this.flushOrder = List.of(inodes, acls, quotas, blocks, blockLookup, replicas, ucReplicas, leases, leasePaths,
         datanodes, storages, invalidations, replicationQueue, retryCache, namenodes, variables, xattrs, smallFiles,
-        idCounters, futureBlocks);
+        idCounters, futureBlocks, subtreeOperations);
   }
 
   @Override
@@ -187,6 +190,11 @@ final class PostgresTransaction implements Transaction {
   @Override
   public QuotaTable quotas() {
     return quotas;
+  }
+
+  @Override
+  public SubtreeOperationTable subtreeOperations() {
+    return subtreeOperations;
   }
 
   @Override

@@ -8,6 +8,7 @@ import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.quota.QuotaUpdater;
 import io.canopy.namenode.quota.Usage;
+import io.canopy.namenode.tx.LargeSubtreeException;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.BooleanAtMostOnce;
 import io.canopy.namenode.tx.PathLock;
@@ -19,7 +20,8 @@ import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
 
 /**
- * delete: removes a file or a directory (recursively when asked) in one transaction; false when the path does
+ * delete: removes a file or a directory (recursively when asked) in one transaction, unless the directory is too
+ * large for one (design 017: then {@link SubtreeDelete} takes over); false when the path does
  * not exist or is the root (refused first if it is non-empty and the delete not recursive), as in HDFS. Blocks
  * are scheduled for deletion on their datanodes. A link is deleted itself. The caller needs execute on the
  * ancestors, write on the parent (in a sticky parent: to own the parent or the target), and all access to every
@@ -31,14 +33,21 @@ public final class DeleteOp implements BooleanAtMostOnce {
   private final FsPath path;
   private final boolean recursive;
   private final PermissionChecker permissions;
+  private final long maxInodes;
 
+  /**
+   * A delete of at most {@code maxInodes} inodes in this one transaction: a larger subtree throws
+   * {@link io.canopy.namenode.tx.LargeSubtreeException}, changing nothing, for the caller to delete it through the
+   * subtree protocol ({@link SubtreeDelete}).
+   */
   public DeleteOp(NamespaceServices services, DatanodeRegistry registry, FsPath path, boolean recursive,
-      PermissionChecker permissions) {
+      PermissionChecker permissions, long maxInodes) {
     this.services = services;
     this.registry = registry;
     this.path = path;
     this.recursive = recursive;
     this.permissions = permissions;
+    this.maxInodes = maxInodes;
   }
 
   @Override
@@ -77,7 +86,10 @@ public final class DeleteOp implements BooleanAtMostOnce {
       }
       return false;
     }
-    List<Inode> subtree = context.subtree(target, LockMode.EXCLUSIVE);
+    if (target.childrenCount() >= maxInodes) {
+      throw new LargeSubtreeException(path.toString(), maxInodes); // known large without reading it
+    }
+    List<Inode> subtree = context.subtree(target, LockMode.EXCLUSIVE, maxInodes);
     permissions.checkSubtreeAccess(context, path, subtree, FsAction.ALL, true);
     Usage removed = InodeRemover.removeAll(context, registry, subtree);
     QuotaUpdater.release(context, resolved.above(), -removed.namespace(), -removed.storageSpace());

@@ -59,6 +59,10 @@ final class InodeRemover {
       if (inode.hasQuota()) {
         context.removeQuota(inode, true);
       }
+      if (inode.subtreeLocked()) {
+        // held by a subtree operation whose namenode died (a live one would have stopped this one): its row goes too
+        context.cluster().subtreeOperations().delete(inode.id());
+      }
       context.deleteInode(inode);
     }
     // Extended attributes go with their inodes: one blind delete travelling with the commit, no read first.

@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.apache.hadoop.fs.permission.AclEntry;
 import org.apache.hadoop.fs.permission.AclEntryScope;
 import org.apache.hadoop.fs.permission.AclEntryType;
@@ -139,6 +140,15 @@ public final class PermissionChecker {
    */
   public void checkSubtreeAccess(TransactionContext context, FsPath rootPath, List<Inode> subtree, FsAction access,
       boolean ignoreEmpty) throws AccessControlException, StoreException {
+    checkSubtreeAccess(context, () -> rootPath, subtree, access, ignoreEmpty);
+  }
+
+  /**
+   * {@link #checkSubtreeAccess(TransactionContext, FsPath, List, FsAction, boolean)} with the root's path built only
+   * for a refusal's message (the subtree protocol works far below paths it does not keep, design 017).
+   */
+  public void checkSubtreeAccess(TransactionContext context, Supplier<FsPath> rootPath, List<Inode> subtree,
+      FsAction access, boolean ignoreEmpty) throws AccessControlException, StoreException {
     if (checking()) {
       checkDirectories(context, rootPath, subtree, access, ignoreEmpty, true);
     }
@@ -148,7 +158,7 @@ public final class PermissionChecker {
   public void checkEveryDirectory(TransactionContext context, FsPath rootPath, List<Inode> subtree, FsAction access)
       throws AccessControlException, StoreException {
     if (checking()) {
-      checkDirectories(context, rootPath, subtree, access, false, false);
+      checkDirectories(context, () -> rootPath, subtree, access, false, false);
     }
   }
 
@@ -157,8 +167,8 @@ public final class PermissionChecker {
    * up from the refused directory (a path kept per directory was quadratic in depth: a deep tree ran the namenode
    * out of memory).
    */
-  private void checkDirectories(TransactionContext context, FsPath rootPath, List<Inode> subtree, FsAction access,
-      boolean ignoreEmpty, boolean sticky) throws AccessControlException, StoreException {
+  private void checkDirectories(TransactionContext context, Supplier<FsPath> rootPath, List<Inode> subtree,
+      FsAction access, boolean ignoreEmpty, boolean sticky) throws AccessControlException, StoreException {
     if (subtree.isEmpty() || !subtree.get(0).directory()) {
       return;
     }
@@ -196,12 +206,13 @@ public final class PermissionChecker {
   }
 
   /** The path of {@code directory}, a directory of the subtree under {@code root} (at {@code rootPath}). */
-  private static FsPath pathOf(Inode directory, Inode root, FsPath rootPath, Map<Long, Inode> directories) {
+  private static FsPath pathOf(Inode directory, Inode root, Supplier<FsPath> rootPath,
+      Map<Long, Inode> directories) {
     List<String> names = new ArrayList<>();
     for (Inode inode = directory; inode != root; inode = directories.get(inode.parentId())) {
       names.add(inode.name());
     }
-    FsPath path = rootPath;
+    FsPath path = rootPath.get();
     for (int i = names.size() - 1; i >= 0; i--) {
       path = path.child(names.get(i)); // only for a refusal's message
     }

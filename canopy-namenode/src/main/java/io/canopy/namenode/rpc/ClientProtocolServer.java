@@ -1,6 +1,7 @@
 package io.canopy.namenode.rpc;
 
 import io.canopy.namenode.NameNodeConfig;
+import io.canopy.namenode.SubtreeSettings;
 import io.canopy.namenode.blocks.BlockServices;
 import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.fs.FsPath;
@@ -49,6 +50,7 @@ import io.canopy.namenode.ops.SafeModeOp;
 import io.canopy.namenode.ops.SetAclOp;
 import io.canopy.namenode.ops.SetOwnerOp;
 import io.canopy.namenode.ops.SetPermissionOp;
+import io.canopy.namenode.ops.SubtreeDelete;
 import io.canopy.namenode.ops.SetQuotaOp;
 import io.canopy.namenode.ops.SetReplicationOp;
 import io.canopy.namenode.ops.SetStoragePolicyOp;
@@ -59,6 +61,8 @@ import io.canopy.namenode.ops.UpdateBlockForPipelineOp;
 import io.canopy.namenode.ops.UpdatePipelineOp;
 import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.tx.ClientCall;
+import io.canopy.namenode.tx.LargeSubtreeException;
+import io.canopy.namenode.tx.SubtreeTooLargeException;
 import io.canopy.namenode.tx.TransactionRunner;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -69,6 +73,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongSupplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
 import org.apache.hadoop.fs.BatchedRemoteIterator.BatchedEntries;
@@ -142,10 +147,15 @@ public final class ClientProtocolServer extends UnsupportedClientCalls {
   private final StoragePolicies storagePolicies;
   /** Where this namenode's listings in progress stand (getListing's remaining entries without a count). */
   private final ListingCursors listingCursors = new ListingCursors();
+  private final SubtreeSettings subtreeSettings;
+  private final SubtreeDelete subtreeDeletes;
 
+  /** {@code namenodeId}: this namenode's id in the group, once it joined (subtree operations carry it). */
   public ClientProtocolServer(Configuration conf, NamespaceServices services, BlockServices blocks,
-      TransactionRunner runner, ClusterAdminCalls admin) {
+      TransactionRunner runner, ClusterAdminCalls admin, LongSupplier namenodeId) {
     this.services = services;
+    this.subtreeSettings = NameNodeConfig.subtreeSettings(conf);
+    this.subtreeDeletes = new SubtreeDelete(runner, services, blocks.registry(), subtreeSettings, namenodeId);
     this.blocks = blocks;
     this.runner = runner;
     this.admin = admin;
@@ -386,8 +396,15 @@ public final class ClientProtocolServer extends UnsupportedClientCalls {
   @Override
   public boolean delete(String src, boolean recursive) throws IOException {
     services.safeMode().check("Cannot delete " + src);
-    return runner.run(new DeleteOp(services, registry(), FsPath.parse("delete", src), recursive, permissions()),
-        CallerInfo.call());
+    FsPath path = FsPath.parse("delete", src);
+    PermissionChecker permissions = permissions();
+    ClientCall call = CallerInfo.call();
+    try {
+      return runner.run(new DeleteOp(services, registry(), path, recursive, permissions,
+          subtreeSettings.protocolThreshold()), call);
+    } catch (LargeSubtreeException | SubtreeTooLargeException large) {
+      return subtreeDeletes.delete(path, permissions, call); // too large for one transaction: design 017
+    }
   }
 
   @Override

@@ -5,6 +5,7 @@ import io.canopy.metadata.dal.DatanodeTable;
 import io.canopy.metadata.dal.FutureBlockTable;
 import io.canopy.metadata.dal.IdCounterTable;
 import io.canopy.metadata.dal.StorageTable;
+import io.canopy.metadata.dal.SubtreeOperationTable;
 import io.canopy.metadata.dal.VariableTable;
 import java.util.List;
 import java.util.OptionalLong;
@@ -25,6 +26,9 @@ public interface ClusterTables extends FileTables {
   IdCounterTable idCounters();
 
   FutureBlockTable futureBlocks();
+
+  /** The running subtree operations (design 017). */
+  SubtreeOperationTable subtreeOperations();
 
   /** Several variables read without a lock in one round trip, in the order named (empty: never set). */
   List<OptionalLong> longVariables(List<String> names) throws StoreException;

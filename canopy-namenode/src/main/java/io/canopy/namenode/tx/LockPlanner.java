@@ -9,6 +9,7 @@ import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.InodeKey;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.InodePartitioning;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -99,6 +100,7 @@ final class LockPlanner {
   private final InodeHintCache hints;
   private final RowCache cache;
   private final QuotaRows quotas;
+  private final SubtreeFlags flags;
   private LockRequest request = LockRequest.none();
   /** The quota epoch, read as the first statement of the first round trip when the namenode knew none yet. */
   private ReadBatch.Result<OptionalLong> firstEpochRead;
@@ -107,11 +109,12 @@ final class LockPlanner {
   private ReadBatch.Result<Boolean> anyQuota;
   private List<Inode> fileAncestors;
 
-  LockPlanner(Transaction transaction, InodeHintCache hints, RowCache cache, QuotaRows quotas) {
+  LockPlanner(Transaction transaction, InodeHintCache hints, RowCache cache, QuotaRows quotas, SubtreeFlags flags) {
     this.transaction = transaction;
     this.hints = hints;
     this.cache = cache;
     this.quotas = quotas;
+    this.flags = flags;
   }
 
   /** The request the locks were taken for (none before {@link #acquire}). */
@@ -123,7 +126,7 @@ final class LockPlanner {
    * Takes the request's locks and reads what it asked to prefetch, in one round trip when the hints know the paths
    * (else resolving them first), filling the transaction's {@link RowCache}.
    */
-  void acquire(LockRequest request) throws StoreException {
+  void acquire(LockRequest request) throws IOException {
     this.request = request;
     boolean pathQuota = request.quota() != LockRequest.QuotaLocks.NONE && !request.paths().isEmpty();
     Map<FsPath, Prediction> predictions = predict(request);
@@ -226,6 +229,22 @@ final class LockPlanner {
       hints.noteQuotasExist(anyQuota.get());
       if (chain != null) {
         fileAncestors = verifiedChain(chain, chainRows.get());
+      }
+    }
+    checkSubtreeFlags();
+  }
+
+  /**
+   * A directory on a declared path held by another subtree operation (design 017) stops this one: its components
+   * were read with the locks, so the flag costs no round trip. Checked once every lock is taken: a flag set before a
+   * lock this operation waited for is seen.
+   */
+  private void checkSubtreeFlags() throws SubtreeLockedException {
+    for (PathLock lock : request.paths()) {
+      ResolvedPath path = cache.resolved.get(lock.path());
+      for (int depth = 0; depth < path.existingCount(); depth++) {
+        int at = depth;
+        flags.check(path.at(depth), request.subtreeRoot(), () -> lock.path().ancestor(at).toString());
       }
     }
   }

@@ -19,6 +19,7 @@ public final class LockRequest {
   private boolean xattrs;
   private QuotaLocks quota = QuotaLocks.NONE;
   private FsPath quotaHintPath;
+  private long subtreeRoot = -1;
 
   /** Whether and when the quota rows above the locked paths (or the inode locked by id) are locked. */
   enum QuotaLocks {
@@ -108,6 +109,20 @@ public final class LockRequest {
   public LockRequest withQuotaAfterSubtree() {
     quota = QuotaLocks.AFTER_SUBTREE;
     return this;
+  }
+
+  /**
+   * The request is a step of the subtree operation holding the directory {@code rootId} (design 017): that
+   * directory's flag does not stop it.
+   */
+  public LockRequest insideSubtreeOperation(long rootId) {
+    subtreeRoot = rootId;
+    return this;
+  }
+
+  /** The directory of the subtree operation this request is a step of, or -1. */
+  long subtreeRoot() {
+    return subtreeRoot;
   }
 
   QuotaLocks quota() {

@@ -25,13 +25,16 @@ final class SubtreeReader {
   /** The namenode's subtree rows, those this transaction holds, and the operation's name for a refusal. */
   private final SubtreeRows subtreeRows;
   private final String operation;
+  private final SubtreeFlags flags;
   private long heldSubtreeRows;
 
-  SubtreeReader(Transaction transaction, RowCache cache, SubtreeRows subtreeRows, String operation) {
+  SubtreeReader(Transaction transaction, RowCache cache, SubtreeRows subtreeRows, String operation,
+      SubtreeFlags flags) {
     this.transaction = transaction;
     this.cache = cache;
     this.subtreeRows = subtreeRows;
     this.operation = operation;
+    this.flags = flags;
   }
 
   /**
@@ -42,7 +45,7 @@ final class SubtreeReader {
    * subtree too large is refused as soon as a round trip reads past the limit, so the namenode holds at most one
    * round trip's rows more.
    */
-  List<Inode> subtree(Inode root, LockMode mode) throws IOException {
+  List<Inode> subtree(Inode root, LockMode mode, long maxInodes) throws IOException {
     List<Inode> all = new ArrayList<>();
     all.add(root);
     if (!root.directory()) {
@@ -56,6 +59,7 @@ final class SubtreeReader {
     if (first != null) {
       takePage(all, level, root, first.get(), limit, mode);
       holdSubtreeRows(root, all.size() - 1);
+      checkSize(root, all, maxInodes);
     } else {
       level.put(root, null);
     }
@@ -64,12 +68,15 @@ final class SubtreeReader {
       List<Map.Entry<Inode, String>> directories = new ArrayList<>(level.entrySet());
       // a level is read in round trips of at most SUBTREE_SCANS_PER_ROUND_TRIP directories: bounded statements
       // (and parameters) per pipeline however wide the tree is
-      for (int from = 0; from < directories.size(); from += SUBTREE_SCANS_PER_ROUND_TRIP) {
+      int scans;
+      for (int from = 0; from < directories.size(); from += scans) {
+        // a bounded read stops within a page of its bound: no more scans per round trip than the rows left allow
+        scans = (int) Math.max(1, Math.min(SUBTREE_SCANS_PER_ROUND_TRIP, (maxInodes - all.size()) / limit + 1));
         int before = all.size();
         ReadBatch batch = transaction.batch();
         Map<Inode, ReadBatch.Result<List<Inode>>> pages = new LinkedHashMap<>();
         for (Map.Entry<Inode, String> entry : directories.subList(from,
-            Math.min(directories.size(), from + SUBTREE_SCANS_PER_ROUND_TRIP))) {
+            Math.min(directories.size(), from + scans))) {
           Inode directory = entry.getKey();
           pages.put(directory, directory.spreadsChildren()
               ? batch.spreadChildren(directory.id(), entry.getValue(), limit, mode)
@@ -80,10 +87,17 @@ final class SubtreeReader {
           takePage(all, next, entry.getKey(), entry.getValue().get(), limit, mode);
         }
         holdSubtreeRows(root, all.size() - before);
+        checkSize(root, all, maxInodes);
       }
       level = next;
     }
     return all;
+  }
+
+  private void checkSize(Inode root, List<Inode> all, long maxInodes) throws LargeSubtreeException {
+    if (all.size() > maxInodes) {
+      throw new LargeSubtreeException(pathOf(root), maxInodes);
+    }
   }
 
   /**
@@ -124,8 +138,10 @@ final class SubtreeReader {
   }
 
   private void takePage(List<Inode> all, Map<Inode, String> next, Inode directory, List<Inode> page, int limit,
-      LockMode mode) {
+      LockMode mode) throws SubtreeLockedException {
     for (Inode child : page) {
+      // a directory below held by a subtree operation: this one waits for it as for a flag on its own path
+      flags.check(child, -1, () -> pathOf(directory) + "/" + child.name());
       all.add(child);
       if (mode != LockMode.NONE) {
         cache.noteLock(child.id(), mode);

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class SubtreeRows {
   private final long max;
   private final AtomicLong held = new AtomicLong();
+  private final AtomicLong peak = new AtomicLong();
 
   public SubtreeRows(long max) {
     if (max < 1) {
@@ -30,6 +31,11 @@ public final class SubtreeRows {
     return held.get();
   }
 
+  /** The most rows held at once since the namenode started: what subtrees cost its memory at their worst. */
+  public long peak() {
+    return peak.get();
+  }
+
   /** Takes {@code rows} more when they fit under the maximum with what is held; false (and nothing taken) if not. */
   boolean tryTake(long rows) {
     if (rows < 0) {
@@ -41,6 +47,7 @@ public final class SubtreeRows {
         return false;
       }
       if (held.compareAndSet(now, now + rows)) {
+        peak.accumulateAndGet(now + rows, Math::max);
         return true;
       }
     }

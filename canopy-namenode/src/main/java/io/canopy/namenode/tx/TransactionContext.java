@@ -48,19 +48,22 @@ public final class TransactionContext {
   private final QuotaRows quotas;
   private final LockPlanner planner;
   private final SubtreeReader subtrees;
+  private final SubtreeFlags flags;
   private final List<Runnable> afterCommit = new ArrayList<>();
 
-  TransactionContext(Transaction transaction, InodeHintCache hints, SubtreeRows subtreeRows, String operation) {
+  TransactionContext(Transaction transaction, InodeHintCache hints, SubtreeRows subtreeRows, String operation,
+      SubtreeFlags flags) {
     this.transaction = transaction;
     this.tables = new TransactionTables(transaction);
     this.hints = hints;
     this.quotas = new QuotaRows(transaction, hints);
-    this.planner = new LockPlanner(transaction, hints, cache, quotas);
-    this.subtrees = new SubtreeReader(transaction, cache, subtreeRows, operation);
+    this.flags = flags;
+    this.planner = new LockPlanner(transaction, hints, cache, quotas, flags);
+    this.subtrees = new SubtreeReader(transaction, cache, subtreeRows, operation, flags);
   }
 
   /** Takes the operation's locks ({@link LockPlanner}); the context then answers from what they read. */
-  void acquire(LockRequest request) throws StoreException {
+  void acquire(LockRequest request) throws IOException {
     planner.acquire(request);
   }
 
@@ -252,10 +255,19 @@ public final class TransactionContext {
    * round trip's rows more.
    */
   public List<Inode> subtree(Inode root, LockMode mode) throws IOException {
+    return subtree(root, mode, Long.MAX_VALUE);
+  }
+
+  /**
+   * {@link #subtree(Inode, LockMode)} of at most {@code maxInodes} inodes: a larger subtree is refused with
+   * {@link LargeSubtreeException} as soon as a round trip reads past it, for the caller to take the subtree protocol
+   * instead (design 017).
+   */
+  public List<Inode> subtree(Inode root, LockMode mode, long maxInodes) throws IOException {
     if (root.directory() && mode != LockMode.NONE) {
       requireLock(root, mode, "locking a subtree");
     }
-    return subtrees.subtree(root, mode);
+    return subtrees.subtree(root, mode, maxInodes);
   }
 
   /**
@@ -354,6 +366,14 @@ public final class TransactionContext {
     if (!ids.isEmpty()) {
       transaction.xattrs().deleteOfInodes(ids);
     }
+  }
+
+  /**
+   * A running subtree operation (design 017) on the directory {@code rootId} of namenode {@code owner} that this one
+   * conflicts with: throws {@link SubtreeLockedException} for the runner to wait, unless that namenode is known dead.
+   */
+  public void conflictsWithSubtreeOperation(long rootId, long owner, String path) throws SubtreeLockedException {
+    flags.check(rootId, owner, () -> path);
   }
 
   /** Cluster-wide tables that are not under the inode hierarchy (datanodes, storages, invalidations, leases). */

@@ -10,10 +10,13 @@ import io.canopy.metadata.entity.RetryKey;
 import io.canopy.namenode.NameNodeConfig;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.util.HashSet;
 import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongPredicate;
 import java.util.function.LongSupplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.ipc.RetriableException;
@@ -38,6 +41,8 @@ public final class TransactionRunner {
   private static final Logger LOG = LoggerFactory.getLogger(TransactionRunner.class);
   private static final long BACKOFF_BASE_MS = 5;
   private static final long BACKOFF_CAP_MS = 1000;
+  /** {@link #watchSubtreeLocks}'s wait until the namenode configures it. */
+  static final long DEFAULT_SUBTREE_WAIT_MS = 5000;
 
   private final MetadataStore store;
   private final InodeHintCache hints;
@@ -52,6 +57,10 @@ public final class TransactionRunner {
   private final String ownClientId = "namenode-" + UUID.randomUUID();
   private final AtomicInteger ownCallIds = new AtomicInteger();
   private final OperationMetrics metrics = new OperationMetrics();
+  /** Whether a namenode holding a subtree lock is alive (design 017): all are, until the namenode says how to tell. */
+  private volatile LongPredicate subtreeOwnerAlive = id -> true;
+  /** How long an operation meeting a live subtree lock waits for it before the client is told to retry. */
+  private volatile long subtreeWaitMs = DEFAULT_SUBTREE_WAIT_MS;
 
   public TransactionRunner(MetadataStore store, InodeHintCache hints, int maxAttempts, Random random,
       Sleeper sleeper) {
@@ -98,10 +107,12 @@ public final class TransactionRunner {
     }
     boolean maybeCommitted = false;
     TransientStoreException last = null;
+    SubtreeWait subtreeWait = null;
     for (int attempt = 1; attempt <= maxAttempts; attempt++) {
       TransactionContext context = null;
       try (Transaction transaction = operation.readOnly() ? store.beginReadOnly() : store.begin()) {
-        context = new TransactionContext(transaction, hints, subtreeRows, operation.name());
+        context = new TransactionContext(transaction, hints, subtreeRows, operation.name(),
+            subtreeWait == null ? NO_DEAD_OWNERS : subtreeWait.flags());
         context.acquire(operation.locks());
         T result;
         try {
@@ -124,6 +135,13 @@ public final class TransactionRunner {
         return result;
       } catch (CommittedFailure done) {
         throw done.failure;
+      } catch (SubtreeLockedException held) {
+        // waiting for another operation is no failed attempt: the wait is bounded by time instead
+        if (subtreeWait == null) {
+          subtreeWait = new SubtreeWait(clock.getAsLong() + subtreeWaitMs);
+        }
+        subtreeWait.waitFor(operation.name(), held);
+        attempt--;
       } catch (TransientStoreException e) {
         // A database that does not answer is not asked again here: each attempt would hold this handler for the
         // whole timeout. The client is told to retry (its retry of an at-most-once call finds the retry cache).
@@ -249,6 +267,54 @@ public final class TransactionRunner {
     }
   }
 
+  /**
+   * Tells the runner how to find out whether the namenode holding a subtree lock is alive, and how long an operation
+   * meeting a live one waits before its client is told to retry (design 017).
+   */
+  public void watchSubtreeLocks(LongPredicate ownerAlive, long waitMs) {
+    if (waitMs < 0) {
+      throw new IllegalArgumentException("subtree lock wait must not be negative, got " + waitMs);
+    }
+    this.subtreeOwnerAlive = ownerAlive;
+    this.subtreeWaitMs = waitMs;
+  }
+
+  private static final SubtreeFlags NO_DEAD_OWNERS = new SubtreeFlags(Set.of());
+
+  /** One operation's wait for subtree locks it met: until a deadline, ignoring the locks of dead namenodes. */
+  private final class SubtreeWait {
+    private final long deadlineMs;
+    private final Set<Long> deadOwners = new HashSet<>();
+    private int waits;
+
+    SubtreeWait(long deadlineMs) {
+      this.deadlineMs = deadlineMs;
+    }
+
+    SubtreeFlags flags() {
+      return new SubtreeFlags(deadOwners);
+    }
+
+    void waitFor(String operationName, SubtreeLockedException held) throws IOException {
+      if (!subtreeOwnerAlive.test(held.owner())) {
+        // its namenode is gone and its operation with it: what it left is consistent, so the flag is ignored
+        LOG.info("{}: ignoring the subtree lock on {} of namenode {}, which is dead", operationName,
+            held.lockedPath(), held.owner());
+        deadOwners.add(held.owner());
+        return;
+      }
+      if (clock.getAsLong() >= deadlineMs) {
+        metrics.failed(operationName, waits + 1);
+        RetriableException retry = new RetriableException(operationName + ": " + held.getMessage()
+            + " (a delete, move or attribute change of a large directory); waited " + subtreeWaitMs
+            + " ms, retry later");
+        retry.initCause(held);
+        throw retry;
+      }
+      backoff(++waits);
+    }
+  }
+
   private void backoff(int attempt) throws InterruptedIOException {
     long cap = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS << Math.min(attempt, 20));
     long delay;
@@ -261,6 +327,11 @@ public final class TransactionRunner {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("interrupted while backing off before retrying");
     }
+  }
+
+  /** The rows of subtrees this namenode's operations hold ({@link TransactionContext#holdSubtreeRows}). */
+  public SubtreeRows subtreeRows() {
+    return subtreeRows;
   }
 
   public OperationMetrics metrics() {

@@ -14,6 +14,7 @@ import io.canopy.metadata.dal.ReplicaTable;
 import io.canopy.metadata.dal.ReplicationQueueTable;
 import io.canopy.metadata.dal.SmallFileTable;
 import io.canopy.metadata.dal.StorageTable;
+import io.canopy.metadata.dal.SubtreeOperationTable;
 import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.dal.UcReplicaTable;
 import io.canopy.metadata.dal.VariableTable;
@@ -97,6 +98,11 @@ final class TransactionTables implements ClusterTables {
   @Override
   public FutureBlockTable futureBlocks() {
     return transaction.futureBlocks();
+  }
+
+  @Override
+  public SubtreeOperationTable subtreeOperations() {
+    return transaction.subtreeOperations();
   }
 
   @Override

@@ -1,0 +1,267 @@
+package io.canopy.it;
+
+import static io.canopy.it.TestFiles.path;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.canopy.metadata.LockMode;
+import io.canopy.metadata.dal.Transaction;
+import io.canopy.metadata.entity.Inode;
+import io.canopy.metadata.entity.SubtreeOperation;
+import io.canopy.namenode.NameNode;
+import io.canopy.namenode.NameNodeConfig;
+import io.canopy.namenode.tx.OperationMetrics;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.QuotaUsage;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.security.AccessControlException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Recursive deletes of directories larger than one transaction takes (design 017), here with a threshold of 40 inodes
+ * and batches of 16: the directory is flagged, quiesced and deleted bottom-up in batches, leaving the namespace,
+ * quotas and datanodes as a single-transaction delete would; operations meeting a flag wait for it, or ignore it
+ * once its namenode is dead (whose flags the leader clears); a subtree operation waits for one running below it; a
+ * refused access deletes nothing.
+ */
+@Timeout(300)
+class SubtreeDeleteTest {
+  private static final long THRESHOLD = 40;
+  private static final int BATCH = 16;
+  private static final long WAIT_MS = 400;
+  /** A namenode id no namenode of the cluster has: a dead one. */
+  private static final long DEAD_NAMENODE = 999_999;
+  private static final int BLOCK_SIZE = 1024;
+
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder()
+      .configure(conf -> {
+        conf.setLong(NameNodeConfig.SUBTREE_PROTOCOL_THRESHOLD, THRESHOLD);
+        conf.setInt(NameNodeConfig.SUBTREE_BATCH_SIZE, BATCH);
+        conf.setInt(NameNodeConfig.SUBTREE_THREADS, 3);
+        conf.setLong(NameNodeConfig.SUBTREE_WAIT_MS, WAIT_MS);
+        conf.setLong(NameNodeConfig.SUBTREE_CLEANUP_INTERVAL_MS, 200);
+      }).dataNodes(1).awaitLeader().build();
+
+  private static NameNode nameNode() {
+    return CLUSTER.cluster().nameNode(0);
+  }
+
+  /** {@code dirs} directories under {@code root}, each with {@code subdirs} directories of {@code files} empty files. */
+  private static int tree(DistributedFileSystem fs, String root, int dirs, int subdirs, int files) throws IOException {
+    int inodes = 1;
+    for (int d = 0; d < dirs; d++) {
+      for (int s = 0; s < subdirs; s++) {
+        String dir = root + "/d" + d + "/s" + s;
+        assertTrue(fs.mkdirs(path(dir)));
+        for (int f = 0; f < files; f++) {
+          fs.create(path(dir + "/f" + f)).close();
+        }
+        inodes += 1 + files;
+      }
+      inodes++;
+    }
+    return inodes;
+  }
+
+  private static long operations(String name) {
+    Map<String, OperationMetrics.Snapshot> all = nameNode().runner().metrics().snapshot();
+    return all.getOrDefault(name, OperationMetrics.Snapshot.ZERO).operations();
+  }
+
+  private static List<SubtreeOperation> running() throws IOException {
+    try (Transaction tx = CLUSTER.store().begin()) {
+      return tx.subtreeOperations().all(100);
+    }
+  }
+
+  private static long idOf(String path) throws IOException {
+    return CLUSTER.fileSystem().getClient().getFileInfo(path).getFileId();
+  }
+
+  /**
+   * Flags the directory {@code id} (at {@code path}) as held by namenode {@code owner}, as a subtree operation's first
+   * step does, or clears its flag ({@link Inode#NO_SUBTREE_LOCK}).
+   */
+  private static void hold(long id, String path, long owner) throws IOException {
+    try (Transaction tx = CLUSTER.store().begin()) {
+      Inode inode = tx.inodes().getById(id, LockMode.EXCLUSIVE).orElseThrow();
+      tx.inodes().update(inode.withSubtreeLockOwner(owner));
+      if (owner != Inode.NO_SUBTREE_LOCK) {
+        tx.subtreeOperations().put(new SubtreeOperation(id, owner, "delete", path, System.currentTimeMillis()));
+      } else {
+        tx.subtreeOperations().delete(id);
+      }
+      tx.commit();
+    }
+  }
+
+  private static List<String> flagged() throws IOException {
+    List<String> names = new ArrayList<>();
+    for (List<String> row : StoreQueries.query(CLUSTER.store(),
+        "SELECT name FROM inodes WHERE subtree_lock_owner <> 0", 100).rows()) {
+      names.add(row.get(0));
+    }
+    return names;
+  }
+
+  private static void assertClean() throws IOException {
+    assertEquals(List.of(), NamespaceInvariants.violations(CLUSTER.store()));
+    assertEquals(List.of(), NamespaceInvariants.quotaViolations(CLUSTER.store()));
+    assertEquals(List.of(), running(), "no subtree operation left running");
+    assertEquals(List.of(), flagged(), "no flag left");
+  }
+
+  @Test
+  void aLargeDeleteRunsInBatchesAndLeavesWhatASingleTransactionWould() throws Exception {
+    DistributedFileSystem fs = CLUSTER.fileSystem();
+    assertTrue(fs.mkdirs(path("/quota")));
+    fs.setQuota(path("/quota"), 10_000, 10L * 1024 * 1024 * 1024);
+    QuotaUsage before = fs.getQuotaUsage(path("/quota"));
+    int inodes = tree(fs, "/quota/big", 3, 3, 10);
+    List<LocatedBlock> blocks = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      Path file = path("/quota/big/d" + i + "/data");
+      TestFiles.write(fs, file, TestFiles.randomBytes(BLOCK_SIZE + 100, i), (short) 1, BLOCK_SIZE);
+      blocks.addAll(fs.getClient().getLocatedBlocks(file.toString(), 0).getLocatedBlocks());
+      inodes++;
+    }
+    fs.setXAttr(path("/quota/big/d0/s0/f0"), "user.tag", "x".getBytes(StandardCharsets.UTF_8));
+    fs.mkdirs(path("/quota/big/d1/nested"));
+    fs.setQuota(path("/quota/big/d1/nested"), 100, 1024 * 1024);
+    fs.create(path("/quota/big/d1/nested/inside")).close();
+    inodes += 2;
+    FSDataOutputStream open = fs.create(path("/quota/big/d2/open"));
+    open.write(new byte[10]);
+    open.hflush();
+    inodes++;
+    assertEquals(inodes, fs.getContentSummary(path("/quota/big")).getFileAndDirectoryCount());
+    long batches = operations("subtreeDeleteBatch");
+    long quiesced = operations("subtreeQuiesce");
+
+    assertTrue(fs.delete(path("/quota/big"), true));
+
+    assertFalse(fs.exists(path("/quota/big")));
+    assertEquals(1, operations("subtreeLock"), "one subtree operation");
+    assertTrue(operations("subtreeQuiesce") - quiesced >= (inodes - 1) / BATCH, "quiesced " + BATCH + " at a time");
+    assertTrue(operations("subtreeDeleteBatch") - batches >= (inodes - 1) / BATCH, "deleted " + BATCH + " at a time");
+    QuotaUsage after = fs.getQuotaUsage(path("/quota"));
+    assertEquals(before.getFileAndDirectoryCount(), after.getFileAndDirectoryCount(), "usage given back");
+    assertEquals(before.getSpaceConsumed(), after.getSpaceConsumed(), "storage space given back");
+    assertClean();
+    assertThrows(IOException.class, open::close, "the open file went with its directory");
+    Await.until("the deleted files' replicas leave the datanode", Duration.ofSeconds(30), () -> {
+      for (DataNode dataNode : CLUSTER.cluster().dataNodes()) {
+        for (LocatedBlock block : blocks) {
+          if (dataNode.getFSDataset().contains(block.getBlock())) {
+            return false;
+          }
+        }
+      }
+      return true;
+    });
+  }
+
+  @Test
+  void operationsMeetingAHeldDirectoryWaitForItAndIgnoreADeadNamenodesFlag() throws Exception {
+    DistributedFileSystem fs = CLUSTER.fileSystem();
+    fs.mkdirs(path("/held/a"));
+    fs.create(path("/held/a/f")).close();
+    long held = idOf("/held");
+    hold(held, "/held", nameNode().election().selfId());
+    long started = System.nanoTime();
+    IOException waited = assertThrows(IOException.class, () -> fs.getFileStatus(path("/held/a/f")));
+    assertTrue(waited.getMessage().contains("/held is held by a subtree operation of namenode"), waited.getMessage());
+    assertTrue(System.nanoTime() - started >= Duration.ofMillis(WAIT_MS).toNanos(), "it waited first");
+    assertThrows(IOException.class, () -> fs.create(path("/held/a/g")).close());
+    assertThrows(IOException.class, () -> fs.delete(path("/held"), true), "the held directory itself");
+    assertTrue(fs.exists(path("/")), "its parent is free");
+    assertTrue(fs.mkdirs(path("/beside")), "and so is everything beside it");
+
+    hold(held, "/held", DEAD_NAMENODE);
+    assertTrue(fs.getFileStatus(path("/held/a/f")).isFile(), "a dead namenode's flag is ignored");
+    fs.create(path("/held/a/g")).close();
+    assertTrue(fs.delete(path("/held"), true));
+    assertClean();
+  }
+
+  @Test
+  void aSubtreeOperationWaitsForOneRunningBelowIt() throws Exception {
+    DistributedFileSystem fs = CLUSTER.fileSystem();
+    fs.mkdirs(path("/outer/inner"));
+    for (int i = 0; i < THRESHOLD; i++) {
+      fs.create(path("/outer/f" + i)).close(); // more children than the threshold: the subtree protocol at once
+    }
+    long inner = idOf("/outer/inner");
+    hold(inner, "/outer/inner", nameNode().election().selfId());
+    IOException waited = assertThrows(IOException.class, () -> fs.delete(path("/outer"), true));
+    assertTrue(waited.getMessage().contains("/outer/inner is held by a subtree operation"), waited.getMessage());
+    assertEquals(THRESHOLD + 1, fs.listStatus(path("/outer")).length, "nothing deleted");
+    assertEquals(List.of("inner"), flagged(), "and nothing more flagged");
+
+    hold(inner, "/outer/inner", Inode.NO_SUBTREE_LOCK);
+    assertTrue(fs.delete(path("/outer"), true));
+    assertClean();
+  }
+
+  @Test
+  void aRefusedAccessBelowDeletesNothingAndClearsTheFlag() throws Exception {
+    DistributedFileSystem superuser = CLUSTER.fileSystem();
+    superuser.mkdirs(path("/shared"));
+    superuser.setPermission(path("/shared"), new FsPermission((short) 0777));
+    DistributedFileSystem alice = CLUSTER.users().as("alice", "alice");
+    DistributedFileSystem bob = CLUSTER.users().as("bob", "bob");
+    int inodes = tree(alice, "/shared/big", 2, 2, 12);
+    alice.setPermission(path("/shared/big/d1/s1"), new FsPermission((short) 0777));
+    bob.mkdirs(path("/shared/big/d1/s1/bobs"));
+    bob.create(path("/shared/big/d1/s1/bobs/private")).close();
+    bob.setPermission(path("/shared/big/d1/s1/bobs"), new FsPermission((short) 0700));
+
+    assertThrows(AccessControlException.class, () -> alice.delete(path("/shared/big"), true));
+
+    assertEquals(inodes + 2, superuser.getContentSummary(path("/shared/big")).getFileAndDirectoryCount(),
+        "a refused delete removes nothing");
+    assertClean();
+    assertTrue(bob.delete(path("/shared/big/d1/s1/bobs"), true));
+    assertTrue(alice.delete(path("/shared/big"), true));
+    assertClean();
+  }
+
+  @Test
+  void theLeaderClearsTheFlagsOfDeadNamenodes() throws Exception {
+    DistributedFileSystem fs = CLUSTER.fileSystem();
+    fs.mkdirs(path("/abandoned/a"));
+    long live = idOf("/abandoned/a");
+    hold(idOf("/abandoned"), "/abandoned", DEAD_NAMENODE);
+    hold(live, "/abandoned/a", nameNode().election().selfId());
+    Await.until("the leader clears the dead namenode's flag and row", Duration.ofSeconds(30),
+        () -> flagged().equals(List.of("a")) && running().size() == 1);
+    hold(live, "/abandoned/a", Inode.NO_SUBTREE_LOCK);
+    assertTrue(fs.delete(path("/abandoned"), true));
+    assertClean();
+  }
+
+  @Test
+  void aDeadNamenodesHeldDirectoryIsTakenOverByTheNextDelete() throws Exception {
+    DistributedFileSystem fs = CLUSTER.fileSystem();
+    tree(fs, "/orphaned", 2, 2, 10);
+    hold(idOf("/orphaned"), "/orphaned", DEAD_NAMENODE);
+    assertTrue(fs.delete(path("/orphaned"), true));
+    assertFalse(fs.exists(path("/orphaned")));
+    assertClean();
+  }
+}
