@@ -26,7 +26,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * A recursive delete of 100,100 inodes (100 directories of 1,000 one-block files with three replicas each, written
  * through the data-access layer: a client would take minutes) through the subtree protocol (design 017) at its
  * default batch of 1,000: it finishes, the namenode never holds more than a few batches of rows at once, the work is
- * spread over transactions of a batch each, and the namespace is consistent afterwards.
+ * spread over transactions of a batch each, and the namespace is consistent afterwards; a rename of as many moves
+ * its root only.
  */
 @Timeout(600)
 class SubtreeDeleteScaleTest {
@@ -64,24 +65,50 @@ class SubtreeDeleteScaleTest {
     }
   }
 
-  @Test
-  void aDeleteOfAHundredThousandInodesRunsInBoundedBatches() throws Exception {
-    DistributedFileSystem fs = CLUSTER.fileSystem();
-    MetadataStore store = CLUSTER.store();
+  /** DIRECTORIES directories of FILES files under {@code root}; answers the inodes, the root included. */
+  private static long tree(DistributedFileSystem fs, MetadataStore store, String root) throws IOException {
     long started = System.nanoTime();
     for (int d = 0; d < DIRECTORIES; d++) {
-      String directory = "/scale/root/d" + d;
+      String directory = root + "/d" + d;
       assertTrue(fs.mkdirs(path(directory)));
       files(store, fs.getClient().getFileInfo(directory).getFileId());
     }
     long inodes = (long) DIRECTORIES * (FILES + 1) + 1;
+    System.out.printf("built %d inodes in %.1f s%n", inodes, (System.nanoTime() - started) / 1e9);
+    return inodes;
+  }
+
+  /**
+   * A rename of a directory with 100,100 descendants changes its own row only (and its parents'): the statements it
+   * sends do not grow with the subtree (HopsFS's move: only the subtree's root is updated).
+   */
+  @Test
+  void aRenameOfAHundredThousandDescendantsTouchesItsRootOnly() throws Exception {
+    DistributedFileSystem fs = CLUSTER.fileSystem();
+    assertTrue(fs.mkdirs(path("/moves/to")));
+    tree(fs, CLUSTER.store(), "/moves/from/big");
+    NameNode nameNode = CLUSTER.cluster().nameNode(0);
+    OperationMetrics.Snapshot before = nameNode.runner().metrics().snapshot()
+        .getOrDefault("rename", OperationMetrics.Snapshot.ZERO);
+    assertTrue(fs.rename(path("/moves/from/big"), path("/moves/to/big")));
+    OperationMetrics.Snapshot rename = nameNode.runner().metrics().snapshot().get("rename").minus(before);
+    assertEquals(1, rename.operations());
+    assertTrue(rename.statements() <= 20, rename.statements() + " statements for a rename of 100,100 inodes");
+    assertTrue(fs.exists(path("/moves/to/big/d99/f999")), "the subtree moved with its root");
+    assertTrue(fs.delete(path("/moves"), true));
+  }
+
+  @Test
+  void aDeleteOfAHundredThousandInodesRunsInBoundedBatches() throws Exception {
+    DistributedFileSystem fs = CLUSTER.fileSystem();
+    MetadataStore store = CLUSTER.store();
+    long inodes = tree(fs, store, "/scale/root");
     // counted in SQL: a content summary would hold every row, which the peak below must not see
     assertEquals(inodes + 2, StoreQueries.count(store, "SELECT count(*) FROM inodes"), "the tree, /scale and /");
-    System.out.printf("built %d inodes in %.1f s%n", inodes, (System.nanoTime() - started) / 1e9);
     NameNode nameNode = CLUSTER.cluster().nameNode(0);
     long batches = operations(nameNode, "subtreeDeleteBatch");
 
-    started = System.nanoTime();
+    long started = System.nanoTime();
     assertTrue(fs.delete(path("/scale/root"), true));
     double seconds = (System.nanoTime() - started) / 1e9;
 
