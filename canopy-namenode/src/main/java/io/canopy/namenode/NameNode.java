@@ -23,7 +23,9 @@ import io.canopy.namenode.leader.LeaderWork;
 import io.canopy.namenode.leases.BlockRecoveryDispatcher;
 import io.canopy.namenode.leases.LeaseMonitor;
 import io.canopy.namenode.membership.LeaderElection;
+import io.canopy.namenode.ops.OwnSubtreeLockCleaner;
 import io.canopy.namenode.ops.SafeModeOp;
+import io.canopy.namenode.ops.SubtreeOperations;
 import io.canopy.namenode.replication.DeadDatanodeMonitor;
 import io.canopy.namenode.replication.PendingTransfers;
 import io.canopy.namenode.replication.RecentDeletions;
@@ -167,8 +169,13 @@ public final class NameNode implements AutoCloseable {
         NameNodeConfig.httpAddress(conf), NameNodeConfig.locationDomainId(conf), System::nanoTime,
         System::currentTimeMillis);
     // an operation meeting a subtree operation's flag waits for it, or ignores it once its namenode is dead (design 017)
-    LongPredicate namenodeAlive = id -> election.liveNamenodes().stream().anyMatch(live -> live.id() == id);
+    LongPredicate namenodeAlive = election::mayBeAlive;
     runner.watchSubtreeLocks(namenodeAlive, NameNodeConfig.subtreeSettings(conf).waitMs());
+    SubtreeOperations subtreeOperations = new SubtreeOperations(NameNodeConfig.subtreeSettings(conf));
+    long subtreeCleanupMs = NameNodeConfig.subtreeCleanupIntervalMs(conf);
+    housekeeping.scheduleWithFixedDelay(new OwnSubtreeLockCleaner(runner, subtreeOperations, election::selfId,
+        System::currentTimeMillis, subtreeCleanupMs), subtreeCleanupMs, subtreeCleanupMs,
+        java.util.concurrent.TimeUnit.MILLISECONDS);
     List<DatanodeCommandSource> commandSources = new ArrayList<>();
     List<LeaderWork> leaderWork = new ArrayList<>();
     Random datanodeRandom = new Random(random.nextLong());
@@ -183,7 +190,7 @@ public final class NameNode implements AutoCloseable {
         new Random(random.nextLong()));
     commandSources.add(new TransferCommandSource(replication, identity.blockPoolId()));
     leaderWork.add(new DeadDatanodeMonitor(runner, replication));
-    leaderWork.add(new DeadSubtreeLockCleaner(runner, namenodeAlive, NameNodeConfig.subtreeCleanupIntervalMs(conf)));
+    leaderWork.add(new DeadSubtreeLockCleaner(runner, namenodeAlive, subtreeCleanupMs));
     leaderWork.add(new ReplicationMonitor(runner, replication));
     leaderWork.add(new StartupSafeModeMonitor(runner, store.blockCensus(), services.safeMode(), fullReports, registry,
         System::currentTimeMillis));
@@ -198,7 +205,7 @@ public final class NameNode implements AutoCloseable {
         fullReports, datanodeRandom, election, commandSources);
     RpcServers servers = RpcServerFactory.build(conf, NameNodeConfig.rpcAddress(conf),
         NameNodeConfig.serviceRpcAddress(conf), new ClientProtocolServer(conf, services, blocks, runner,
-            new ClusterAdminCalls(runner, blocks, services, replicaReports), election::selfId),
+            new ClusterAdminCalls(runner, blocks, services, replicaReports), subtreeOperations, election::selfId),
         new CanopyClientProtocolServer(services, blocks, runner), datanodes,
         new NamenodeProtocolServer(datanodes), election);
     if (metricsFile != null && !metricsFile.isBlank()) {

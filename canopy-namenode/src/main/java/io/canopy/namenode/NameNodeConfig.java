@@ -237,7 +237,7 @@ public final class NameNodeConfig {
   public static Map<String, String> namenodeMetadataSettings(Configuration conf) {
     Map<String, String> settings = metadataSettings(conf);
     settings.putIfAbsent(MetadataConfig.POOL_SIZE, String.valueOf(handlerCount(conf) + serviceHandlerCount(conf)
-        + replicaReportThreads(conf) + POOL_RESERVE));
+        + replicaReportThreads(conf) + subtreeSettings(conf).threads() + POOL_RESERVE));
     return settings;
   }
 

@@ -3,6 +3,7 @@ package io.canopy.metadata.dal;
 import io.canopy.metadata.StoreException;
 import io.canopy.metadata.entity.SubtreeOperation;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The running subtree operations (design 017), keyed by the directory each holds. A new operation reads them all,
@@ -12,6 +13,9 @@ import java.util.List;
 public interface SubtreeOperationTable {
   /** Every running operation, read without a lock, at most {@code limit} (in root id order). */
   List<SubtreeOperation> all(int limit) throws StoreException;
+
+  /** The operation holding directory {@code rootId}, read without a lock (its directory's lock guards it). */
+  Optional<SubtreeOperation> get(long rootId) throws StoreException;
 
   /** Records an operation, replacing one on the same root (a take-over from a dead namenode). */
   void put(SubtreeOperation operation);

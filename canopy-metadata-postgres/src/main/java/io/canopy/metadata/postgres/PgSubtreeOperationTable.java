@@ -5,6 +5,7 @@ import io.canopy.metadata.dal.SubtreeOperationTable;
 import io.canopy.metadata.entity.SubtreeOperation;
 import io.canopy.metadata.spi.WriteBuffer;
 import java.util.List;
+import java.util.Optional;
 
 final class PgSubtreeOperationTable implements SubtreeOperationTable, BufferedTable {
   private final Jdbc jdbc;
@@ -22,6 +23,14 @@ final class PgSubtreeOperationTable implements SubtreeOperationTable, BufferedTa
     return jdbc.query("SELECT root_id, namenode_id, operation, path, started_ms FROM subtree_operations "
         + "ORDER BY root_id LIMIT ?", s -> s.setInt(1, limit),
         r -> new SubtreeOperation(r.getLong(1), r.getLong(2), r.getString(3), r.getString(4), r.getLong(5)));
+  }
+
+  @Override
+  public Optional<SubtreeOperation> get(long rootId) throws StoreException {
+    return jdbc.query("SELECT root_id, namenode_id, operation, path, started_ms FROM subtree_operations "
+        + "WHERE root_id = ?", s -> s.setLong(1, rootId),
+        r -> new SubtreeOperation(r.getLong(1), r.getLong(2), r.getString(3), r.getString(4), r.getLong(5)))
+        .stream().findFirst();
   }
 
   @Override

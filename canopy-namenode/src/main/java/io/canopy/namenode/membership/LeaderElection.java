@@ -307,6 +307,26 @@ public final class LeaderElection implements MembershipView {
     return state.leaderId();
   }
 
+  /**
+   * Whether namenode {@code id} may still be working: in this namenode's live view, or (the view lags by up to a round:
+   * a namenode that just joined is not in it yet) still holding its descriptor, read now. Only an evicted or departed
+   * namenode, whose descriptor is gone, is certainly dead. A read that fails answers alive: the safe side for work
+   * that ignores a dead namenode's locks (design 017).
+   */
+  public boolean mayBeAlive(long id) {
+    for (NamenodeRecord live : state.live()) {
+      if (live.id() == id) {
+        return true;
+      }
+    }
+    try (Transaction transaction = store.beginReadOnly()) {
+      return transaction.namenodes().get(id, LockMode.NONE).isPresent();
+    } catch (StoreException e) {
+      LOG.warn("Cannot tell whether namenode {} is alive: {}; taking it for alive", id, e.getMessage());
+      return true;
+    }
+  }
+
   @Override
   public long selfId() {
     return state.selfId();

@@ -1,6 +1,7 @@
 package io.canopy.namenode.ops;
 
 import io.canopy.metadata.entity.Inode;
+import io.canopy.namenode.NameNodeConfig;
 import io.canopy.namenode.SubtreeSettings;
 import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.fs.FsPath;
@@ -16,12 +17,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import org.apache.hadoop.ipc.RetriableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,9 +43,17 @@ import org.slf4j.LoggerFactory;
 public final class SubtreeDelete {
   private static final Logger LOG = LoggerFactory.getLogger(SubtreeDelete.class);
 
+  /** Directories the namenode remembers per subtree row it charges: ~250 bytes each, a row is budgeted 1 KB. */
+  static final int DIRECTORIES_PER_ROW = 4;
+  /** Times the last transaction looks the held directory up again when an ancestor was renamed meanwhile. */
+  private static final int FINISH_ATTEMPTS = 5;
+  /** How long a failed operation waits for its transactions still running before it clears its flag. */
+  private static final long DRAIN_SECONDS = 120;
+
   private final TransactionRunner runner;
   private final NamespaceServices services;
   private final DatanodeRegistry registry;
+  private final SubtreeOperations operations;
   private final SubtreeSettings settings;
   private final LongSupplier namenodeId;
 
@@ -70,11 +80,12 @@ public final class SubtreeDelete {
   }
 
   public SubtreeDelete(TransactionRunner runner, NamespaceServices services, DatanodeRegistry registry,
-      SubtreeSettings settings, LongSupplier namenodeId) {
+      SubtreeOperations operations, LongSupplier namenodeId) {
     this.runner = runner;
     this.services = services;
     this.registry = registry;
-    this.settings = settings;
+    this.operations = operations;
+    this.settings = operations.settings();
     this.namenodeId = namenodeId;
   }
 
@@ -86,71 +97,130 @@ public final class SubtreeDelete {
       // no directory there anymore: the single transaction answers (false for a missing path)
       return runner.run(new DeleteOp(services, registry, path, true, permissions, Long.MAX_VALUE), call);
     }
+    operations.started(root.id());
     long started = System.nanoTime();
     boolean finished = false;
-    ExecutorService pool = Executors.newFixedThreadPool(settings.threads(), runnable -> {
-      Thread thread = new Thread(runnable, "canopy-subtree-delete");
-      thread.setDaemon(true);
-      return thread;
-    });
+    long heldRows = 0;
     try {
-      List<Directory> directories = quiesce(pool, path, root, permissions);
+      List<Directory> directories = new ArrayList<>();
+      heldRows = quiesce(path, root, permissions, directories);
       long inodes = directories.get(0).size;
       LOG.info("delete {}: {} inodes in {} directories held and quiesced in {} ms; deleting bottom-up", path, inodes,
           directories.size(), (System.nanoTime() - started) / 1_000_000);
-      deleteBottomUp(pool, path, root.id(), directories);
-      boolean result = runner.run(new SubtreeFinishDeleteOp(services, registry, path, root.id()), call);
+      requireSameNamenode(self, path);
+      deleteBottomUp(path, root.id(), directories);
+      requireSameNamenode(self, path);
+      boolean result = finish(path, root.id(), self, call);
       finished = true;
       LOG.info("delete {}: {} inodes deleted through the subtree protocol in {} ms", path, inodes,
           (System.nanoTime() - started) / 1_000_000);
       return result;
     } finally {
-      pool.shutdownNow();
+      runner.subtreeRows().give(heldRows);
       if (!finished) {
         unlock(root.id(), self, path);
+      }
+      operations.ended(root.id());
+    }
+  }
+
+  /**
+   * A namenode evicted from the group (a long pause) rejoins with a new id: the operation it ran under the old one is
+   * a dead namenode's now, which others may take over; it stops.
+   */
+  private void requireSameNamenode(long self, FsPath path) throws IOException {
+    if (namenodeId.getAsLong() != self) {
+      throw new IOException("delete " + path + ": this namenode was evicted from the group (it was namenode " + self
+          + ", now " + namenodeId.getAsLong() + ") and stopped the delete; what it deleted stays deleted; retry it");
+    }
+  }
+
+  /** The last transaction, at the directory's current path (an ancestor may have been renamed meanwhile). */
+  private boolean finish(FsPath path, long rootId, long self, ClientCall call) throws IOException {
+    for (int attempt = 1; ; attempt++) {
+      FsPath now = runner.run(new SubtreePathOp(rootId));
+      if (now == null) {
+        throw new IOException("delete " + path + ": the directory it held (inode " + rootId + ") is gone");
+      }
+      try {
+        return runner.run(new SubtreeFinishDeleteOp(services, registry, now, rootId, self), call);
+      } catch (SubtreeFinishDeleteOp.Moved moved) {
+        if (attempt == FINISH_ATTEMPTS) {
+          throw new IOException("delete " + path + ": " + moved.getMessage() + " after " + attempt + " attempts");
+        }
       }
     }
   }
 
   /**
    * Quiesces the held subtree: rounds of transactions, each round working on the parts the previous one left, until
-   * none is left. Answers its directories, each after its parent (the held one first), with their subtrees' sizes.
+   * none is left. Fills {@code directories}, each after its parent (the held one first), with their subtrees' sizes;
+   * they are charged to the namenode's subtree rows ({@link #DIRECTORIES_PER_ROW} per row: a tree with more
+   * directories than it holds is refused before anything is deleted). Answers the rows charged.
    */
-  private List<Directory> quiesce(ExecutorService pool, FsPath path, Inode root, PermissionChecker permissions)
+  private long quiesce(FsPath path, Inode root, PermissionChecker permissions, List<Directory> directories)
       throws IOException {
-    List<Directory> directories = new ArrayList<>();
     Map<Long, Integer> indexOf = new HashMap<>();
-    directories.add(new Directory(root.id(), -1, null, 0));
-    indexOf.put(root.id(), 0);
-    List<SubtreeQuiesceOp.Pending> work = List.of(new SubtreeQuiesceOp.Pending(root.id(), null));
-    while (!work.isEmpty()) {
-      List<Callable<SubtreeQuiesceOp.Quiesced>> tasks = new ArrayList<>();
-      for (SubtreeQuiesceOp.Pending item : work) {
-        int at = indexOf.get(item.directoryId());
-        tasks.add(() -> runner.run(new SubtreeQuiesceOp(root.id(), item, () -> pathOf(path, directories, at),
-            settings.batchSize(), permissions)));
-      }
-      List<SubtreeQuiesceOp.Pending> next = new ArrayList<>();
-      for (SubtreeQuiesceOp.Quiesced quiesced : runAll(pool, tasks)) {
-        for (SubtreeQuiesceOp.Found found : quiesced.directories()) {
-          int parent = indexOf.get(found.parentId());
-          indexOf.put(found.id(), directories.size());
-          directories.add(new Directory(found.id(), parent, found.name(), directories.get(parent).depth + 1));
+    long heldRows = 0;
+    try {
+      directories.add(new Directory(root.id(), -1, null, 0));
+      indexOf.put(root.id(), 0);
+      List<SubtreeQuiesceOp.Pending> work = List.of(new SubtreeQuiesceOp.Pending(root.id(), null));
+      while (!work.isEmpty()) {
+        List<Callable<SubtreeQuiesceOp.Quiesced>> tasks = new ArrayList<>();
+        for (SubtreeQuiesceOp.Pending item : work) {
+          int at = indexOf.get(item.directoryId());
+          tasks.add(() -> runner.run(new SubtreeQuiesceOp(root.id(), item, () -> pathOf(path, directories, at),
+              settings.batchSize(), permissions)));
         }
-        for (Map.Entry<Long, Long> files : quiesced.files().entrySet()) {
-          directories.get(indexOf.get(files.getKey())).files += files.getValue();
+        List<SubtreeQuiesceOp.Pending> next = new ArrayList<>();
+        List<SubtreeQuiesceOp.Quiesced> round = runAll(tasks);
+        long foundNow = 0;
+        for (SubtreeQuiesceOp.Quiesced quiesced : round) {
+          foundNow += quiesced.directories().size();
         }
-        next.addAll(quiesced.pending());
+        long rows = (directories.size() + foundNow) / DIRECTORIES_PER_ROW - heldRows;
+        takeRows(path, heldRows, rows);
+        heldRows += rows;
+        for (SubtreeQuiesceOp.Quiesced quiesced : round) {
+          for (SubtreeQuiesceOp.Found found : quiesced.directories()) {
+            int parent = indexOf.get(found.parentId());
+            indexOf.put(found.id(), directories.size());
+            directories.add(new Directory(found.id(), parent, found.name(), directories.get(parent).depth + 1));
+          }
+          for (Map.Entry<Long, Long> files : quiesced.files().entrySet()) {
+            directories.get(indexOf.get(files.getKey())).files += files.getValue();
+          }
+          next.addAll(quiesced.pending());
+        }
+        work = next;
       }
-      work = next;
+      for (Directory directory : directories) {
+        directory.size = 1 + directory.files;
+      }
+      for (int index = directories.size() - 1; index > 0; index--) { // children come after their parents
+        directories.get(directories.get(index).parent).size += directories.get(index).size;
+      }
+      return heldRows;
+    } catch (IOException | RuntimeException e) {
+      runner.subtreeRows().give(heldRows);
+      throw e;
     }
-    for (Directory directory : directories) {
-      directory.size = 1 + directory.files;
+  }
+
+  /**
+   * Charges {@code rows} more subtree rows for the directories this operation remembers: past the namenode's bound on
+   * its own, the delete is refused (nothing deleted yet); past it with what other operations hold, it is told to retry.
+   */
+  private void takeRows(FsPath path, long held, long rows) throws IOException {
+    if (held + rows > runner.subtreeRows().max()) {
+      throw new SubtreeTooLargeException("delete", path.toString(), runner.subtreeRows().max());
     }
-    for (int index = directories.size() - 1; index > 0; index--) { // children come after their parents
-      directories.get(directories.get(index).parent).size += directories.get(index).size;
+    if (!runner.subtreeRows().tryTake(rows)) {
+      throw new RetriableException("delete " + path + ": other operations hold so many subtree rows that this one's "
+          + (held + rows) + " would pass the namenode's bound of " + runner.subtreeRows().max() + " ("
+          + NameNodeConfig.SUBTREE_MAX_ROWS + "); try again shortly");
     }
-    return directories;
   }
 
   /**
@@ -159,8 +229,7 @@ public final class SubtreeDelete {
    * subtree shrank to a batch or less once those below it were emptied is left for its parent to take whole: a deep
    * chain of directories costs a transaction per batch of them, not one per level.
    */
-  private void deleteBottomUp(ExecutorService pool, FsPath path, long rootId, List<Directory> directories)
-      throws IOException {
+  private void deleteBottomUp(FsPath path, long rootId, List<Directory> directories) throws IOException {
     Map<Integer, List<Integer>> childrenOf = new HashMap<>();
     List<List<Integer>> largeByDepth = new ArrayList<>(); // larger than a batch before anything was deleted
     for (int index = 0; index < directories.size(); index++) {
@@ -193,7 +262,7 @@ public final class SubtreeDelete {
         emptied.add(directory);
         tasks.add(() -> emptyDirectory(rootId, directory.id, () -> pathOf(path, directories, index), below));
       }
-      runAll(pool, tasks);
+      runAll(tasks);
       for (Directory directory : emptied) {
         directory.size = 1;
       }
@@ -227,17 +296,29 @@ public final class SubtreeDelete {
     }
   }
 
-  /** Runs the tasks on the pool and answers their results in order; the first failure stops the others. */
-  private static <T> List<T> runAll(ExecutorService pool, List<Callable<T>> tasks) throws IOException {
+  /**
+   * Runs the tasks on the namenode's subtree pool and answers their results in order. The first failure cancels the
+   * others and waits until none runs any more (a transaction in flight could still commit), then is thrown.
+   */
+  private <T> List<T> runAll(List<Callable<T>> tasks) throws IOException {
+    CountDownLatch ended = new CountDownLatch(tasks.size());
     List<Future<T>> futures = new ArrayList<>(tasks.size());
     for (Callable<T> task : tasks) {
-      futures.add(pool.submit(task));
+      futures.add(operations.pool().submit(() -> {
+        try {
+          return task.call();
+        } finally {
+          ended.countDown();
+        }
+      }));
     }
     List<T> results = new ArrayList<>(tasks.size());
+    boolean failed = true;
     try {
       for (Future<T> future : futures) {
         results.add(future.get());
       }
+      failed = false;
       return results;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -251,9 +332,24 @@ public final class SubtreeDelete {
       }
       throw new IOException(e.getCause());
     } finally {
-      for (Future<T> future : futures) {
-        future.cancel(true);
+      if (failed) {
+        drain(futures, ended);
       }
+    }
+  }
+
+  private static <T> void drain(List<Future<T>> futures, CountDownLatch ended) {
+    for (Future<T> future : futures) {
+      if (future.cancel(false)) {
+        ended.countDown(); // never started: it will not count itself
+      }
+    }
+    try {
+      if (!ended.await(DRAIN_SECONDS, TimeUnit.SECONDS)) {
+        LOG.warn("Subtree operation transactions still running {} s after a failure", DRAIN_SECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -272,9 +368,9 @@ public final class SubtreeDelete {
 
   private void unlock(long rootId, long self, FsPath path) {
     try {
-      runner.run(new SubtreeUnlockOp(rootId, self));
+      runner.run(new SubtreeUnlockOp(rootId, self, -1));
     } catch (IOException | RuntimeException e) {
-      // the flag stays until this namenode's next try or its death: others wait for it, then ignore it
+      // the namenode's own-flag cleanup (OwnSubtreeLockCleaner) clears it later: it is no running operation's
       LOG.warn("delete {}: could not clear the subtree lock after a failure: {}", path, e.getMessage());
     }
   }

@@ -50,6 +50,12 @@ public final class SubtreeDeleteBatchOp implements Operation<Integer> {
     return "subtreeDeleteBatch";
   }
 
+  /** Running it again after a lost commit reply removes the next children, which the delete wants anyway. */
+  @Override
+  public boolean idempotent() {
+    return true;
+  }
+
   @Override
   public LockRequest locks() {
     return LockRequest.inode(directoryId, LockMode.EXCLUSIVE).withQuota(null).insideSubtreeOperation(rootId);

@@ -17,19 +17,32 @@ import java.util.List;
 /**
  * The subtree protocol's last transaction for a delete (design 017): removes the emptied, flagged directory from its
  * parent, gives its usage back above, and ends the operation (its {@code subtree_operations} row goes with it). It
- * answers the client's delete call, so its result is what a retry of that call finds.
+ * answers the client's delete call, so its result is what a retry of that call finds. {@code path} is where the
+ * directory is now ({@link SubtreePathOp}); if it moved again meanwhile, {@link Moved} says so and nothing changed.
  */
 public final class SubtreeFinishDeleteOp implements BooleanAtMostOnce {
+  /** The held directory is no longer at the path this transaction was given. */
+  static final class Moved extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    Moved(String message) {
+      super(message);
+    }
+  }
+
   private final NamespaceServices services;
   private final DatanodeRegistry registry;
   private final FsPath path;
   private final long rootId;
+  private final long namenodeId;
 
-  public SubtreeFinishDeleteOp(NamespaceServices services, DatanodeRegistry registry, FsPath path, long rootId) {
+  public SubtreeFinishDeleteOp(NamespaceServices services, DatanodeRegistry registry, FsPath path, long rootId,
+      long namenodeId) {
     this.services = services;
     this.registry = registry;
     this.path = path;
     this.rootId = rootId;
+    this.namenodeId = namenodeId;
   }
 
   @Override
@@ -47,8 +60,12 @@ public final class SubtreeFinishDeleteOp implements BooleanAtMostOnce {
     ResolvedPath resolved = context.path(path);
     Inode target = resolved.target();
     if (target == null || target.id() != rootId) {
-      throw new IOException("invariant: the directory " + path + " (inode " + rootId + ") held by a subtree delete "
-          + (target == null ? "vanished" : "was replaced by inode " + target.id()));
+      throw new Moved("the directory (inode " + rootId + ") held by a subtree delete is no longer at " + path);
+    }
+    if (target.subtreeLockOwner() != namenodeId) {
+      // this namenode was taken for dead (evicted) and another took the operation over: it finishes it
+      throw new IOException("delete " + path + ": the subtree operation of namenode " + namenodeId + " was taken "
+          + "over by namenode " + target.subtreeLockOwner() + "; retry the delete");
     }
     if (target.childrenCount() != 0) {
       throw new IOException("invariant: " + path + " still has " + target.childrenCount() + " children after its "

@@ -61,6 +61,12 @@ public final class SubtreeQuiesceOp implements Operation<SubtreeQuiesceOp.Quiesc
     return "subtreeQuiesce";
   }
 
+  /** It only takes and releases locks: running it again after a lost commit reply changes nothing. */
+  @Override
+  public boolean idempotent() {
+    return true;
+  }
+
   @Override
   public LockRequest locks() {
     return LockRequest.inode(start.directoryId(), LockMode.EXCLUSIVE).insideSubtreeOperation(rootId);

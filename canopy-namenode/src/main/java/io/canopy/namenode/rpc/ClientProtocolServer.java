@@ -51,6 +51,7 @@ import io.canopy.namenode.ops.SetAclOp;
 import io.canopy.namenode.ops.SetOwnerOp;
 import io.canopy.namenode.ops.SetPermissionOp;
 import io.canopy.namenode.ops.SubtreeDelete;
+import io.canopy.namenode.ops.SubtreeOperations;
 import io.canopy.namenode.ops.SetQuotaOp;
 import io.canopy.namenode.ops.SetReplicationOp;
 import io.canopy.namenode.ops.SetStoragePolicyOp;
@@ -150,12 +151,16 @@ public final class ClientProtocolServer extends UnsupportedClientCalls {
   private final SubtreeSettings subtreeSettings;
   private final SubtreeDelete subtreeDeletes;
 
-  /** {@code namenodeId}: this namenode's id in the group, once it joined (subtree operations carry it). */
+  /**
+   * {@code subtreeOperations}: this namenode's subtree operations (design 017); {@code namenodeId}: its id in the
+   * group, once it joined (they carry it).
+   */
   public ClientProtocolServer(Configuration conf, NamespaceServices services, BlockServices blocks,
-      TransactionRunner runner, ClusterAdminCalls admin, LongSupplier namenodeId) {
+      TransactionRunner runner, ClusterAdminCalls admin, SubtreeOperations subtreeOperations,
+      LongSupplier namenodeId) {
     this.services = services;
-    this.subtreeSettings = NameNodeConfig.subtreeSettings(conf);
-    this.subtreeDeletes = new SubtreeDelete(runner, services, blocks.registry(), subtreeSettings, namenodeId);
+    this.subtreeSettings = subtreeOperations.settings();
+    this.subtreeDeletes = new SubtreeDelete(runner, services, blocks.registry(), subtreeOperations, namenodeId);
     this.blocks = blocks;
     this.runner = runner;
     this.admin = admin;

@@ -101,6 +101,8 @@ final class LockPlanner {
   private final RowCache cache;
   private final QuotaRows quotas;
   private final SubtreeFlags flags;
+  /** Components resolved before the locks (no hints), read again after them for their subtree flags. */
+  private ReadBatch.Result<Map<InodeKey, Inode>> flagRecheck;
   private LockRequest request = LockRequest.none();
   /** The quota epoch, read as the first statement of the first round trip when the namenode knew none yet. */
   private ReadBatch.Result<OptionalLong> firstEpochRead;
@@ -149,6 +151,11 @@ final class LockPlanner {
           }
         }
       }
+      for (LockTarget target : targets.values()) {
+        target.row = batch.inode(target.key, target.mode);
+      }
+      // The components read without a lock come after the locks in the pipeline: an operation that waited for a lock
+      // held by a subtree operation's quiesce (design 017) then sees the flag that operation committed above it.
       unlocked = batch.inodes(new ArrayList<>(readCommitted), LockMode.NONE);
     } else {
       for (PathLock lock : request.paths()) {
@@ -157,9 +164,12 @@ final class LockPlanner {
         }
       }
       targets = planFromResolved(request);
-    }
-    for (LockTarget target : targets.values()) {
-      target.row = batch.inode(target.key, target.mode);
+      for (LockTarget target : targets.values()) {
+        target.row = batch.inode(target.key, target.mode);
+      }
+      // the components resolved before the locks, read again after them for their subtree flags (see above)
+      List<InodeKey> unlockedKeys = unlockedComponents(targets);
+      flagRecheck = unlockedKeys.isEmpty() ? null : batch.inodes(unlockedKeys, LockMode.NONE);
     }
     ReadBatch.Result<Optional<Inode>> byId = null;
     if (request.hasInode()) {
@@ -247,6 +257,26 @@ final class LockPlanner {
         flags.check(path.at(depth), request.subtreeRoot(), () -> lock.path().ancestor(at).toString());
       }
     }
+    if (flagRecheck != null) {
+      for (Inode inode : flagRecheck.get().values()) {
+        flags.check(inode, request.subtreeRoot(), () -> "inode " + inode.id() + " (" + inode.name() + ")");
+      }
+      flagRecheck = null;
+    }
+  }
+
+  /** The keys of the declared paths' existing components that are no lock target, each once. */
+  private List<InodeKey> unlockedComponents(TreeMap<FsPath, LockTarget> targets) {
+    Set<InodeKey> keys = new LinkedHashSet<>();
+    for (PathLock lock : request.paths()) {
+      ResolvedPath path = cache.resolved.get(lock.path());
+      for (int depth = 0; depth < path.existingCount(); depth++) {
+        if (!targets.containsKey(lock.path().ancestor(depth))) {
+          keys.add(path.at(depth).key());
+        }
+      }
+    }
+    return new ArrayList<>(keys);
   }
 
   // ---- quota rows in the lock round trip ----

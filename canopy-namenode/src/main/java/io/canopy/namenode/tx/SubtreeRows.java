@@ -37,7 +37,7 @@ public final class SubtreeRows {
   }
 
   /** Takes {@code rows} more when they fit under the maximum with what is held; false (and nothing taken) if not. */
-  boolean tryTake(long rows) {
+  public boolean tryTake(long rows) {
     if (rows < 0) {
       throw new IllegalArgumentException("cannot take " + rows + " rows");
     }
@@ -53,7 +53,8 @@ public final class SubtreeRows {
     }
   }
 
-  void give(long rows) {
+  /** Gives back rows taken with {@link #tryTake}. */
+  public void give(long rows) {
     long left = held.addAndGet(-rows);
     if (rows < 0 || left < 0) {
       throw new IllegalStateException("gave back " + rows + " rows, leaving " + left + ": more than was taken");

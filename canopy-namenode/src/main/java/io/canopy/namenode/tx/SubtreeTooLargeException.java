@@ -11,7 +11,7 @@ import java.io.IOException;
 public final class SubtreeTooLargeException extends IOException {
   private static final long serialVersionUID = 1L;
 
-  SubtreeTooLargeException(String operation, String path, long limit) {
+  public SubtreeTooLargeException(String operation, String path, long limit) {
     super(operation + " " + path + ": the subtree needs more than " + limit + " rows (its inodes, and for a delete "
         + "the blocks and replicas of its files), the most the namenode holds for subtrees ("
         + NameNodeConfig.SUBTREE_MAX_ROWS + "). Work on its subdirectories one at a time (e.g. delete them first), "

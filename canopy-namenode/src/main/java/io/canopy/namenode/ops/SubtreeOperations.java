@@ -1,0 +1,57 @@
+package io.canopy.namenode.ops;
+
+import io.canopy.namenode.SubtreeSettings;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * This namenode's subtree operations (design 017): the directories they hold right now, and the one bounded pool of
+ * {@link SubtreeSettings#threads()} threads their transactions run on, whatever the number of operations (the
+ * namenode's connection pool counts them). Threads end after a minute idle.
+ */
+public final class SubtreeOperations {
+  private static final long IDLE_SECONDS = 60;
+
+  private final SubtreeSettings settings;
+  private final Set<Long> running = ConcurrentHashMap.newKeySet();
+  private final ThreadPoolExecutor pool;
+
+  public SubtreeOperations(SubtreeSettings settings) {
+    this.settings = settings;
+    this.pool = new ThreadPoolExecutor(settings.threads(), settings.threads(), IDLE_SECONDS, TimeUnit.SECONDS,
+        new LinkedBlockingQueue<>(), runnable -> {
+          Thread thread = new Thread(runnable, "canopy-subtree-operation");
+          thread.setDaemon(true);
+          return thread;
+        });
+    pool.allowCoreThreadTimeOut(true);
+  }
+
+  public SubtreeSettings settings() {
+    return settings;
+  }
+
+  ExecutorService pool() {
+    return pool;
+  }
+
+  /** Notes that this namenode runs the operation holding directory {@code rootId}. */
+  void started(long rootId) {
+    if (!running.add(rootId)) {
+      throw new IllegalStateException("invariant: two subtree operations of this namenode hold inode " + rootId);
+    }
+  }
+
+  void ended(long rootId) {
+    running.remove(rootId);
+  }
+
+  /** Whether an operation of this namenode holds directory {@code rootId} now. */
+  public boolean isRunning(long rootId) {
+    return running.contains(rootId);
+  }
+}
