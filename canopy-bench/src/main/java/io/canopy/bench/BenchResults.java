@@ -15,10 +15,11 @@ record BenchResults(BenchMode mode, long seed, MachineInfo machine, Instant star
     Map<String, String> durability, Map<String, String> clusterSettings, int datanodes, String only,
     List<NnThroughputComparison.Row> nnThroughput, OpenDepthComparison.Outcome openDepth,
     List<MixComparison.Outcome> mixes, MixComparison.Outcome spotifyUnpinned, CreateWriteComparison.Outcome createWrite,
-    SmallFilesComparison.Outcome smallFiles, JfrProfile.Summary profile, String profileNote) {
+    SmallFilesComparison.Outcome smallFiles, SubtreeComparison.Outcome subtree, JfrProfile.Summary profile,
+    String profileNote) {
 
   long failures() {
-    long failures = smallFiles == null ? 0 : smallFiles.failures();
+    long failures = (smallFiles == null ? 0 : smallFiles.failures()) + (subtree == null ? 0 : subtree.failures());
     if (only != null) {
       return failures;
     }
