@@ -26,8 +26,9 @@ final class SubtreeSection {
         + "ClientProtocol (create, then complete with no block, as NNThroughputBenchmark creates files; %d client "
         + "threads), moved to another parent with one `rename` call, then removed with one recursive `delete` call; "
         + "both calls are timed from the stock client (`hadoop fs -mv` and `hadoop fs -rm -r -skipTrash` make the "
-        + "same single call). One run per size; the order of the two systems alternates from size to size.%n%n",
-        settings.builderThreads()));
+        + "same single call). Each system first moves and removes a directory of %d files, not recorded (a fresh JVM's first "
+        + "calls are far slower). One run per size; the order of the two systems alternates from size to size.%n%n",
+        settings.builderThreads(), SubtreeComparison.WARMUP_FILES));
     md.append("| operation | files | Canopy s | HDFS s | HDFS / Canopy |\n|---|---:|---:|---:|---:|\n");
     for (String operation : List.of(SubtreeComparison.MV, SubtreeComparison.RM)) {
       for (int files : settings.timedFiles()) {
@@ -54,7 +55,8 @@ final class SubtreeSection {
         + "deleted; every call counts as an operation. After %.1f s of warm-up they are measured undisturbed for "
         + "%.1f s, then from the start of the recursive delete to its end. Throughput counts the calls completed "
         + "inside the interval; the latencies count every call that overlapped it, so a call blocked for the "
-        + "whole delete shows with its whole wait. Kept = throughput during the delete / undisturbed.%n%n",
+        + "whole delete shows with its whole wait. Kept = throughput during the delete / undisturbed; a delete of a few milliseconds leaves few "
+        + "calls in its interval, so its kept share is coarse.%n%n",
         outcome.workers(), settings.warmupMs() / 1000.0, settings.undisturbedMs() / 1000.0));
     md.append("| system | interval | s | operations | ops/s | p50 ms | p99 ms | max ms | failed |\n"
         + "|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
