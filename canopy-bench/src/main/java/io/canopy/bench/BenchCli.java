@@ -31,7 +31,8 @@ public final class BenchCli implements Runnable {
       description = {"Starts Canopy and HDFS, runs NNThroughputBenchmark (create, mkdirs, open, fileStatus, rename,",
           "delete), the Spotify mix (servers pinned, then unpinned) and its write-heavy variant, and create + write",
           "4 KB + close on both, small files (1 to 64 KB written then read back by Canopy's client, the stock",
-          "client on Canopy and on HDFS, and the crossover curve to 1 MB), reads the servers' CPU time per",
+          "client on Canopy and on HDFS, and the crossover curve to 1 MB), subtree operations (mv and rm -r of large",
+          "directories, clients in the parent during a big delete), reads the servers' CPU time per",
           "operation from /proc, profiles Canopy's namenode during the mix, and writes the report (Markdown + PNG",
           "charts). Only figures measured in this run appear. Modes: smoke (seconds; proves the harness works),",
           "quick (a few minutes), full (the published one: every figure repeated 3 times, median and range).",
@@ -48,7 +49,7 @@ public final class BenchCli implements Runnable {
     Path out;
 
     @Option(names = "--only", paramLabel = "SECTION",
-        description = "Run only this section (both systems are still started): small-files.")
+        description = "Run only this section (both systems are still started): small-files or subtree.")
     String only;
 
     @Option(names = "--work", defaultValue = "target/bench", paramLabel = "DIR",

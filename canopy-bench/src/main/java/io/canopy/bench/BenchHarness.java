@@ -37,7 +37,8 @@ final class BenchHarness {
 
   /** {@code --only} names: the sections that can run alone. */
   static final String SMALL_FILES = "small-files";
-  static final List<String> SECTIONS = List.of(SMALL_FILES);
+  static final String SUBTREE = "subtree";
+  static final List<String> SECTIONS = List.of(SMALL_FILES, SUBTREE);
 
   private final BenchMode mode;
   private final Path work;
@@ -57,7 +58,7 @@ final class BenchHarness {
     this.only = only;
   }
 
-  /** What the sections other than the small files measured (all null when only the small files ran). */
+  /** What the sections other than small files and subtree measured (all null when a section runs alone). */
   private record OtherSections(List<NnThroughputComparison.Row> nn, OpenDepthComparison.Outcome openDepth,
       List<MixComparison.Outcome> mixes, CreateWriteComparison.Outcome createWrite,
       MixComparison.Outcome spotifyUnpinned, JfrProfile.Summary profile, String profileNote) {
@@ -79,6 +80,7 @@ final class BenchHarness {
     Map<String, String> durability = new LinkedHashMap<>();
     OtherSections other = OtherSections.NONE;
     SmallFilesComparison.Outcome smallFiles;
+    SubtreeComparison.Outcome subtree;
     try (CanopySystem canopy = CanopySystem.start(work.resolve("canopy"), DATANODES, CLUSTER_SETTINGS);
         HdfsSystem hdfs = HdfsSystem.start(work.resolve("hdfs"), DATANODES, CLUSTER_SETTINGS)) {
       pinning.pinServers(canopy.serverPids());
@@ -90,11 +92,8 @@ final class BenchHarness {
       if (only == null) {
         other = beforeSmallFiles(canopy, hdfs, clientConf, pinning, progress);
       }
-      progress.println("Small files, " + mode.smallFiles().threads() + " threads, 1 to 64 KB, then the crossover "
-          + "curve to 1 MB:");
-      long smallFilesStart = System.nanoTime();
-      smallFiles = SmallFilesComparison.run(mode, canopy, hdfs, clientConf, seed, progress);
-      progress.printf(java.util.Locale.ROOT, "Small files took %.1f s%n", (System.nanoTime() - smallFilesStart) / 1e9);
+      smallFiles = runs(SMALL_FILES) ? smallFiles(canopy, hdfs, clientConf, progress) : null;
+      subtree = runs(SUBTREE) ? subtree(canopy, hdfs, clientConf, progress) : null;
       if (only == null) {
         other = afterSmallFiles(other, canopy, hdfs, clientConf, pinning, progress);
       }
@@ -102,7 +101,33 @@ final class BenchHarness {
     return new BenchResults(mode, seed, machine, started,
         Duration.ofNanos(System.nanoTime() - startNanos), pinning.describe(), durability, CLUSTER_SETTINGS,
         DATANODES, only, other.nn(), other.openDepth(), other.mixes(), other.spotifyUnpinned(), other.createWrite(),
-        smallFiles, other.profile(), other.profileNote());
+        smallFiles, subtree, other.profile(), other.profileNote());
+  }
+
+  /** Whether {@code section} runs: every section runs without {@code --only}. */
+  private boolean runs(String section) {
+    return only == null || only.equals(section);
+  }
+
+  private SmallFilesComparison.Outcome smallFiles(CanopySystem canopy, HdfsSystem hdfs, Configuration clientConf,
+      PrintWriter progress) throws IOException {
+    progress.println("Small files, " + mode.smallFiles().threads() + " threads, 1 to 64 KB, then the crossover "
+        + "curve to 1 MB:");
+    long start = System.nanoTime();
+    SmallFilesComparison.Outcome outcome = SmallFilesComparison.run(mode, canopy, hdfs, clientConf, seed, progress);
+    progress.printf(Locale.ROOT, "Small files took %.1f s%n", (System.nanoTime() - start) / 1e9);
+    return outcome;
+  }
+
+  private SubtreeComparison.Outcome subtree(CanopySystem canopy, HdfsSystem hdfs, Configuration clientConf,
+      PrintWriter progress) throws IOException {
+    BenchMode.Subtree settings = mode.subtree();
+    progress.printf(Locale.ROOT, "Subtree operations: mv and rm -r of %s files, then %d clients in the parent during "
+        + "the rm -r of %,d files:%n", settings.timedFiles(), settings.workers(), settings.disturbanceFiles());
+    long start = System.nanoTime();
+    SubtreeComparison.Outcome outcome = SubtreeComparison.run(mode, canopy, hdfs, clientConf, seed, progress);
+    progress.printf(Locale.ROOT, "Subtree operations took %.1f s%n", (System.nanoTime() - start) / 1e9);
+    return outcome;
   }
 
   /** NNThroughputBenchmark, open at depth, the mixes and create + write, servers pinned. */

@@ -20,11 +20,12 @@ import java.util.List;
  * @param writeWarmupSeconds its warm-up, not recorded
  * @param writeSeconds its recorded duration per repetition
  * @param smallFiles the small-files section's threads and durations (repeated {@code repetitions} times too)
+ * @param subtree the subtree section's directory sizes, threads and interval (run once in every mode)
  */
 public record BenchMode(String name, int repetitions, int nnThreads, int nnOperations, int nnWarmupRuns,
     int mixThreads,
     int mixWarmupSeconds, int mixSeconds, int namespaceDepth, int profileSeconds, int writeThreads,
-    int writeWarmupSeconds, int writeSeconds, SmallFiles smallFiles) {
+    int writeWarmupSeconds, int writeSeconds, SmallFiles smallFiles, Subtree subtree) {
 
   /**
    * The small-files section (issue 15): every phase (the writes, then the reads, of one size and one client) has
@@ -48,12 +49,39 @@ public record BenchMode(String name, int repetitions, int nnThreads, int nnOpera
     }
   }
 
+  /**
+   * The subtree section (issue 16): directories of empty files built through the ClientProtocol, one {@code mv} and
+   * one {@code rm -r} of each size timed, then clients in the parent while a directory of {@code disturbanceFiles} is
+   * deleted. Run once per mode (full mode builds 620,000 files; quick mode measured 300-900 files/s on Canopy and
+   * 400-1,800 on HDFS with servers pinned to one core: about 15 minutes); the order of the two systems alternates
+   * from size to size.
+   *
+   * @param timedFiles sizes of the directories whose mv and rm -r are timed (the issue names 10,000 and 100,000)
+   * @param disturbanceFiles size of the directory deleted under load (the issue names 200,000)
+   * @param builderThreads client threads filling the directories
+   * @param workers clients working in the parent of the deleted directory (the issue measured 8)
+   * @param warmupMs the workers' warm-up before the undisturbed interval, not recorded
+   * @param undisturbedMs the undisturbed interval the delete is compared with
+   */
+  public record Subtree(List<Integer> timedFiles, int disturbanceFiles, int builderThreads, int workers,
+      int warmupMs, int undisturbedMs) {
+    public Subtree {
+      timedFiles = List.copyOf(timedFiles);
+      com.google.common.base.Preconditions.checkArgument(!timedFiles.isEmpty() && timedFiles.stream()
+          .allMatch(files -> files >= 1) && disturbanceFiles >= 1 && builderThreads >= 1 && workers >= 1
+          && warmupMs >= 0 && undisturbedMs > 0, "subtree sizes, threads and the undisturbed interval must be "
+          + "positive, the warm-up not negative");
+    }
+  }
+
   public static final BenchMode SMOKE = new BenchMode("smoke", 1, 2, 100, 0, 2, 1, 3, 2, 3, 2, 1, 2,
-      new SmallFiles(2, 200, 500, 2, 100, 300));
+      new SmallFiles(2, 200, 500, 2, 100, 300), new Subtree(List.of(50, 200), 300, 2, 2, 200, 500));
   public static final BenchMode QUICK = new BenchMode("quick", 1, 8, 500, 0, 8, 2, 6, 4, 5, 16, 2, 6,
-      new SmallFiles(16, 800, 2000, 8, 400, 1000));
+      new SmallFiles(16, 800, 2000, 8, 400, 1000),
+      new Subtree(List.of(2_000, 10_000), 20_000, 8, 8, 1000, 3000));
   public static final BenchMode FULL = new BenchMode("full", 3, 16, 5000, 1, 16, 10, 30, 7, 30, 16, 10, 30,
-      new SmallFiles(16, 1000, 4000, 16, 1000, 3000));
+      new SmallFiles(16, 1000, 4000, 16, 1000, 3000),
+      new Subtree(List.of(10_000, 100_000), 200_000, 8, 8, 2000, 10_000));
 
   public static final List<BenchMode> ALL = List.of(SMOKE, QUICK, FULL);
 

@@ -40,13 +40,15 @@ final class ReportWriter {
 
   static void write(BenchResults results, Path report, String command) throws IOException {
     Path crossover = crossoverChartPath(report);
-    RatioChart.write(crossover, "Small files: Canopy / HDFS throughput by file size, " + results.mode().name()
-        + " mode (" + results.smallFiles().crossoverClient().label + ")",
-        SmallFilesSection.crossoverBars(results.smallFiles()));
+    if (results.smallFiles() != null) {
+      RatioChart.write(crossover, "Small files: Canopy / HDFS throughput by file size, " + results.mode().name()
+          + " mode (" + results.smallFiles().crossoverClient().label + ")",
+          SmallFilesSection.crossoverBars(results.smallFiles()));
+    }
     StringBuilder md = new StringBuilder();
     if (results.only() != null) { // one section: the setup and that section, no overall chart
       header(md, results, command, null);
-      SmallFilesSection.write(md, results.smallFiles(), crossover.getFileName().toString());
+      sections(md, results, crossover);
       Files.createDirectories(report.toAbsolutePath().getParent());
       Files.writeString(report, md.toString());
       return;
@@ -61,11 +63,21 @@ final class ReportWriter {
       mixSection(md, mix, mix == results.mixes().get(0) ? results.spotifyUnpinned() : null);
     }
     createWrite(md, results.createWrite());
-    SmallFilesSection.write(md, results.smallFiles(), crossover.getFileName().toString());
+    sections(md, results, crossover);
     CpuSection.write(md, results);
     profile(md, results);
     Files.createDirectories(report.toAbsolutePath().getParent());
     Files.writeString(report, md.toString());
+  }
+
+  /** The sections that can run alone ({@code --only}), those of this run, in the page's order. */
+  private static void sections(StringBuilder md, BenchResults results, Path crossover) {
+    if (results.smallFiles() != null) {
+      SmallFilesSection.write(md, results.smallFiles(), crossover.getFileName().toString());
+    }
+    if (results.subtree() != null) {
+      SubtreeSection.write(md, results.subtree());
+    }
   }
 
   private static List<RatioChart.Bar> chartBars(BenchResults results) {

@@ -58,6 +58,8 @@ class BenchReportSmokeTest {
     assertTrue(text.contains("| getBlockLocations | ") && text.contains("statements per call"), text);
     assertTrue(text.contains("## Small files") && text.contains("Failed files in the whole section: 0."),
         "small files missing or failed:\n" + text);
+    assertTrue(text.contains("## Subtree operations") && text.contains("Failed operations in the whole section: 0.")
+        && text.contains("Canopy keeps >= 50%"), "subtree operations missing or failed:\n" + text);
     assertNotNull(ImageIO.read(ReportWriter.crossoverChartPath(report).toFile()), "no small-files crossover chart");
     BufferedImage chart = ImageIO.read(ReportWriter.chartPath(report).toFile());
     assertNotNull(chart, "the chart is not a readable PNG");

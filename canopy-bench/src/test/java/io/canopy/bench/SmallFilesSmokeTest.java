@@ -62,7 +62,7 @@ class SmallFilesSmokeTest {
     commandLine.setErr(new PrintWriter(errors, true));
     int exit = commandLine.execute("report", "--only", "tiny-files", "--work", directory.resolve("w").toString());
     assertEquals(2, exit, errors.toString());
-    assertTrue(errors.toString().contains("--only: no section 'tiny-files'; sections that run alone: small-files"),
+    assertTrue(errors.toString().contains("--only: no section 'tiny-files'; sections that run alone: small-files, subtree"),
         errors.toString());
   }
 }

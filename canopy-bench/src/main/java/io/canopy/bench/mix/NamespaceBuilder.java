@@ -3,7 +3,6 @@ package io.canopy.bench.mix;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -13,12 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Random;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
@@ -93,7 +86,7 @@ public final class NamespaceBuilder {
     List<List<Path>> levels = directoryLevels(qualified);
     List<Path> directories = new ArrayList<>();
     levels.forEach(directories::addAll);
-    try (Pool pool = new Pool(threads)) {
+    try (IndexPool pool = new IndexPool(threads, "mix-namespace")) {
       for (int level = 1; level < levels.size(); level++) {
         List<Path> onLevel = levels.get(level);
         pool.forEachIndex(onLevel.size(), index -> {
@@ -136,7 +129,7 @@ public final class NamespaceBuilder {
     Path qualified = fileSystem.makeQualified(base);
     List<Path> directories = new ArrayList<>();
     List<Path> files = Collections.synchronizedList(new ArrayList<>());
-    try (Pool pool = new Pool(threads)) {
+    try (IndexPool pool = new IndexPool(threads, "mix-namespace")) {
       List<Path> level = List.of(qualified);
       while (!level.isEmpty()) {
         directories.addAll(level);
@@ -240,74 +233,5 @@ public final class NamespaceBuilder {
 
   private static double seconds(long startNanos) {
     return (System.nanoTime() - startNanos) / 1e9;
-  }
-
-  /** Work on one index; may throw the I/O error that stops the whole phase. */
-  private interface IndexTask {
-    void run(int index) throws IOException;
-  }
-
-  /**
-   * A fixed pool; {@link #forEachIndex} runs a task for 0..count-1 with at most {@code threads} at a time, each
-   * thread claiming the next index, so no per-item future is queued however large the namespace.
-   */
-  private static final class Pool implements AutoCloseable {
-    private final int threads;
-    private final ExecutorService executor;
-
-    Pool(int threads) {
-      this.threads = threads;
-      AtomicInteger number = new AtomicInteger();
-      this.executor = Executors.newFixedThreadPool(threads, runnable -> {
-        Thread thread = new Thread(runnable, "mix-namespace-" + number.incrementAndGet());
-        thread.setDaemon(true);
-        return thread;
-      });
-    }
-
-    void forEachIndex(int count, IndexTask task) throws IOException {
-      AtomicInteger next = new AtomicInteger();
-      AtomicBoolean failed = new AtomicBoolean();
-      List<Future<?>> futures = new ArrayList<>();
-      for (int i = 0; i < Math.min(threads, count); i++) {
-        futures.add(executor.submit(() -> {
-          int index;
-          while (!failed.get() && (index = next.getAndIncrement()) < count) {
-            try {
-              task.run(index);
-            } catch (IOException | RuntimeException e) {
-              failed.set(true);
-              throw e;
-            }
-          }
-          return null;
-        }));
-      }
-      IOException first = null;
-      for (Future<?> future : futures) {
-        try {
-          future.get();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          failed.set(true);
-          throw new InterruptedIOException("interrupted while building the mix namespace");
-        } catch (ExecutionException e) {
-          Throwable cause = e.getCause();
-          if (first == null) {
-            first = cause instanceof IOException io ? io : new IOException(String.valueOf(cause), cause);
-          } else {
-            first.addSuppressed(cause);
-          }
-        }
-      }
-      if (first != null) {
-        throw first;
-      }
-    }
-
-    @Override
-    public void close() {
-      executor.shutdownNow();
-    }
   }
 }
