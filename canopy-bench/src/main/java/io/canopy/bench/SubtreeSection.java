@@ -28,7 +28,7 @@ final class SubtreeSection {
         + "both calls are timed from the stock client (`hadoop fs -mv` and `hadoop fs -rm -r -skipTrash` make the "
         + "same single call). Each system first moves and removes a directory of %d files, not recorded (a fresh JVM's first "
         + "calls are far slower). One run per size; the order of the two systems alternates from size to size.%n%n",
-        settings.builderThreads(), SubtreeComparison.WARMUP_FILES));
+        settings.builderThreads(), settings.warmupFiles()));
     md.append("| operation | files | Canopy s | HDFS s | HDFS / Canopy |\n|---|---:|---:|---:|---:|\n");
     for (String operation : List.of(SubtreeComparison.MV, SubtreeComparison.RM)) {
       for (int files : settings.timedFiles()) {

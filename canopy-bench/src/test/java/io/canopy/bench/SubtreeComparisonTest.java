@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /** The subtree section's figures: ratios, the throughput kept, issue 16's target met or missed, and the page. */
 class SubtreeComparisonTest {
-  private static final BenchMode.Subtree SETTINGS = new BenchMode.Subtree(List.of(10_000), 200_000, 4, 8, 0, 1000);
+  private static final BenchMode.Subtree SETTINGS = new BenchMode.Subtree(List.of(10_000), 200_000, 4, 8, 0, 1000,
+      100);
 
   private static WindowResult window(double opsPerSecond) {
     return new WindowResult(2, (long) (2 * opsPerSecond), opsPerSecond,
@@ -46,6 +47,9 @@ class SubtreeComparisonTest {
     Outcome nothingUndisturbed = new Outcome(SETTINGS, 8, List.of(), List.of(new Disturbance("Canopy", 200_000, 4,
         window(0), window(10), ServerCpu.Usage.NONE)), 0, List.of());
     assertFalse(nothingUndisturbed.targetMet(), "no undisturbed throughput: nothing to keep, not met");
+    Outcome failedDelete = new Outcome(SETTINGS, 8, List.of(), List.of(new Disturbance("Canopy", 200_000, Double.NaN,
+        window(1000), window(1000), ServerCpu.Usage.NONE)), 1, List.of("Canopy: rm -r failed"));
+    assertFalse(failedDelete.targetMet(), "a delete that failed says nothing of the clients beside it");
   }
 
   @Test

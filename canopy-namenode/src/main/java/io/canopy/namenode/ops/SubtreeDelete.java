@@ -21,6 +21,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.apache.hadoop.ipc.RetriableException;
@@ -49,6 +50,8 @@ public final class SubtreeDelete {
   private static final int FINISH_ATTEMPTS = 5;
   /** How long a failed operation waits for its transactions still running before it clears its flag. */
   private static final long DRAIN_SECONDS = 120;
+  /** Quiesce transactions one round submits at most: what a round's results hold in memory is bounded by it. */
+  static final int QUIESCE_TASKS_PER_ROUND = 64;
 
   private final TransactionRunner runner;
   private final NamespaceServices services;
@@ -97,19 +100,24 @@ public final class SubtreeDelete {
       // no directory there anymore: the single transaction answers (false for a missing path)
       return runner.run(new DeleteOp(services, registry, path, true, permissions, Long.MAX_VALUE), call);
     }
-    operations.started(root.id());
     long started = System.nanoTime();
+    boolean registered = false;
     boolean finished = false;
     long heldRows = 0;
+    Run run = new Run(path, root.id(), self);
     try {
+      if (!operations.started(root.id())) {
+        throw new IOException("delete " + path + ": this namenode still runs an earlier operation on it (under an id "
+            + "it had before it was evicted); retry later");
+      }
+      registered = true;
       List<Directory> directories = new ArrayList<>();
-      heldRows = quiesce(path, root, permissions, directories);
+      heldRows = quiesce(run, root, permissions, directories);
       long inodes = directories.get(0).size;
       LOG.info("delete {}: {} inodes in {} directories held and quiesced in {} ms; deleting bottom-up", path, inodes,
           directories.size(), (System.nanoTime() - started) / 1_000_000);
-      requireSameNamenode(self, path);
-      deleteBottomUp(path, root.id(), directories);
-      requireSameNamenode(self, path);
+      deleteBottomUp(run, directories);
+      run.check();
       boolean result = finish(path, root.id(), self, call);
       finished = true;
       LOG.info("delete {}: {} inodes deleted through the subtree protocol in {} ms", path, inodes,
@@ -120,18 +128,38 @@ public final class SubtreeDelete {
       if (!finished) {
         unlock(root.id(), self, path);
       }
-      operations.ended(root.id());
+      if (registered) {
+        operations.ended(root.id());
+      }
     }
   }
 
   /**
-   * A namenode evicted from the group (a long pause) rejoins with a new id: the operation it ran under the old one is
-   * a dead namenode's now, which others may take over; it stops.
+   * One delete's shared state for its transactions running in parallel: stopped after the first failure (each
+   * checks before its next transaction), and stopped when this namenode was evicted from the group meanwhile (a long
+   * pause: it rejoined with a new id, the operation is a dead namenode's now, which others may take over).
    */
-  private void requireSameNamenode(long self, FsPath path) throws IOException {
-    if (namenodeId.getAsLong() != self) {
-      throw new IOException("delete " + path + ": this namenode was evicted from the group (it was namenode " + self
-          + ", now " + namenodeId.getAsLong() + ") and stopped the delete; what it deleted stays deleted; retry it");
+  private final class Run {
+    final FsPath path;
+    final long rootId;
+    final long self;
+    final AtomicBoolean stopped = new AtomicBoolean();
+
+    Run(FsPath path, long rootId, long self) {
+      this.path = path;
+      this.rootId = rootId;
+      this.self = self;
+    }
+
+    void check() throws IOException {
+      if (stopped.get()) {
+        throw new InterruptedIOException("delete " + path + ": stopped after another part of it failed");
+      }
+      if (namenodeId.getAsLong() != self) {
+        throw new IOException("delete " + path + ": this namenode was evicted from the group (it was namenode "
+            + self + ", now " + namenodeId.getAsLong() + ") and stopped the delete; what it deleted stays deleted; "
+            + "retry it");
+      }
     }
   }
 
@@ -153,34 +181,39 @@ public final class SubtreeDelete {
   }
 
   /**
-   * Quiesces the held subtree: rounds of transactions, each round working on the parts the previous one left, until
-   * none is left. Fills {@code directories}, each after its parent (the held one first), with their subtrees' sizes;
-   * they are charged to the namenode's subtree rows ({@link #DIRECTORIES_PER_ROW} per row: a tree with more
-   * directories than it holds is refused before anything is deleted). Answers the rows charged.
+   * Quiesces the held subtree: rounds of transactions, each round working on the parts the previous one left (at most
+   * {@link #QUIESCE_TASKS_PER_ROUND} at a time), until none is left. Fills {@code directories}, each after its parent
+   * (the held one first), with their subtrees' sizes; they are charged to the namenode's subtree rows
+   * ({@link #DIRECTORIES_PER_ROW} per row, at most half of them: the delete's own batches need the rest): a tree with
+   * more directories is refused before anything is deleted. Answers the rows charged.
    */
-  private long quiesce(FsPath path, Inode root, PermissionChecker permissions, List<Directory> directories)
+  private long quiesce(Run run, Inode root, PermissionChecker permissions, List<Directory> directories)
       throws IOException {
     Map<Long, Integer> indexOf = new HashMap<>();
     long heldRows = 0;
     try {
       directories.add(new Directory(root.id(), -1, null, 0));
       indexOf.put(root.id(), 0);
-      List<SubtreeQuiesceOp.Pending> work = List.of(new SubtreeQuiesceOp.Pending(root.id(), null));
+      List<SubtreeQuiesceOp.Pending> work = new ArrayList<>(List.of(new SubtreeQuiesceOp.Pending(root.id(), null)));
       while (!work.isEmpty()) {
+        List<SubtreeQuiesceOp.Pending> chunk = work.subList(0, Math.min(work.size(), QUIESCE_TASKS_PER_ROUND));
         List<Callable<SubtreeQuiesceOp.Quiesced>> tasks = new ArrayList<>();
-        for (SubtreeQuiesceOp.Pending item : work) {
+        for (SubtreeQuiesceOp.Pending item : chunk) {
           int at = indexOf.get(item.directoryId());
-          tasks.add(() -> runner.run(new SubtreeQuiesceOp(root.id(), item, () -> pathOf(path, directories, at),
-              settings.batchSize(), permissions)));
+          tasks.add(() -> {
+            run.check();
+            return runner.run(new SubtreeQuiesceOp(root.id(), item, () -> pathOf(run.path, directories, at),
+                settings.batchSize(), permissions));
+          });
         }
-        List<SubtreeQuiesceOp.Pending> next = new ArrayList<>();
-        List<SubtreeQuiesceOp.Quiesced> round = runAll(tasks);
+        List<SubtreeQuiesceOp.Pending> next = new ArrayList<>(work.subList(chunk.size(), work.size()));
+        List<SubtreeQuiesceOp.Quiesced> round = runAll(run, tasks);
         long foundNow = 0;
         for (SubtreeQuiesceOp.Quiesced quiesced : round) {
           foundNow += quiesced.directories().size();
         }
         long rows = (directories.size() + foundNow) / DIRECTORIES_PER_ROW - heldRows;
-        takeRows(path, heldRows, rows);
+        takeRows(run.path, heldRows, rows);
         heldRows += rows;
         for (SubtreeQuiesceOp.Quiesced quiesced : round) {
           for (SubtreeQuiesceOp.Found found : quiesced.directories()) {
@@ -209,11 +242,12 @@ public final class SubtreeDelete {
   }
 
   /**
-   * Charges {@code rows} more subtree rows for the directories this operation remembers: past the namenode's bound on
-   * its own, the delete is refused (nothing deleted yet); past it with what other operations hold, it is told to retry.
+   * Charges {@code rows} more subtree rows for the directories this operation remembers: past half the namenode's
+   * bound on its own, the delete is refused (nothing deleted yet); past the bound with what other operations hold, it
+   * is told to retry.
    */
   private void takeRows(FsPath path, long held, long rows) throws IOException {
-    if (held + rows > runner.subtreeRows().max()) {
+    if (held + rows > runner.subtreeRows().max() / 2) {
       throw new SubtreeTooLargeException("delete", path.toString(), runner.subtreeRows().max());
     }
     if (!runner.subtreeRows().tryTake(rows)) {
@@ -229,7 +263,7 @@ public final class SubtreeDelete {
    * subtree shrank to a batch or less once those below it were emptied is left for its parent to take whole: a deep
    * chain of directories costs a transaction per batch of them, not one per level.
    */
-  private void deleteBottomUp(FsPath path, long rootId, List<Directory> directories) throws IOException {
+  private void deleteBottomUp(Run run, List<Directory> directories) throws IOException {
     Map<Integer, List<Integer>> childrenOf = new HashMap<>();
     List<List<Integer>> largeByDepth = new ArrayList<>(); // larger than a batch before anything was deleted
     for (int index = 0; index < directories.size(); index++) {
@@ -260,9 +294,9 @@ public final class SubtreeDelete {
           continue; // small now: its parent takes it whole
         }
         emptied.add(directory);
-        tasks.add(() -> emptyDirectory(rootId, directory.id, () -> pathOf(path, directories, index), below));
+        tasks.add(() -> emptyDirectory(run, directory.id, () -> pathOf(run.path, directories, index), below));
       }
-      runAll(tasks);
+      runAll(run, tasks);
       for (Directory directory : emptied) {
         directory.size = 1;
       }
@@ -273,14 +307,15 @@ public final class SubtreeDelete {
    * Empties one directory in transactions of about {@link SubtreeSettings#batchSize()} inodes; one whose files hold
    * more block rows than the namenode holds for one operation is halved until it fits.
    */
-  private long emptyDirectory(long rootId, long directoryId, Supplier<FsPath> directoryPath,
+  private long emptyDirectory(Run run, long directoryId, Supplier<FsPath> directoryPath,
       Map<Long, Long> smallDirectories) throws IOException {
     long removed = 0;
     int budget = settings.batchSize();
     while (true) {
+      run.check();
       int batch;
       try {
-        batch = runner.run(new SubtreeDeleteBatchOp(registry, rootId, directoryId, directoryPath, budget,
+        batch = runner.run(new SubtreeDeleteBatchOp(registry, run.rootId, directoryId, directoryPath, budget,
             smallDirectories));
       } catch (SubtreeTooLargeException tooLarge) {
         if (budget == 1) {
@@ -297,10 +332,11 @@ public final class SubtreeDelete {
   }
 
   /**
-   * Runs the tasks on the namenode's subtree pool and answers their results in order. The first failure cancels the
-   * others and waits until none runs any more (a transaction in flight could still commit), then is thrown.
+   * Runs the tasks on the namenode's subtree pool and answers their results in order. The first failure stops the
+   * others (each checks {@link Run#check()} before its next transaction) and waits until none runs any more (a
+   * transaction in flight could still commit), then is thrown.
    */
-  private <T> List<T> runAll(List<Callable<T>> tasks) throws IOException {
+  private <T> List<T> runAll(Run run, List<Callable<T>> tasks) throws IOException {
     CountDownLatch ended = new CountDownLatch(tasks.size());
     List<Future<T>> futures = new ArrayList<>(tasks.size());
     for (Callable<T> task : tasks) {
@@ -308,7 +344,7 @@ public final class SubtreeDelete {
         try {
           return task.call();
         } finally {
-          ended.countDown();
+          ended.countDown(); // the wrapper alone counts: every task runs it, started early or late
         }
       }));
     }
@@ -333,17 +369,13 @@ public final class SubtreeDelete {
       throw new IOException(e.getCause());
     } finally {
       if (failed) {
-        drain(futures, ended);
+        run.stopped.set(true);
+        awaitEnd(ended);
       }
     }
   }
 
-  private static <T> void drain(List<Future<T>> futures, CountDownLatch ended) {
-    for (Future<T> future : futures) {
-      if (future.cancel(false)) {
-        ended.countDown(); // never started: it will not count itself
-      }
-    }
+  private static void awaitEnd(CountDownLatch ended) {
     try {
       if (!ended.await(DRAIN_SECONDS, TimeUnit.SECONDS)) {
         LOG.warn("Subtree operation transactions still running {} s after a failure", DRAIN_SECONDS);

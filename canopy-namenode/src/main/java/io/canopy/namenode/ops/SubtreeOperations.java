@@ -39,11 +39,12 @@ public final class SubtreeOperations {
     return pool;
   }
 
-  /** Notes that this namenode runs the operation holding directory {@code rootId}. */
-  void started(long rootId) {
-    if (!running.add(rootId)) {
-      throw new IllegalStateException("invariant: two subtree operations of this namenode hold inode " + rootId);
-    }
+  /**
+   * Notes that this namenode runs the operation holding directory {@code rootId}; false when one of its operations
+   * holds it already (one it ran under the id it had before it was evicted, and took over now).
+   */
+  boolean started(long rootId) {
+    return running.add(rootId);
   }
 
   void ended(long rootId) {
