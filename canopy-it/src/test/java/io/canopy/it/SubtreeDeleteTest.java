@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.canopy.metadata.LockMode;
 import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.SubtreeOperation;
@@ -92,30 +91,12 @@ class SubtreeDeleteTest {
     return CLUSTER.fileSystem().getClient().getFileInfo(path).getFileId();
   }
 
-  /**
-   * Flags the directory {@code id} (at {@code path}) as held by namenode {@code owner}, as a subtree operation's first
-   * step does, or clears its flag ({@link Inode#NO_SUBTREE_LOCK}).
-   */
   private static void hold(long id, String path, long owner) throws IOException {
-    try (Transaction tx = CLUSTER.store().begin()) {
-      Inode inode = tx.inodes().getById(id, LockMode.EXCLUSIVE).orElseThrow();
-      tx.inodes().update(inode.withSubtreeLockOwner(owner));
-      if (owner != Inode.NO_SUBTREE_LOCK) {
-        tx.subtreeOperations().put(new SubtreeOperation(id, owner, "delete", path, System.currentTimeMillis()));
-      } else {
-        tx.subtreeOperations().delete(id);
-      }
-      tx.commit();
-    }
+    HeldSubtrees.hold(CLUSTER.store(), id, path, owner, System.currentTimeMillis());
   }
 
   private static List<String> flagged() throws IOException {
-    List<String> names = new ArrayList<>();
-    for (List<String> row : StoreQueries.query(CLUSTER.store(),
-        "SELECT name FROM inodes WHERE subtree_lock_owner <> 0", 100).rows()) {
-      names.add(row.get(0));
-    }
-    return names;
+    return HeldSubtrees.flagged(CLUSTER.store());
   }
 
   private static void assertClean() throws IOException {

@@ -4,14 +4,9 @@ import static io.canopy.it.TestFiles.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.canopy.metadata.LockMode;
-import io.canopy.metadata.dal.Transaction;
-import io.canopy.metadata.entity.Inode;
-import io.canopy.metadata.entity.SubtreeOperation;
 import io.canopy.namenode.NameNodeConfig;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.junit.jupiter.api.Test;
@@ -38,23 +33,12 @@ class SubtreeLockCleanupTest {
     return CLUSTER.fileSystem().getClient().getFileInfo(path).getFileId();
   }
 
-  /** Flags directory {@code id} as held by namenode {@code owner} since {@code startedMs}, with its row. */
   private static void hold(long id, String path, long owner, long startedMs) throws IOException {
-    try (Transaction tx = CLUSTER.store().begin()) {
-      Inode inode = tx.inodes().getById(id, LockMode.EXCLUSIVE).orElseThrow();
-      tx.inodes().update(inode.withSubtreeLockOwner(owner));
-      tx.subtreeOperations().put(new SubtreeOperation(id, owner, "delete", path, startedMs));
-      tx.commit();
-    }
+    HeldSubtrees.hold(CLUSTER.store(), id, path, owner, startedMs);
   }
 
   private static List<String> flagged() throws IOException {
-    List<String> names = new ArrayList<>();
-    for (List<String> row : StoreQueries.query(CLUSTER.store(),
-        "SELECT name FROM inodes WHERE subtree_lock_owner <> 0 ORDER BY name", 100).rows()) {
-      names.add(row.get(0));
-    }
-    return names;
+    return HeldSubtrees.flagged(CLUSTER.store());
   }
 
   @Test

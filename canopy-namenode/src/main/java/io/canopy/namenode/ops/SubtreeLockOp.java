@@ -4,7 +4,6 @@ import io.canopy.metadata.LockMode;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.SubtreeOperation;
 import io.canopy.namenode.fs.FsPath;
-import io.canopy.namenode.fs.InodePartitioning;
 import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
@@ -12,7 +11,7 @@ import io.canopy.namenode.tx.PathLock;
 import io.canopy.namenode.tx.ResolvedPath;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
-import java.util.Optional;
+import java.util.List;
 import java.util.function.LongSupplier;
 import org.apache.hadoop.fs.permission.FsAction;
 
@@ -81,17 +80,7 @@ public final class SubtreeLockOp implements Operation<Inode> {
 
   /** Whether inode {@code id} is a descendant of {@code ancestorId}, walking up its committed parents. */
   private static boolean isBelow(TransactionContext context, long id, long ancestorId) throws IOException {
-    long current = id;
-    for (int depth = 0; depth < MAX_DEPTH; depth++) {
-      Optional<Inode> inode = context.unlockedInodeById(current);
-      if (inode.isEmpty() || inode.get().id() == InodePartitioning.ROOT_ID) {
-        return false; // gone (its operation's row is stale) or reached the root
-      }
-      if (inode.get().parentId() == ancestorId) {
-        return true;
-      }
-      current = inode.get().parentId();
-    }
-    throw new IllegalStateException("invariant: more than " + MAX_DEPTH + " ancestors above inode " + id);
+    List<Inode> chain = SubtreeSteps.committedChain(context, id); // null: gone, its operation's row is stale
+    return chain != null && chain.stream().anyMatch(inode -> inode.parentId() == ancestorId);
   }
 }

@@ -2,14 +2,11 @@ package io.canopy.namenode.ops;
 
 import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.fs.FsPath;
-import io.canopy.namenode.fs.InodePartitioning;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * Where a directory held by a subtree operation is now (design 017): its path, walked up through its committed
@@ -17,9 +14,6 @@ import java.util.Optional;
  * stop that); its last transaction locks the directory by the path it has then. Null when it is gone.
  */
 public final class SubtreePathOp implements Operation<FsPath> {
-  /** Ancestors walked up at most: a cycle is a broken namespace. */
-  private static final int MAX_DEPTH = 10_000;
-
   private final long inodeId;
 
   public SubtreePathOp(long inodeId) {
@@ -48,22 +42,13 @@ public final class SubtreePathOp implements Operation<FsPath> {
 
   @Override
   public FsPath execute(TransactionContext context) throws IOException {
-    List<String> names = new ArrayList<>();
-    long current = inodeId;
-    while (current != InodePartitioning.ROOT_ID) {
-      Optional<Inode> inode = context.unlockedInodeById(current);
-      if (inode.isEmpty()) {
-        return null;
-      }
-      names.add(inode.get().name());
-      if (names.size() > MAX_DEPTH) {
-        throw new IllegalStateException("invariant: more than " + MAX_DEPTH + " ancestors above inode " + inodeId);
-      }
-      current = inode.get().parentId();
+    List<Inode> chain = SubtreeSteps.committedChain(context, inodeId);
+    if (chain == null) {
+      return null;
     }
     FsPath path = FsPath.ROOT;
-    for (int i = names.size() - 1; i >= 0; i--) {
-      path = path.child(names.get(i));
+    for (int i = chain.size() - 1; i >= 0; i--) {
+      path = path.child(chain.get(i).name());
     }
     return path;
   }

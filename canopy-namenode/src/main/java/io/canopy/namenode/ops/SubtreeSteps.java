@@ -2,12 +2,19 @@ package io.canopy.namenode.ops;
 
 import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.fs.InodePartitioning;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /** What the subtree protocol's steps share (design 017). */
 final class SubtreeSteps {
+  /** Ancestors walked up at most: a cycle is a broken namespace. */
+  private static final int MAX_DEPTH = 10_000;
+
   private SubtreeSteps() {
   }
 
@@ -15,6 +22,26 @@ final class SubtreeSteps {
    * The directory a step locked by id: it cannot have gone or become a file while its subtree is held (every
    * operation that could have done it waits for the flag), so either is a broken invariant.
    */
+  /**
+   * Inode {@code inodeId} and its ancestors below the root, deepest first, as last committed (read without locks, one
+   * round trip each); null when one of them is gone.
+   */
+  static List<Inode> committedChain(TransactionContext context, long inodeId) throws IOException {
+    List<Inode> chain = new ArrayList<>();
+    for (long current = inodeId; current != InodePartitioning.ROOT_ID; ) {
+      Optional<Inode> inode = context.unlockedInodeById(current);
+      if (inode.isEmpty()) {
+        return null;
+      }
+      chain.add(inode.get());
+      if (chain.size() > MAX_DEPTH) {
+        throw new IllegalStateException("invariant: more than " + MAX_DEPTH + " ancestors above inode " + inodeId);
+      }
+      current = inode.get().parentId();
+    }
+    return chain;
+  }
+
   static Inode heldDirectory(TransactionContext context, long directoryId, Supplier<FsPath> path)
       throws IOException {
     Inode directory = context.inodeLockedById();
