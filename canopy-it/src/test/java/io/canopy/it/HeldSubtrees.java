@@ -1,5 +1,7 @@
 package io.canopy.it;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.canopy.metadata.LockMode;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.dal.Transaction;
@@ -30,6 +32,21 @@ final class HeldSubtrees {
       }
       tx.commit();
     }
+  }
+
+  /** The running subtree operations' rows. */
+  static List<SubtreeOperation> running(MetadataStore store) throws IOException {
+    try (Transaction tx = store.begin()) {
+      return tx.subtreeOperations().all(100);
+    }
+  }
+
+  /** The namespace's and quotas' invariants hold, and no subtree operation or flag is left. */
+  static void assertClean(MetadataStore store) throws IOException {
+    assertEquals(List.of(), NamespaceInvariants.violations(store));
+    assertEquals(List.of(), NamespaceInvariants.quotaViolations(store));
+    assertEquals(List.of(), running(store), "no subtree operation left running");
+    assertEquals(List.of(), flagged(store), "no flag left");
   }
 
   /** The names of the flagged inodes, in name order. */

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.SubtreeOperation;
 import io.canopy.namenode.NameNode;
@@ -82,9 +81,7 @@ class SubtreeDeleteTest {
   }
 
   private static List<SubtreeOperation> running() throws IOException {
-    try (Transaction tx = CLUSTER.store().begin()) {
-      return tx.subtreeOperations().all(100);
-    }
+    return HeldSubtrees.running(CLUSTER.store());
   }
 
   private static long idOf(String path) throws IOException {
@@ -100,10 +97,7 @@ class SubtreeDeleteTest {
   }
 
   private static void assertClean() throws IOException {
-    assertEquals(List.of(), NamespaceInvariants.violations(CLUSTER.store()));
-    assertEquals(List.of(), NamespaceInvariants.quotaViolations(CLUSTER.store()));
-    assertEquals(List.of(), running(), "no subtree operation left running");
-    assertEquals(List.of(), flagged(), "no flag left");
+    HeldSubtrees.assertClean(CLUSTER.store());
   }
 
   @Test

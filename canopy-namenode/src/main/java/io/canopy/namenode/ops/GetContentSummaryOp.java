@@ -14,6 +14,7 @@ import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
+import org.apache.hadoop.ipc.RetriableException;
 import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.permission.FsAction;
 
@@ -27,10 +28,35 @@ import org.apache.hadoop.fs.permission.FsAction;
 public final class GetContentSummaryOp implements Operation<ContentSummary> {
   private final FsPath path;
   private final PermissionChecker permissions;
+  private long maxInodes = Long.MAX_VALUE;
+  private SubtreeCount.Tally tally;
 
   public GetContentSummaryOp(FsPath path, PermissionChecker permissions) {
     this.path = path;
     this.permissions = permissions;
+  }
+
+
+  /**
+   * Counts the subtree here only up to {@code maxInodes} (past it: {@link io.canopy.namenode.tx.LargeSubtreeException},
+   * for the caller to count it in batches), or takes {@code tally}, counted in batches for the directory it names.
+   */
+  public GetContentSummaryOp counting(long maxInodes, SubtreeCount.Tally tally) {
+    if (maxInodes < 1) {
+      throw new IllegalArgumentException("a subtree counted in a transaction has at least 1 inode, got " + maxInodes);
+    }
+    this.maxInodes = maxInodes;
+    this.tally = tally;
+    return this;
+  }
+
+  /** The tally counted for {@code directory}: one counted for another directory means the path changed since. */
+  static SubtreeCount.Tally tallyFor(SubtreeCount.Tally tally, Inode directory, FsPath path)
+      throws RetriableException {
+    if (tally.rootId() != directory.id()) {
+      throw new RetriableException(path + " changed while its subtree was being counted; retry");
+    }
+    return tally;
   }
 
   @Override
@@ -50,7 +76,8 @@ public final class GetContentSummaryOp implements Operation<ContentSummary> {
 
   @Override
   public LockRequest locks() {
-    return LockRequest.of(new PathLock(path, LockMode.NONE, LockMode.NONE).withSubtree());
+    PathLock lock = new PathLock(path, LockMode.NONE, LockMode.NONE);
+    return LockRequest.of(tally == null ? lock.withSubtree() : lock);
   }
 
   @Override
@@ -63,10 +90,27 @@ public final class GetContentSummaryOp implements Operation<ContentSummary> {
       // the top directory first: a caller who may not read it is refused before the subtree is scanned
       permissions.checkPathAccess(context, resolved, FsAction.READ_EXECUTE);
     }
+    SubtreeCount.Tally counted = tally != null && root.directory() ? tallyFor(tally, root, path) : count(context, root);
+    long directories = counted.directories();
+    long files = counted.files();
+    long length = counted.length();
+    long space = counted.storageSpace();
+    Optional<DirectoryQuota> quota = root.hasQuota() ? context.readQuota(root, LockMode.NONE)
+        : Optional.empty();
+    long namespaceQuota = quota.map(DirectoryQuota::namespaceQuota).orElse(path.isRoot() ? Long.MAX_VALUE : -1);
+    long spaceQuota = quota.map(DirectoryQuota::storageSpaceQuota).orElse(-1L);
+    return new ContentSummary.Builder().length(length).fileCount(files).directoryCount(directories)
+        .spaceConsumed(space).quota(namespaceQuota).spaceQuota(spaceQuota)
+        // HDFS names no policy for a directory without erasure coding or a link, and "Replicated" for a plain file
+        .erasureCodingPolicy(root.directory() || root.isSymlink() ? "" : "Replicated").build();
+  }
+
+  /** Counts the subtree in this transaction, up to {@link #maxInodes}. */
+  private SubtreeCount.Tally count(TransactionContext context, Inode root) throws IOException {
     long directories = 0;
     long files = 0;
     long length = 0;
-    List<Inode> subtree = context.subtree(root, LockMode.NONE);
+    List<Inode> subtree = context.subtree(root, LockMode.NONE, maxInodes);
     permissions.checkEveryDirectory(context, path, subtree, FsAction.READ_EXECUTE);
     for (Inode inode : subtree) {
       if (inode.directory()) {
@@ -77,13 +121,6 @@ public final class GetContentSummaryOp implements Operation<ContentSummary> {
       }
     }
     long space = SubtreeUsage.of(context, subtree, LockMode.NONE).storageSpace();
-    Optional<DirectoryQuota> quota = root.hasQuota() ? context.readQuota(root, LockMode.NONE)
-        : Optional.empty();
-    long namespaceQuota = quota.map(DirectoryQuota::namespaceQuota).orElse(path.isRoot() ? Long.MAX_VALUE : -1);
-    long spaceQuota = quota.map(DirectoryQuota::storageSpaceQuota).orElse(-1L);
-    return new ContentSummary.Builder().length(length).fileCount(files).directoryCount(directories)
-        .spaceConsumed(space).quota(namespaceQuota).spaceQuota(spaceQuota)
-        // HDFS names no policy for a directory without erasure coding or a link, and "Replicated" for a plain file
-        .erasureCodingPolicy(root.directory() || root.isSymlink() ? "" : "Replicated").build();
+    return new SubtreeCount.Tally(root.id(), directories, files, length, space);
   }
 }

@@ -29,10 +29,26 @@ import org.apache.hadoop.fs.permission.FsAction;
 public final class GetQuotaUsageOp implements Operation<QuotaUsage> {
   private final FsPath path;
   private final PermissionChecker permissions;
+  private long maxInodes = Long.MAX_VALUE;
+  private SubtreeCount.Tally tally;
 
   public GetQuotaUsageOp(FsPath path, PermissionChecker permissions) {
     this.path = path;
     this.permissions = permissions;
+  }
+
+
+  /**
+   * Counts the subtree here only up to {@code maxInodes} (past it: {@link io.canopy.namenode.tx.LargeSubtreeException},
+   * for the caller to count it in batches), or takes {@code tally}, counted in batches for the directory it names.
+   */
+  public GetQuotaUsageOp counting(long maxInodes, SubtreeCount.Tally tally) {
+    if (maxInodes < 1) {
+      throw new IllegalArgumentException("a subtree counted in a transaction has at least 1 inode, got " + maxInodes);
+    }
+    this.maxInodes = maxInodes;
+    this.tally = tally;
+    return this;
   }
 
   @Override
@@ -62,9 +78,13 @@ public final class GetQuotaUsageOp implements Operation<QuotaUsage> {
     permissions.checkTraverse(context, resolved);
     Inode target = resolved.target();
     List<Inode> subtree = null;
-    if (target != null && (!target.hasQuota() || permissions.checksAccess())) {
+    Usage counted = null;
+    if (target != null && tally != null && target.directory()) {
+      // counted in batches, each directory's access checked there
+      counted = new Usage(GetContentSummaryOp.tallyFor(tally, target, path).namespace(), tally.storageSpace());
+    } else if (target != null && (!target.hasQuota() || permissions.checksAccess())) {
       // read to be counted, or, under a quota (whose row is the answer), only to check the caller's access to it
-      subtree = context.subtree(target, LockMode.NONE);
+      subtree = context.subtree(target, LockMode.NONE, maxInodes);
       permissions.checkSubtreeAccess(context, path, subtree, FsAction.READ_EXECUTE, false);
     }
     if (target == null) {
@@ -79,8 +99,8 @@ public final class GetQuotaUsageOp implements Operation<QuotaUsage> {
       }
       // cleared since the path was read: count, as for any directory without a quota
     }
-    Usage usage = SubtreeUsage.of(context, subtree != null ? subtree
-        : context.subtree(target, LockMode.NONE), LockMode.NONE);
+    Usage usage = counted != null ? counted : SubtreeUsage.of(context, subtree != null ? subtree
+        : context.subtree(target, LockMode.NONE, maxInodes), LockMode.NONE);
     return new QuotaUsage.Builder().fileAndDirectoryCount(usage.namespace())
         .quota(path.isRoot() ? Long.MAX_VALUE : -1).spaceConsumed(usage.storageSpace()).spaceQuota(-1).build();
   }

@@ -30,6 +30,7 @@ public final class Rename2Op implements VoidAtMostOnce {
   private final FsPath destination;
   private final boolean overwrite;
   private final PermissionChecker permissions;
+  private SubtreeUsageSource counting = SubtreeUsageSource.UNBOUNDED;
 
   public Rename2Op(NamespaceServices services, DatanodeRegistry registry, FsPath source, FsPath destination,
       boolean overwrite, PermissionChecker permissions) {
@@ -41,6 +42,16 @@ public final class Rename2Op implements VoidAtMostOnce {
     this.permissions = permissions;
   }
 
+
+  /**
+   * How the subtree moved between quota directories is counted (design 017): by default in this transaction,
+   * whatever its size.
+   */
+  public Rename2Op countingSubtree(SubtreeUsageSource counting) {
+    this.counting = counting;
+    return this;
+  }
+
   @Override
   public String name() {
     return "rename2";
@@ -48,8 +59,8 @@ public final class Rename2Op implements VoidAtMostOnce {
 
   @Override
   public LockRequest locks() {
-    return LockRequest.of(PathLock.writeTargetAndParent(source), RenameSupport.destinationLock(source, destination))
-        .withQuotaAfterSubtree();
+    return counting.guard(LockRequest.of(PathLock.writeTargetAndParent(source),
+        RenameSupport.destinationLock(source, destination)).withQuotaAfterSubtree());
   }
 
   @Override
@@ -105,7 +116,8 @@ public final class Rename2Op implements VoidAtMostOnce {
     if (!destinationParent.directory()) {
       throw new ParentNotDirectoryException("rename destination parent " + destination + " is a file.");
     }
-    RenameSupport.move(context, services, registry, sourceInode, src.above(), dst.above(), destination, existing);
+    RenameSupport.move(context, services, registry, sourceInode, src.above(), dst.above(), destination, existing,
+        counting);
     return null;
   }
 }

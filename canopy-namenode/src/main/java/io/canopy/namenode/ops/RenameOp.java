@@ -25,6 +25,7 @@ public final class RenameOp implements BooleanAtMostOnce {
   private final FsPath source;
   private final FsPath destination;
   private final PermissionChecker permissions;
+  private SubtreeUsageSource counting = SubtreeUsageSource.UNBOUNDED;
 
   public RenameOp(NamespaceServices services, DatanodeRegistry registry, FsPath source, FsPath destination,
       PermissionChecker permissions) {
@@ -33,6 +34,16 @@ public final class RenameOp implements BooleanAtMostOnce {
     this.source = source;
     this.destination = destination;
     this.permissions = permissions;
+  }
+
+
+  /**
+   * How the subtree moved between quota directories is counted (design 017): by default in this transaction,
+   * whatever its size.
+   */
+  public RenameOp countingSubtree(SubtreeUsageSource counting) {
+    this.counting = counting;
+    return this;
   }
 
   @Override
@@ -45,6 +56,10 @@ public final class RenameOp implements BooleanAtMostOnce {
     if (source.isRoot()) {
       return LockRequest.of(PathLock.writeTargetAndParent(source));
     }
+    return counting.guard(destinationLocks());
+  }
+
+  private LockRequest destinationLocks() {
     // The destination may turn out to be a directory to move into: lock dst/name too (same global order).
     return LockRequest.of(PathLock.writeTargetAndParent(source), RenameSupport.destinationLock(source, destination),
         RenameSupport.destinationLock(source, destination.child(source.name()))).withQuotaAfterSubtree();
@@ -88,7 +103,8 @@ public final class RenameOp implements BooleanAtMostOnce {
     if (destinationParent == null || !destinationParent.directory() || effective.isRoot()) {
       return false;
     }
-    RenameSupport.move(context, services, registry, sourceInode, src.above(), dst.above(), effective, null);
+    RenameSupport.move(context, services, registry, sourceInode, src.above(), dst.above(), effective, null,
+        counting);
     return true;
   }
 }

@@ -65,10 +65,11 @@ final class RenameSupport {
    * (nothing in it changes meanwhile), charges it to the quota directories it enters (checked, as HDFS's
    * verifyQuotaForRename), gives it back to those it leaves, and advances the quota epoch so that operations in the
    * subtree that read their paths before re-run. A move that stays under the same quota directories costs nothing.
+   * The source's subtree is counted as {@code counting} says: up to a bound here, or already by the subtree protocol.
    */
   static void move(TransactionContext context, NamespaceServices services, DatanodeRegistry registry,
       Inode source, List<Inode> sourceAncestors, List<Inode> destinationAncestors, FsPath destination,
-      Inode existing) throws IOException {
+      Inode existing, SubtreeUsageSource counting) throws IOException {
     Inode sourceParent = sourceAncestors.get(sourceAncestors.size() - 1);
     Inode destinationParent = destinationAncestors.get(destinationAncestors.size() - 1);
     String name = destination.name();
@@ -88,8 +89,9 @@ final class RenameSupport {
       services.limits().checkDirectoryItems(destination.parent(), destinationChildren);
     }
     if (removed != null || crossesQuotas) {
-      Usage moved = crossesQuotas
-          ? SubtreeUsage.of(context, context.subtree(source, LockMode.EXCLUSIVE), LockMode.EXCLUSIVE) : null;
+      Usage moved = !crossesQuotas ? null : source.directory()
+          ? counting.usageOf(context, source, destination.toString())
+          : SubtreeUsage.of(context, List.of(source), LockMode.EXCLUSIVE);
       List<Inode> all = new ArrayList<>(sourceAncestors);
       all.addAll(destinationAncestors);
       context.lockQuotas(all); // every row at once, after every inode: the global lock order

@@ -4,7 +4,6 @@ import io.canopy.metadata.LockMode;
 import io.canopy.metadata.entity.DirectoryQuota;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.fs.FsPath;
-import io.canopy.namenode.quota.SubtreeUsage;
 import io.canopy.namenode.quota.Usage;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
@@ -30,11 +29,21 @@ public final class SetQuotaOp implements Operation<Void> {
   private final FsPath path;
   private final long namespaceQuota;
   private final long storageSpaceQuota;
+  private SubtreeUsageSource counting = SubtreeUsageSource.UNBOUNDED;
 
   public SetQuotaOp(FsPath path, long namespaceQuota, long storageSpaceQuota) {
     this.path = path;
     this.namespaceQuota = namespaceQuota;
     this.storageSpaceQuota = storageSpaceQuota;
+  }
+
+  /**
+   * How the subtree of a directory getting its first quota is counted (design 017): by default in this
+   * transaction, whatever its size.
+   */
+  public SetQuotaOp countingSubtree(SubtreeUsageSource counting) {
+    this.counting = counting;
+    return this;
   }
 
   /** HDFS's sanity check: a limit is non-negative, or one of the two special values. */
@@ -60,7 +69,7 @@ public final class SetQuotaOp implements Operation<Void> {
 
   @Override
   public LockRequest locks() {
-    return LockRequest.of(PathLock.write(path));
+    return counting.guard(LockRequest.of(PathLock.write(path)));
   }
 
   @Override
@@ -105,7 +114,7 @@ public final class SetQuotaOp implements Operation<Void> {
     if (!limited) {
       return null; // the root reset to its default: nothing is stored for it
     }
-    Usage usage = SubtreeUsage.of(context, context.subtree(directory, LockMode.EXCLUSIVE), LockMode.EXCLUSIVE);
+    Usage usage = counting.usageOf(context, directory, path.toString());
     context.putQuota(directory, new DirectoryQuota(directory.id(), newNamespace, newStorageSpace,
         usage.namespace(), usage.storageSpace()));
     context.bumpQuotaEpoch();

@@ -4,6 +4,7 @@ import io.canopy.metadata.LockMode;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.permission.PermissionChecker;
+import io.canopy.namenode.quota.SubtreeUsage;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.TransactionContext;
@@ -21,9 +22,10 @@ import org.apache.hadoop.fs.permission.FsAction;
  * One transaction of the subtree protocol's quiesce phase (design 017): from a directory of the held subtree (after
  * {@code startAfter} in its children, when it was cut short before), locks exclusively, breadth first, at most
  * {@code budget} inodes below it, which waits for every operation that started on them before the flag was set, and
- * checks there the access a delete needs (HDFS checks the whole subtree before deleting anything). The locks go at
- * commit; operations starting later meet the flag. Answers the directories found, the files counted per directory,
- * and where the work goes on: directories whose children this transaction did not read, or not all of.
+ * checks there the access a delete needs (HDFS checks the whole subtree before deleting anything), or counts the
+ * storage space of the files for a move or a quota. The locks go at commit; operations starting later meet the flag.
+ * Answers the directories found, the files counted per directory, the storage space counted, and where the work goes
+ * on: directories whose children this transaction did not read, or not all of.
  */
 public final class SubtreeQuiesceOp implements Operation<SubtreeQuiesceOp.Quiesced> {
   /** Work left: the children of {@code directoryId} after {@code startAfter} (null: all of them). */
@@ -34,18 +36,24 @@ public final class SubtreeQuiesceOp implements Operation<SubtreeQuiesceOp.Quiesc
   public record Found(long id, long parentId, String name) {
   }
 
-  /** What one transaction found: directories (parents first), files per directory id, and the work left. */
-  public record Quiesced(List<Found> directories, Map<Long, Long> files, List<Pending> pending, long inodes) {
+  /**
+   * What one transaction found: directories (parents first), files per directory id, the work left, and the storage
+   * space of the files it read (0 unless counted).
+   */
+  public record Quiesced(List<Found> directories, Map<Long, Long> files, List<Pending> pending, long inodes,
+      long storageSpace) {
   }
 
   private final long rootId;
   private final Pending start;
   private final Supplier<FsPath> startPath;
   private final int budget;
-  private final PermissionChecker permissions;
+  /** The access a delete checks below; null: none. */
+  private final PermissionChecker access;
+  private final boolean countSpace;
 
   public SubtreeQuiesceOp(long rootId, Pending start, Supplier<FsPath> startPath, int budget,
-      PermissionChecker permissions) {
+      PermissionChecker access, boolean countSpace) {
     if (budget < 1) {
       throw new IllegalArgumentException("quiesce budget must be positive, got " + budget);
     }
@@ -53,7 +61,8 @@ public final class SubtreeQuiesceOp implements Operation<SubtreeQuiesceOp.Quiesc
     this.start = start;
     this.startPath = startPath;
     this.budget = budget;
-    this.permissions = permissions;
+    this.access = access;
+    this.countSpace = countSpace;
   }
 
   @Override
@@ -80,6 +89,7 @@ public final class SubtreeQuiesceOp implements Operation<SubtreeQuiesceOp.Quiesc
     Deque<Pending> queue = new ArrayDeque<>(List.of(start));
     List<Found> found = new ArrayList<>();
     Map<Long, Long> files = new HashMap<>();
+    List<Inode> counted = new ArrayList<>();
     long read = 0;
     while (!queue.isEmpty() && read < budget) {
       Pending item = queue.poll();
@@ -104,15 +114,21 @@ public final class SubtreeQuiesceOp implements Operation<SubtreeQuiesceOp.Quiesc
           queue.add(new Pending(child.id(), null));
         } else {
           fileCount++;
+          if (countSpace) {
+            counted.add(child);
+          }
         }
       }
-      permissions.checkSubtreeAccess(context, path, checked, FsAction.ALL, true); // an empty directory needs none
+      if (access != null) {
+        access.checkSubtreeAccess(context, path, checked, FsAction.ALL, true); // an empty directory needs none
+      }
       files.merge(directory.id(), fileCount, Long::sum);
       if (page.size() == limit) {
         queue.add(new Pending(directory.id(), page.get(page.size() - 1).name())); // more children after these
       }
     }
-    return new Quiesced(found, files, new ArrayList<>(queue), read);
+    long space = counted.isEmpty() ? 0 : SubtreeUsage.of(context, counted, LockMode.EXCLUSIVE).storageSpace();
+    return new Quiesced(found, files, new ArrayList<>(queue), read, space);
   }
 
   /** A directory's path, for messages only: walked up through what this transaction read, then the start's path. */

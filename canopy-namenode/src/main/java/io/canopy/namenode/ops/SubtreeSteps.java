@@ -19,10 +19,6 @@ final class SubtreeSteps {
   }
 
   /**
-   * The directory a step locked by id: it cannot have gone or become a file while its subtree is held (every
-   * operation that could have done it waits for the flag), so either is a broken invariant.
-   */
-  /**
    * Inode {@code inodeId} and its ancestors below the root, deepest first, as last committed (read without locks, one
    * round trip each); null when one of them is gone.
    */
@@ -42,6 +38,10 @@ final class SubtreeSteps {
     return chain;
   }
 
+  /**
+   * The directory a step locked by id: it cannot have gone or become a file while its subtree is held (every
+   * operation that could have done it waits for the flag), so either is a broken invariant.
+   */
   static Inode heldDirectory(TransactionContext context, long directoryId, Supplier<FsPath> path)
       throws IOException {
     Inode directory = context.inodeLockedById();

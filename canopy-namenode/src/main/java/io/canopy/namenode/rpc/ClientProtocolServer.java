@@ -1,7 +1,6 @@
 package io.canopy.namenode.rpc;
 
 import io.canopy.namenode.NameNodeConfig;
-import io.canopy.namenode.SubtreeSettings;
 import io.canopy.namenode.blocks.BlockServices;
 import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.fs.FsPath;
@@ -22,15 +21,12 @@ import io.canopy.namenode.ops.ConcatOp;
 import io.canopy.namenode.ops.CreateOp;
 import io.canopy.namenode.ops.CreateSymlinkOp;
 import io.canopy.namenode.ops.CreateWorkflow;
-import io.canopy.namenode.ops.DeleteOp;
 import io.canopy.namenode.ops.FsyncOp;
 import io.canopy.namenode.ops.GetAclStatusOp;
 import io.canopy.namenode.ops.GetAdditionalDatanodeOp;
 import io.canopy.namenode.ops.GetBlockLocationsOp;
-import io.canopy.namenode.ops.GetContentSummaryOp;
 import io.canopy.namenode.ops.GetFileInfoOp;
 import io.canopy.namenode.ops.GetListingOp;
-import io.canopy.namenode.ops.GetQuotaUsageOp;
 import io.canopy.namenode.ops.GetStoragePolicyOp;
 import io.canopy.namenode.ops.GetXAttrsOp;
 import io.canopy.namenode.ops.IsFileClosedOp;
@@ -43,14 +39,12 @@ import io.canopy.namenode.ops.RemoveAclEntriesOp;
 import io.canopy.namenode.ops.RemoveAclOp;
 import io.canopy.namenode.ops.RemoveDefaultAclOp;
 import io.canopy.namenode.ops.RemoveXAttrOp;
-import io.canopy.namenode.ops.Rename2Op;
-import io.canopy.namenode.ops.RenameOp;
 import io.canopy.namenode.ops.RenewLeaseOp;
 import io.canopy.namenode.ops.SafeModeOp;
 import io.canopy.namenode.ops.SetAclOp;
 import io.canopy.namenode.ops.SetOwnerOp;
 import io.canopy.namenode.ops.SetPermissionOp;
-import io.canopy.namenode.ops.SubtreeDelete;
+import io.canopy.namenode.ops.SubtreeCalls;
 import io.canopy.namenode.ops.SubtreeOperations;
 import io.canopy.namenode.ops.SetQuotaOp;
 import io.canopy.namenode.ops.SetReplicationOp;
@@ -62,8 +56,6 @@ import io.canopy.namenode.ops.UpdateBlockForPipelineOp;
 import io.canopy.namenode.ops.UpdatePipelineOp;
 import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.tx.ClientCall;
-import io.canopy.namenode.tx.LargeSubtreeException;
-import io.canopy.namenode.tx.SubtreeTooLargeException;
 import io.canopy.namenode.tx.TransactionRunner;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -148,8 +140,7 @@ public final class ClientProtocolServer extends UnsupportedClientCalls {
   private final StoragePolicies storagePolicies;
   /** Where this namenode's listings in progress stand (getListing's remaining entries without a count). */
   private final ListingCursors listingCursors = new ListingCursors();
-  private final SubtreeSettings subtreeSettings;
-  private final SubtreeDelete subtreeDeletes;
+  private final SubtreeCalls subtreeCalls;
 
   /**
    * {@code subtreeOperations}: this namenode's subtree operations (design 017); {@code namenodeId}: its id in the
@@ -159,8 +150,7 @@ public final class ClientProtocolServer extends UnsupportedClientCalls {
       TransactionRunner runner, ClusterAdminCalls admin, SubtreeOperations subtreeOperations,
       LongSupplier namenodeId) {
     this.services = services;
-    this.subtreeSettings = subtreeOperations.settings();
-    this.subtreeDeletes = new SubtreeDelete(runner, services, blocks.registry(), subtreeOperations, namenodeId);
+    this.subtreeCalls = new SubtreeCalls(runner, services, blocks.registry(), subtreeOperations, namenodeId);
     this.blocks = blocks;
     this.runner = runner;
     this.admin = admin;
@@ -401,22 +391,15 @@ public final class ClientProtocolServer extends UnsupportedClientCalls {
   @Override
   public boolean delete(String src, boolean recursive) throws IOException {
     services.safeMode().check("Cannot delete " + src);
-    FsPath path = FsPath.parse("delete", src);
-    PermissionChecker permissions = permissions();
-    ClientCall call = CallerInfo.call();
-    try {
-      return runner.run(new DeleteOp(services, registry(), path, recursive, permissions,
-          subtreeSettings.protocolThreshold()), call);
-    } catch (LargeSubtreeException | SubtreeTooLargeException large) {
-      return subtreeDeletes.delete(path, permissions, call); // too large for one transaction: design 017
-    }
+    // a subtree too large for one transaction goes through the subtree protocol (design 017)
+    return subtreeCalls.delete(FsPath.parse("delete", src), recursive, permissions(), CallerInfo.call());
   }
 
   @Override
   public boolean rename(String src, String dst) throws IOException {
     services.safeMode().check("Cannot rename " + src);
-    return runner.run(new RenameOp(services, registry(), FsPath.parse("rename", src), FsPath.parse("rename", dst),
-        permissions()), CallerInfo.call());
+    return subtreeCalls.rename(FsPath.parse("rename", src), FsPath.parse("rename", dst), permissions(),
+        CallerInfo.call());
   }
 
   @Override
@@ -424,8 +407,8 @@ public final class ClientProtocolServer extends UnsupportedClientCalls {
     services.safeMode().check("Cannot rename " + src);
     boolean overwrite = options != null && Arrays.asList(options).contains(Options.Rename.OVERWRITE);
     // HDFS's rename2 refuses a destination past the limits with rename's message
-    runner.run(new Rename2Op(services, registry(), FsPath.parse("rename", src), FsPath.parse("rename", dst),
-        overwrite, permissions()), CallerInfo.call());
+    subtreeCalls.rename2(FsPath.parse("rename", src), FsPath.parse("rename", dst), overwrite, permissions(),
+        CallerInfo.call());
   }
 
   @Override
@@ -463,7 +446,7 @@ public final class ClientProtocolServer extends UnsupportedClientCalls {
 
   @Override
   public ContentSummary getContentSummary(String path) throws IOException {
-    return runner.run(new GetContentSummaryOp(FsPath.parse("getContentSummary", path), permissions()));
+    return subtreeCalls.contentSummary(FsPath.parse("getContentSummary", path), permissions());
   }
 
   @Override
@@ -514,7 +497,7 @@ public final class ClientProtocolServer extends UnsupportedClientCalls {
       throw new UnsupportedActionException("Failed to set quota by storage type " + type + " on " + path
           + ": Canopy does not support quotas by storage type (only namespace and storage-space quotas)");
     }
-    runner.run(new SetQuotaOp(FsPath.parse("setQuota", path), namespaceQuota, storagespaceQuota));
+    subtreeCalls.setQuota(FsPath.parse("setQuota", path), namespaceQuota, storagespaceQuota, permissions());
   }
 
   /** HDFS's operation names for setQuota, as its audit log and superuser message use them. */
@@ -531,7 +514,7 @@ public final class ClientProtocolServer extends UnsupportedClientCalls {
 
   @Override
   public QuotaUsage getQuotaUsage(String path) throws IOException {
-    return runner.run(new GetQuotaUsageOp(FsPath.parse("getQuotaUsage", path), permissions()));
+    return subtreeCalls.quotaUsage(FsPath.parse("getQuotaUsage", path), permissions());
   }
 
   @Override
