@@ -17,7 +17,10 @@ import io.canopy.namenode.NameNode;
 import io.canopy.namenode.NameNodeConfig;
 import io.canopy.namenode.tx.OperationMetrics;
 import java.io.IOException;
+import org.apache.hadoop.fs.ContentSummary;
+import org.apache.hadoop.fs.QuotaUsage;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -27,7 +30,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * through the data-access layer: a client would take minutes) through the subtree protocol (design 017) at its
  * default batch of 1,000: it finishes, the namenode never holds more than a few batches of rows at once, the work is
  * spread over transactions of a batch each, and the namespace is consistent afterwards; a rename of as many moves
- * its root only.
+ * its root only; a first quota, a content summary and a move between quota directories count them in batches.
  */
 @Timeout(600)
 class SubtreeDeleteScaleTest {
@@ -96,6 +99,51 @@ class SubtreeDeleteScaleTest {
     assertTrue(rename.statements() <= 20, rename.statements() + " statements for a rename of 100,100 inodes");
     assertTrue(fs.exists(path("/moves/to/big/d99/f999")), "the subtree moved with its root");
     assertTrue(fs.delete(path("/moves"), true));
+  }
+
+  /**
+   * A first quota on a directory of 100,100 inodes, a content summary of it and its move between quota directories
+   * go through the subtree protocol or read-only batches: each counts the whole subtree exactly while the namenode
+   * holds a bounded number of rows.
+   */
+  @Test
+  void aQuotaACountAndAMoveOfAHundredThousandInodesRunInBoundedBatches() throws Exception {
+    DistributedFileSystem fs = CLUSTER.fileSystem();
+    long inodes = tree(fs, CLUSTER.store(), "/counted/from/big");
+    assertTrue(fs.mkdirs(path("/counted/to")));
+    fs.setQuota(path("/counted/to"), 1_000_000, HdfsConstants.QUOTA_DONT_SET);
+    NameNode nameNode = CLUSTER.cluster().nameNode(0);
+    long locks = operations(nameNode, "subtreeLock");
+    long space = (long) DIRECTORIES * FILES * 1024 * REPLICATION;
+
+    long started = System.nanoTime();
+    fs.setQuota(path("/counted/from/big"), 1_000_000, HdfsConstants.QUOTA_DONT_SET);
+    double quota = (System.nanoTime() - started) / 1e9;
+    QuotaUsage usage = fs.getQuotaUsage(path("/counted/from/big"));
+    assertEquals(inodes, usage.getFileAndDirectoryCount());
+    assertEquals(space, usage.getSpaceConsumed());
+
+    started = System.nanoTime();
+    ContentSummary summary = fs.getContentSummary(path("/counted/from/big"));
+    double counted = (System.nanoTime() - started) / 1e9;
+    assertEquals(DIRECTORIES + 1, summary.getDirectoryCount());
+    assertEquals((long) DIRECTORIES * FILES, summary.getFileCount());
+    assertEquals(space, summary.getSpaceConsumed());
+
+    started = System.nanoTime();
+    assertTrue(fs.rename(path("/counted/from/big"), path("/counted/to/big")));
+    double moved = (System.nanoTime() - started) / 1e9;
+    assertEquals(1 + inodes, fs.getQuotaUsage(path("/counted/to")).getFileAndDirectoryCount());
+    assertEquals(space, fs.getQuotaUsage(path("/counted/to")).getSpaceConsumed());
+    assertEquals(locks + 2, operations(nameNode, "subtreeLock"), "the quota and the move took the protocol");
+    long peak = nameNode.runner().subtreeRows().peak();
+    System.out.printf("%d inodes: first quota %.1f s, content summary %.1f s, move between quotas %.1f s; at most %d "
+        + "subtree rows held at once%n", inodes, quota, counted, moved, peak);
+    long bound = (long) NameNodeConfig.SUBTREE_THREADS_DEFAULT * NameNodeConfig.SUBTREE_BATCH_SIZE_DEFAULT
+        * (1 + 1 + REPLICATION);
+    assertTrue(peak <= bound, "the namenode held " + peak + " subtree rows at once, more than " + bound);
+    assertEquals(java.util.List.of(), NamespaceInvariants.quotaViolations(CLUSTER.store()));
+    assertTrue(fs.delete(path("/counted"), true));
   }
 
   @Test
