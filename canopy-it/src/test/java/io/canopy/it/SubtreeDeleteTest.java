@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.canopy.metadata.LockMode;
+import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.SubtreeOperation;
 import io.canopy.namenode.NameNode;
@@ -17,6 +19,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.QuotaUsage;
@@ -223,6 +229,38 @@ class SubtreeDeleteTest {
     hold(idOf("/orphaned"), "/orphaned", DEAD_NAMENODE);
     assertTrue(fs.delete(path("/orphaned"), true));
     assertFalse(fs.exists(path("/orphaned")));
+    assertClean();
+  }
+
+  /**
+   * A transaction that locked an inode inside the tree before the delete flagged it (as an operation already running
+   * there would) holds the quiesce phase back until it ends; meanwhile the tree's ancestor is renamed, which the flag
+   * does not stop; the delete then finishes at the directory's new path.
+   */
+  @Test
+  void theQuiesceWaitsForALockHeldInsideAndTheDeleteFollowsItsDirectoryWhenAnAncestorMoves() throws Exception {
+    DistributedFileSystem fs = CLUSTER.fileSystem();
+    tree(fs, "/ancestor/big", 3, 3, 10);
+    long inside = idOf("/ancestor/big/d2/s2/f9");
+    ExecutorService client = Executors.newSingleThreadExecutor();
+    try {
+      Future<Boolean> delete;
+      try (Transaction running = CLUSTER.store().begin()) {
+        running.inodes().getById(inside, LockMode.EXCLUSIVE).orElseThrow();
+        delete = client.submit(() -> fs.delete(path("/ancestor/big"), true));
+        Await.until("the delete flags the tree", Duration.ofSeconds(30), () -> flagged().equals(List.of("big")));
+        Thread.sleep(500); // the quiesce phase reaches the locked inode and waits for it
+        assertFalse(delete.isDone(), "the quiesce phase waits for the transaction holding a lock inside");
+        assertTrue(fs.rename(path("/ancestor"), path("/moved")), "an ancestor of a held tree can move");
+        running.rollback();
+      }
+      assertTrue(delete.get(60, TimeUnit.SECONDS));
+    } finally {
+      client.shutdownNow();
+    }
+    assertFalse(fs.exists(path("/moved/big")));
+    assertEquals(0, fs.getContentSummary(path("/moved")).getFileCount());
+    assertTrue(fs.delete(path("/moved"), true));
     assertClean();
   }
 }
