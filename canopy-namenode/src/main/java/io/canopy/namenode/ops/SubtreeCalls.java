@@ -86,9 +86,17 @@ public final class SubtreeCalls {
     return new Rename2Op(services, registry, source, destination, overwrite, permissions).countingSubtree(counting);
   }
 
-  /** setQuota; the caller checked the superuser privilege and the values. */
+  /**
+   * setQuota; the caller checked the superuser privilege and the values. The root is never held by the protocol (its
+   * flag would stop every operation): a first quota on it counts the namespace in one transaction, as it always did,
+   * within the namenode's subtree rows.
+   */
   public void setQuota(FsPath path, long namespaceQuota, long storageSpaceQuota, PermissionChecker permissions)
       throws IOException {
+    if (path.isRoot()) {
+      runner.run(setQuota(path, namespaceQuota, storageSpaceQuota, SubtreeUsageSource.UNBOUNDED));
+      return;
+    }
     try {
       runner.run(setQuota(path, namespaceQuota, storageSpaceQuota, SubtreeUsageSource.upTo(threshold)));
     } catch (LargeSubtreeException | SubtreeTooLargeException large) {
