@@ -32,10 +32,10 @@ public final class BenchCli implements Runnable {
           "delete), the Spotify mix (servers pinned, then unpinned) and its write-heavy variant, and create + write",
           "4 KB + close on both, small files (1 to 64 KB written then read back by Canopy's client, the stock",
           "client on Canopy and on HDFS, and the crossover curve to 1 MB), subtree operations (mv and rm -r of large",
-          "directories, clients in the parent during a big delete), reads the servers' CPU time per",
-          "operation from /proc, profiles Canopy's namenode during the mix, and writes the report (Markdown + PNG",
-          "charts). Only figures measured in this run appear. Modes: smoke (seconds; proves the harness works),",
-          "quick (a few minutes), full (the published one: every figure repeated 3 times, median and range).",
+          "directories, clients in the parent and a Spotify mix elsewhere during a big delete), reads the servers'",
+          "CPU time per operation from /proc, profiles Canopy's namenode during the mix, and writes the report",
+          "(Markdown + PNG charts). Only figures measured in this run appear. Modes: smoke (seconds; proves the",
+          "harness works), quick (a few minutes), full (the published one: every figure repeated 3 times, median and range).",
           "Example, the small-files section alone: bin/canopy bench report --mode quick --only small-files"},
       footer = {"", "Exit status: 0 when every run completed without a failed operation, 1 otherwise."})
   static final class Report implements Callable<Integer> {

@@ -122,8 +122,9 @@ final class BenchHarness {
   private SubtreeComparison.Outcome subtree(CanopySystem canopy, HdfsSystem hdfs, Configuration clientConf,
       PrintWriter progress) throws IOException {
     BenchMode.Subtree settings = mode.subtree();
-    progress.printf(Locale.ROOT, "Subtree operations: mv and rm -r of %s files, then %d clients in the parent during "
-        + "the rm -r of %,d files:%n", settings.timedFiles(), settings.workers(), settings.disturbanceFiles());
+    progress.printf(Locale.ROOT, "Subtree operations: mv and rm -r of %s files, then %d clients in the parent and a "
+        + "Spotify mix of %d threads elsewhere during the rm -r of %,d files:%n", settings.timedFiles(),
+        settings.workers(), settings.mixThreads(), settings.disturbanceFiles());
     long start = System.nanoTime();
     SubtreeComparison.Outcome outcome = SubtreeComparison.run(mode, canopy, hdfs, clientConf, seed, progress);
     progress.printf(Locale.ROOT, "Subtree operations took %.1f s%n", (System.nanoTime() - start) / 1e9);

@@ -52,7 +52,7 @@ public record BenchMode(String name, int repetitions, int nnThreads, int nnOpera
   /**
    * The subtree section (issue 16): directories of empty files built through the ClientProtocol, one {@code mv} and
    * one {@code rm -r} of each size timed, then clients in the parent while a directory of {@code disturbanceFiles} is
-   * deleted. Run once per mode (full mode builds 620,000 files; quick mode measured 300-900 files/s on Canopy and
+   * deleted, and a Spotify mix in a namespace of its own. Run once per mode (full mode builds 620,000 files; quick mode measured 300-900 files/s on Canopy and
    * 400-1,800 on HDFS with servers pinned to one core: about 15 minutes); the order of the two systems alternates
    * from size to size.
    *
@@ -62,15 +62,26 @@ public record BenchMode(String name, int repetitions, int nnThreads, int nnOpera
    * @param workers clients working in the parent of the deleted directory (the issue measured 8)
    * @param warmupMs the workers' warm-up before the undisturbed interval, not recorded
    * @param undisturbedMs the undisturbed interval the delete is compared with
+   * @param warmupFiles files of the unrecorded mv and rm -r before the timed ones
+   * @param mixThreads Spotify-mix client threads working elsewhere in the namespace beside the workers (few: the
+   *     machine measured has 2 cores and the workers already take 8 threads)
+   * @param mixDepth depth of the Spotify mix's namespace (16 files and 2 subdirectories per directory), built before
+   *     the undisturbed interval, outside the deleted directory's parent
    */
   public record Subtree(List<Integer> timedFiles, int disturbanceFiles, int builderThreads, int workers,
-      int warmupMs, int undisturbedMs, int warmupFiles) {
+      int warmupMs, int undisturbedMs, int warmupFiles, int mixThreads, int mixDepth) {
+    /** Deeper than this the mix's namespace (2^(depth+1) - 1 directories, 16 files each) outgrows the section. */
+    static final int MAX_MIX_DEPTH = 8;
+
     public Subtree {
       timedFiles = List.copyOf(timedFiles);
       com.google.common.base.Preconditions.checkArgument(!timedFiles.isEmpty() && timedFiles.stream()
           .allMatch(files -> files >= 1) && disturbanceFiles >= 1 && builderThreads >= 1 && workers >= 1
-          && warmupMs >= 0 && undisturbedMs > 0 && warmupFiles >= 1, "subtree sizes, threads, the warm-up's files "
-          + "and the undisturbed interval must be positive, the warm-up time not negative");
+          && warmupMs >= 0 && undisturbedMs > 0 && warmupFiles >= 1 && mixThreads >= 1, "subtree sizes, threads, "
+          + "the warm-up's files and the undisturbed interval must be positive, the warm-up time not negative");
+      com.google.common.base.Preconditions.checkArgument(mixDepth >= 1 && mixDepth <= MAX_MIX_DEPTH,
+          "the subtree section's Spotify-mix namespace depth must be within [1, %s], got %s", MAX_MIX_DEPTH,
+          mixDepth);
     }
   }
 
@@ -81,15 +92,15 @@ public record BenchMode(String name, int repetitions, int nnThreads, int nnOpera
   static final int WARMUP_PAST_SUBTREE_THRESHOLD = 6_000;
 
   public static final BenchMode SMOKE = new BenchMode("smoke", 1, 2, 100, 0, 2, 1, 3, 2, 3, 2, 1, 2,
-      new SmallFiles(2, 200, 500, 2, 100, 300), new Subtree(List.of(50, 200), 300, 2, 2, 200, 500, 100));
+      new SmallFiles(2, 200, 500, 2, 100, 300), new Subtree(List.of(50, 200), 300, 2, 2, 200, 500, 100, 2, 2));
   public static final BenchMode QUICK = new BenchMode("quick", 1, 8, 500, 0, 8, 2, 6, 4, 5, 16, 2, 6,
       new SmallFiles(16, 800, 2000, 8, 400, 1000),
       new Subtree(List.of(2_000, 10_000), 20_000, 8, 8, 1000, 3000,
-          WARMUP_PAST_SUBTREE_THRESHOLD));
+          WARMUP_PAST_SUBTREE_THRESHOLD, 4, 4));
   public static final BenchMode FULL = new BenchMode("full", 3, 16, 5000, 1, 16, 10, 30, 7, 30, 16, 10, 30,
       new SmallFiles(16, 1000, 4000, 16, 1000, 3000),
       new Subtree(List.of(10_000, 100_000), 200_000, 8, 8, 2000, 10_000,
-          WARMUP_PAST_SUBTREE_THRESHOLD));
+          WARMUP_PAST_SUBTREE_THRESHOLD, 4, 5));
 
   public static final List<BenchMode> ALL = List.of(SMOKE, QUICK, FULL);
 

@@ -1,8 +1,12 @@
 package io.canopy.bench;
 
+import io.canopy.bench.mix.CallWindows;
+import io.canopy.bench.mix.CallWindows.WindowResult;
 import io.canopy.bench.mix.FlatDirectoryBuilder;
+import io.canopy.bench.mix.MixLoad;
+import io.canopy.bench.mix.MixNamespace;
+import io.canopy.bench.mix.MixSettings;
 import io.canopy.bench.mix.ParentDirectoryLoad;
-import io.canopy.bench.mix.ParentDirectoryLoad.WindowResult;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.PrintWriter;
@@ -18,8 +22,9 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
 /**
  * Subtree operations side by side (issue 16): per size, a directory of empty files is built through the
  * ClientProtocol, moved to another parent with one {@code rename} and removed with one recursive {@code delete}, each
- * timed from the client; then clients work in the parent of a directory of {@code disturbanceFiles} files, first
- * undisturbed for a fixed interval, then while that directory is deleted, and the throughput they keep is compared.
+ * timed from the client; then clients work in the parent of a directory of {@code disturbanceFiles} files and a
+ * Spotify mix runs in a namespace of its own beside it, first undisturbed for a fixed interval, then while that
+ * directory is deleted, and the throughput each keeps is compared.
  * The order of the two systems alternates from size to size. Everything runs through the stock HDFS client.
  */
 final class SubtreeComparison {
@@ -34,14 +39,8 @@ final class SubtreeComparison {
   record Timing(String operation, int files, String system, double seconds) {
   }
 
-  /**
-   * The clients in the parent, undisturbed and during the delete of {@code files} files on one system.
-   *
-   * @param deleteSeconds the delete, timed from its client
-   * @param deleteCpu the servers' CPU time over the delete
-   */
-  record Disturbance(String system, int files, double deleteSeconds, WindowResult undisturbed, WindowResult during,
-      ServerCpu.Usage deleteCpu) {
+  /** One group of clients, undisturbed and during the delete. */
+  record Clients(WindowResult undisturbed, WindowResult during) {
     /** During / undisturbed throughput; NaN without undisturbed throughput. */
     double kept() {
       return undisturbed.operationsPerSecond() > 0 ? during.operationsPerSecond() / undisturbed.operationsPerSecond()
@@ -51,6 +50,25 @@ final class SubtreeComparison {
     long failures() {
       return undisturbed.failures() + during.failures();
     }
+
+    List<String> firstFailures() {
+      List<String> all = new ArrayList<>(undisturbed.firstFailures());
+      all.addAll(during.firstFailures());
+      return all;
+    }
+  }
+
+  /**
+   * The clients in the parent and the Spotify mix elsewhere, undisturbed and during the delete of {@code files}
+   * files on one system.
+   *
+   * @param deleteSeconds the delete, timed from its client
+   * @param parent the clients working in the deleted directory's parent
+   * @param mix the Spotify mix in a namespace of its own
+   * @param deleteCpu the servers' CPU time over the delete
+   */
+  record Disturbance(String system, int files, double deleteSeconds, Clients parent, Clients mix,
+      ServerCpu.Usage deleteCpu) {
   }
 
   /** Everything the section measured, with the failed calls (a timed call that failed has a NaN time). */
@@ -87,12 +105,12 @@ final class SubtreeComparison {
     }
 
     /**
-     * Whether Canopy's clients in the parent kept at least {@link #TARGET_KEPT} during a delete that succeeded (false
+     * Whether Canopy's clients in the parent (the target is theirs; the mix elsewhere is reported beside it) kept at least {@link #TARGET_KEPT} during a delete that succeeded (false
      * when not measured, or when the delete failed: its short window says nothing).
      */
     boolean targetMet() {
       Disturbance canopy = disturbance("Canopy");
-      return canopy != null && !Double.isNaN(canopy.deleteSeconds()) && canopy.kept() >= TARGET_KEPT;
+      return canopy != null && !Double.isNaN(canopy.deleteSeconds()) && canopy.parent().kept() >= TARGET_KEPT;
     }
   }
 
@@ -150,12 +168,6 @@ final class SubtreeComparison {
     }
   }
 
-  private static List<String> concat(List<String> first, List<String> second) {
-    List<String> all = new ArrayList<>(first);
-    all.addAll(second);
-    return all;
-  }
-
   /** Builds a directory of {@code files} files under {@code run}, times its mv to another parent, then its rm -r. */
   private static List<Timing> moveThenDelete(SystemUnderTest system, Configuration conf, BenchMode.Subtree settings,
       String run, int files, Failures failures, PrintWriter progress) throws IOException {
@@ -201,42 +213,71 @@ final class SubtreeComparison {
     return Double.NaN;
   }
 
-  /** Clients in the parent, undisturbed, then during the rm -r of a directory of {@code disturbanceFiles} files. */
+  /** The Spotify mix of the disturbance step: its own namespace under {@code base}, this section's threads. */
+  static MixSettings mixSettings(BenchMode.Subtree settings, Path base, long seed) {
+    MixSettings defaults = MixSettings.defaults();
+    return defaults.withBaseDirectory(base.toUri().getPath())
+        .withShape(defaults.shape().withDepth(settings.mixDepth())).withThreads(settings.mixThreads())
+        .withBuilderThreads(settings.builderThreads()).withSeed(seed);
+  }
+
+  /**
+   * Clients in the parent and a Spotify mix elsewhere (its namespace built first), undisturbed, then during the rm -r
+   * of a directory of {@code disturbanceFiles} files.
+   */
   private static Disturbance disturb(SystemUnderTest system, Configuration conf, BenchMode.Subtree settings,
       long seed, Failures failures, PrintWriter progress) throws IOException {
-    Path parent = new Path(BASE, system.name().toLowerCase(Locale.ROOT) + "/disturbance");
+    Path root = new Path(BASE, system.name().toLowerCase(Locale.ROOT));
+    Path parent = new Path(root, "disturbance");
     Path victim = new Path(parent, "big");
     URI uri = URI.create(system.uri());
     new FlatDirectoryBuilder(uri, conf, settings.builderThreads()).build(victim, settings.disturbanceFiles(),
         progress);
+    MixSettings mixSettings = mixSettings(settings, new Path(root, "elsewhere"), seed);
+    MixNamespace namespace = MixComparison.loadNamespace(system, mixSettings, conf, progress);
     try (FileSystem client = FileSystem.newInstance(uri, conf)) {
-      WindowResult undisturbed;
-      WindowResult during;
-      double deleteSeconds;
-      ServerCpu.Meter cpu = new ServerCpu.Meter(system.serverCpuRoots());
-      try (ParentDirectoryLoad load = ParentDirectoryLoad.start(uri, conf, parent, settings.workers(), seed)) {
-        pause(settings.warmupMs());
-        ParentDirectoryLoad.Window quiet = load.startWindow();
-        pause(settings.undisturbedMs());
-        undisturbed = quiet.end();
-        cpu.started();
-        ParentDirectoryLoad.Window busy = load.startWindow();
-        deleteSeconds = timed(system, RM + " " + victim, () -> client.delete(victim, true), failures, progress);
-        during = busy.end();
-        cpu.ended();
+      Disturbance disturbance;
+      try (ParentDirectoryLoad load = ParentDirectoryLoad.start(uri, conf, parent, settings.workers(), seed);
+          MixLoad mix = MixLoad.start(uri, conf, mixSettings, namespace)) {
+        disturbance = measure(system, settings, client, victim, load, mix, failures, progress);
       }
       client.delete(parent, true); // untimed
-      Disturbance disturbance = new Disturbance(system.name(), settings.disturbanceFiles(), deleteSeconds,
-          undisturbed, during, cpu.usage());
-      failures.addAll(disturbance.failures(), system.name() + ", a client in the parent: ",
-          concat(undisturbed.firstFailures(), during.firstFailures()), progress);
-      progress.printf(Locale.ROOT, "  %s, clients in the parent: %.0f ops/s (p99 %.1f ms) undisturbed, %.0f ops/s "
-          + "(p99 %.1f ms) during the %.2f s rm -r of %,d files: kept %.0f%%%n", system.name(),
-          undisturbed.operationsPerSecond(), undisturbed.latency().p99Ms(), during.operationsPerSecond(),
-          during.latency().p99Ms(), deleteSeconds, settings.disturbanceFiles(), 100 * disturbance.kept());
-      progress.flush();
+      client.delete(namespace.base(), true);
+      failures.addAll(disturbance.parent().failures(), system.name() + ", a client in the parent: ",
+          disturbance.parent().firstFailures(), progress);
+      failures.addAll(disturbance.mix().failures(), system.name() + ", the Spotify mix elsewhere: ",
+          disturbance.mix().firstFailures(), progress);
+      report(progress, disturbance, "clients in the parent", disturbance.parent());
+      report(progress, disturbance, "Spotify mix elsewhere", disturbance.mix());
       return disturbance;
     }
+  }
+
+  /** Both loads' windows: after the warm-up undisturbed, then from the start of the rm -r to its end. */
+  private static Disturbance measure(SystemUnderTest system, BenchMode.Subtree settings, FileSystem client,
+      Path victim, ParentDirectoryLoad load, MixLoad mix, Failures failures, PrintWriter progress)
+      throws IOException {
+    ServerCpu.Meter cpu = new ServerCpu.Meter(system.serverCpuRoots());
+    pause(settings.warmupMs());
+    List<CallWindows.Window> quiet = List.of(load.startWindow(), mix.startWindow());
+    pause(settings.undisturbedMs());
+    List<WindowResult> undisturbed = CallWindows.endTogether(quiet);
+    cpu.started();
+    List<CallWindows.Window> busy = List.of(load.startWindow(), mix.startWindow());
+    double deleteSeconds = timed(system, RM + " " + victim, () -> client.delete(victim, true), failures, progress);
+    List<WindowResult> during = CallWindows.endTogether(busy);
+    cpu.ended();
+    return new Disturbance(system.name(), settings.disturbanceFiles(), deleteSeconds,
+        new Clients(undisturbed.get(0), during.get(0)), new Clients(undisturbed.get(1), during.get(1)), cpu.usage());
+  }
+
+  private static void report(PrintWriter progress, Disturbance disturbance, String who, Clients clients) {
+    progress.printf(Locale.ROOT, "  %s, %s: %.0f ops/s (p99 %.1f ms) undisturbed, %.0f ops/s (p99 %.1f ms) during "
+        + "the %.2f s rm -r of %,d files: kept %.0f%%%n", disturbance.system(), who,
+        clients.undisturbed().operationsPerSecond(), clients.undisturbed().latency().p99Ms(),
+        clients.during().operationsPerSecond(), clients.during().latency().p99Ms(), disturbance.deleteSeconds(),
+        disturbance.files(), 100 * clients.kept());
+    progress.flush();
   }
 
   private static void pause(long millis) throws IOException {

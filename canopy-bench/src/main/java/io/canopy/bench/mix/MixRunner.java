@@ -86,10 +86,9 @@ public final class MixRunner {
 
   /** As {@link #run(MixNamespace, PrintWriter)}, telling {@code interval} when the recorded part starts and ends. */
   public MixResult run(MixNamespace namespace, PrintWriter progress, RecordedInterval interval) throws IOException {
-    UserGroupInformation currentUser = UserGroupInformation.getCurrentUser();
-    String userName = currentUser.getShortUserName();
-    String group = settings.chownGroup() != null ? settings.chownGroup() : primaryGroup(currentUser, namespace);
-    MixState state = new MixState(namespace, settings, runId, userName, group, nanoClock);
+    MixState state = newState(namespace);
+    String userName = state.userName;
+    String group = state.group;
     progress.println(String.format(Locale.ROOT, "mix: %s; %d threads, %.1f s warm-up, then %s; seed %d, run %s, "
         + "chown to %s:%s", settings.mix().describe(), settings.threads(), settings.warmup().toMillis() / 1000.0,
         settings.countBased() ? settings.totalOperations() + " operations"
@@ -111,6 +110,14 @@ public final class MixRunner {
     } finally {
       closeAll(clients, progress);
     }
+  }
+
+  /** The state the client threads of one run on {@code namespace} share: working sets, clock, owner and group. */
+  MixState newState(MixNamespace namespace) throws IOException {
+    UserGroupInformation currentUser = UserGroupInformation.getCurrentUser();
+    String userName = currentUser.getShortUserName();
+    String group = settings.chownGroup() != null ? settings.chownGroup() : primaryGroup(currentUser, namespace);
+    return new MixState(namespace, settings, runId, userName, group, nanoClock);
   }
 
   private FileSystem newClient(String userName) throws IOException {

@@ -71,6 +71,16 @@ final class MixState {
     endNanos = warmupEndNanos + durationNanos;
   }
 
+  /**
+   * Ends a duration-based run now, before its planned end: each thread finishes its operation in flight and stops
+   * (a load measured in windows runs until it is closed, see {@link MixLoad}).
+   */
+  void stop() {
+    com.google.common.base.Preconditions.checkState(totalOperations == 0,
+        "a run of a fixed operation count ends after its operations, not when stopped");
+    endNanos = nanoClock.getAsLong();
+  }
+
   long warmupEndNanos() {
     return warmupEndNanos;
   }

@@ -54,6 +54,8 @@ final class MixWorker implements Runnable {
   private final long[] recordedFailures = new long[MixOperation.values().length];
   private final long[] warmupFailures = new long[MixOperation.values().length];
   private final byte[] readBuffer = new byte[READ_BUFFER_BYTES];
+  /** Told of every call, for a load measured in windows ({@link MixLoad}); null when the runner measures. */
+  private final CallWindows windows;
   private final short createReplication;
   private final long blockSize;
   private long warmupOperations;
@@ -67,7 +69,14 @@ final class MixWorker implements Runnable {
   private volatile Throwable crash;
 
   MixWorker(int index, FileSystem fileSystem, MixState state, long seed, int latencySampleCapacity) {
+    this(index, fileSystem, state, seed, latencySampleCapacity, null);
+  }
+
+  /** As above, also telling {@code windows} (when not null) when each operation's call started and ended. */
+  MixWorker(int index, FileSystem fileSystem, MixState state, long seed, int latencySampleCapacity,
+      CallWindows windows) {
     this.index = index;
+    this.windows = windows;
     this.fileSystem = fileSystem;
     this.state = state;
     this.random = new Random(seedFor(seed, index, 1));
@@ -109,6 +118,10 @@ final class MixWorker implements Runnable {
   }
 
   private void execute(MixOperation operation, boolean recording) {
+    long began = now();
+    if (windows != null) {
+      windows.starting(index, began);
+    }
     long latency;
     try {
       latency = switch (operation) {
@@ -128,9 +141,16 @@ final class MixWorker implements Runnable {
       };
     } catch (IOException | RuntimeException e) {
       (recording ? recordedFailures : warmupFailures)[operation.ordinal()]++;
-      state.reportFailure((recording ? "" : "(warm-up) ") + "thread " + index + ": " + operation.label() + ": "
-          + e);
+      String failure = "thread " + index + ": " + operation.label() + ": " + e;
+      state.reportFailure((recording ? "" : "(warm-up) ") + failure);
+      if (windows != null) {
+        windows.finished(began, now(), failure);
+      }
       return;
+    }
+    if (windows != null) {
+      long end = now();
+      windows.finished(end - latency, end, null); // the call alone, as the runner times it
     }
     if (recording) {
       latencies.get(operation).record(latency);

@@ -22,11 +22,11 @@ class ParentDirectoryLoadTest {
   @Test
   void aWindowCountsTheCallsCompletedInsideItAndTheClientsCleanUp() throws Exception {
     Path parent = new Path(directory.toUri());
-    ParentDirectoryLoad.WindowResult first;
-    ParentDirectoryLoad.WindowResult second;
+    CallWindows.WindowResult first;
+    CallWindows.WindowResult second;
     try (ParentDirectoryLoad load = ParentDirectoryLoad.start(directory.toUri(), new Configuration(), parent, 2,
         7)) {
-      ParentDirectoryLoad.Window window = load.startWindow();
+      CallWindows.Window window = load.startWindow();
       Thread.sleep(300);
       first = window.end();
       second = load.startWindow().end();
