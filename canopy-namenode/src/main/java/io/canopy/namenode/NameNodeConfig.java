@@ -171,11 +171,13 @@ public final class NameNodeConfig {
   public static final long SUBTREE_HEAP_BYTES_PER_ROW = 1024;
 
   /**
-   * Inodes above which a recursive delete leaves the single transaction for the subtree protocol (design 017): the
-   * directory is flagged, quiesced and deleted in batches, holding its parent only briefly.
+   * Inodes above which a call leaves its single transaction (design 017): a recursive delete, a move between quota
+   * directories or a first quota for the subtree protocol (the directory flagged, quiesced and worked on in batches,
+   * its parent held only briefly), a content summary or quota usage for read-only batches. Chosen by measurement
+   * (design 017, "The threshold"): a single delete of 2,000 files holds its parent ~30 ms here.
    */
   public static final String SUBTREE_PROTOCOL_THRESHOLD = "canopy.namenode.subtree.protocol-threshold";
-  public static final long SUBTREE_PROTOCOL_THRESHOLD_DEFAULT = 5_000;
+  public static final long SUBTREE_PROTOCOL_THRESHOLD_DEFAULT = 2_000;
   /** Inodes one transaction of the subtree protocol locks or deletes at most (design 017). */
   public static final String SUBTREE_BATCH_SIZE = "canopy.namenode.subtree.batch-size";
   public static final int SUBTREE_BATCH_SIZE_DEFAULT = 1_000;
