@@ -90,7 +90,7 @@ final class RenameSupport {
     }
     if (removed != null || crossesQuotas) {
       Usage moved = !crossesQuotas ? null : source.directory()
-          ? counting.usageOf(context, source, destination.toString())
+          ? counting.usageOf(context, source, "the directory moved to " + destination)
           : SubtreeUsage.of(context, List.of(source), LockMode.EXCLUSIVE);
       List<Inode> all = new ArrayList<>(sourceAncestors);
       all.addAll(destinationAncestors);

@@ -38,7 +38,7 @@ public final class SubtreeCalls {
     this.registry = registry;
     this.protocol = new SubtreeProtocol(runner, services, operations, namenodeId);
     this.deletes = new SubtreeDelete(protocol, services, registry);
-    this.counts = new SubtreeCount(runner, operations);
+    this.counts = new SubtreeCount(runner, operations.settings());
     this.threshold = operations.settings().protocolThreshold();
   }
 
@@ -57,9 +57,10 @@ public final class SubtreeCalls {
       return runner.run(rename(source, destination, permissions, SubtreeUsageSource.upTo(threshold)), call);
     } catch (LargeSubtreeException | SubtreeTooLargeException large) {
       return protocol.run(source, "rename", permissions, SubtreeProtocol.Quiesce.COUNT,
-          held -> inHold(source, () -> runner.run(rename(source, destination, permissions,
+          held -> inHold(source, held, () -> runner.run(rename(source, destination, permissions,
               held.usage(threshold)), call)),
-          () -> runner.run(rename(source, destination, permissions, SubtreeUsageSource.upTo(threshold)), call));
+          () -> inHold(source, null, () -> runner.run(rename(source, destination, permissions,
+              SubtreeUsageSource.upTo(threshold)), call)));
     }
   }
 
@@ -74,10 +75,10 @@ public final class SubtreeCalls {
       runner.run(rename2(source, destination, overwrite, permissions, SubtreeUsageSource.upTo(threshold)), call);
     } catch (LargeSubtreeException | SubtreeTooLargeException large) {
       protocol.run(source, "rename", permissions, SubtreeProtocol.Quiesce.COUNT,
-          held -> inHold(source, () -> runner.run(rename2(source, destination, overwrite, permissions,
+          held -> inHold(source, held, () -> runner.run(rename2(source, destination, overwrite, permissions,
               held.usage(threshold)), call)),
-          () -> runner.run(rename2(source, destination, overwrite, permissions, SubtreeUsageSource.upTo(threshold)),
-              call));
+          () -> inHold(source, null, () -> runner.run(rename2(source, destination, overwrite, permissions,
+              SubtreeUsageSource.upTo(threshold)), call)));
     }
   }
 
@@ -101,9 +102,10 @@ public final class SubtreeCalls {
       runner.run(setQuota(path, namespaceQuota, storageSpaceQuota, SubtreeUsageSource.upTo(threshold)));
     } catch (LargeSubtreeException | SubtreeTooLargeException large) {
       protocol.run(path, "setQuota", permissions, SubtreeProtocol.Quiesce.COUNT,
-          held -> inHold(path, () -> runner.run(setQuota(path, namespaceQuota, storageSpaceQuota,
+          held -> inHold(path, held, () -> runner.run(setQuota(path, namespaceQuota, storageSpaceQuota,
               held.usage(threshold)))),
-          () -> runner.run(setQuota(path, namespaceQuota, storageSpaceQuota, SubtreeUsageSource.upTo(threshold))));
+          () -> inHold(path, null, () -> runner.run(setQuota(path, namespaceQuota, storageSpaceQuota,
+              SubtreeUsageSource.upTo(threshold)))));
     }
   }
 
@@ -117,7 +119,9 @@ public final class SubtreeCalls {
       return runner.run(new GetContentSummaryOp(path, permissions).counting(threshold, null));
     } catch (LargeSubtreeException | SubtreeTooLargeException large) {
       SubtreeCount.Tally tally = counts.count(path, permissions, SubtreeCountOp.Access.CONTENT_SUMMARY);
-      return runner.run(new GetContentSummaryOp(path, permissions).counting(threshold, tally));
+      // no directory there anymore: the single transaction answers (a file's summary, or FileNotFoundException)
+      return inHold(path, null, () -> runner.run(new GetContentSummaryOp(path, permissions).counting(threshold,
+          tally)));
     }
   }
 
@@ -126,15 +130,22 @@ public final class SubtreeCalls {
       return runner.run(new GetQuotaUsageOp(path, permissions).counting(threshold, null));
     } catch (LargeSubtreeException | SubtreeTooLargeException large) {
       SubtreeCount.Tally tally = counts.count(path, permissions, SubtreeCountOp.Access.QUOTA_USAGE);
-      return runner.run(new GetQuotaUsageOp(path, permissions).counting(threshold, tally));
+      return inHold(path, null, () -> runner.run(new GetQuotaUsageOp(path, permissions).counting(threshold,
+          tally)));
     }
   }
 
   /**
-   * The last transaction of a move or a quota on a held directory: if the path now names another directory too large
-   * to count in it (the held one was moved away and replaced meanwhile), the client retries.
+   * The last transaction of a move or a quota on a {@code held} directory (null: the path held no directory when the
+   * protocol began), stopped first if the operation was (another part failed, this namenode was evicted): if the path
+   * now names another directory too large to count in it (the held one was moved away and replaced meanwhile, or one
+   * appeared), the client retries.
    */
-  private static <T> T inHold(FsPath path, SubtreeProtocol.Otherwise<T> last) throws IOException {
+  private static <T> T inHold(FsPath path, SubtreeProtocol.Held held, SubtreeProtocol.Otherwise<T> last)
+      throws IOException {
+    if (held != null) {
+      held.check();
+    }
     try {
       return last.run();
     } catch (LargeSubtreeException | SubtreeTooLargeException large) {

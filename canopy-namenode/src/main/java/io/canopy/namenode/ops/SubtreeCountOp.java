@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import org.apache.hadoop.fs.permission.FsAction;
-import org.apache.hadoop.ipc.RetriableException;
 
 /**
  * One read-only transaction of a content summary or quota usage counted in batches (design 017): reads, at
@@ -25,7 +24,8 @@ import org.apache.hadoop.ipc.RetriableException;
  * on each directory as HDFS does, and counts directories, files, their length and storage space. Nothing is locked:
  * as HDFS's content summary, which yields its namesystem lock every few thousand inodes, the answer is not one
  * snapshot of a subtree that changes meanwhile. A directory held by a subtree operation is waited for, as any reader
- * waits for a flag. The first transaction starts from the path; it answers the work left for the next ones.
+ * waits for a flag. The first transaction starts from the path (null when it holds no directory); it answers the work
+ * left for the next ones.
  */
 public final class SubtreeCountOp implements Operation<SubtreeCountOp.Counted> {
   /** The access checked on every directory: a content summary's, or a quota usage's (with the sticky-bit rule). */
@@ -105,7 +105,7 @@ public final class SubtreeCountOp implements Operation<SubtreeCountOp.Counted> {
       ResolvedPath resolved = context.path(rootPath);
       Inode root = resolved.target();
       if (root == null || !root.directory()) {
-        throw new RetriableException(rootPath + " changed while its subtree was being counted; retry");
+        return null; // no directory there anymore: the caller's single transaction answers
       }
       rootId = root.id();
       directories = 1;

@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * and its bookkeeping, for the operations that take it: {@link SubtreeLockOp} flags the directory; the quiesce phase
  * ({@link SubtreeQuiesceOp}) locks every inode below it once, breadth first, about a batch of inodes per transaction,
  * remembering the directories (id, parent, name, how many files: nothing per file) and, when asked, counting the
- * storage space of the files; then the operation's own third phase runs on the {@link Held} subtree. Up to
+ * storage space of the closed files and noting the open ones; then the operation's own third phase runs on the {@link Held} subtree. Up to
  * {@link SubtreeSettings#threads()} transactions run at once on independent parts. Whatever way the operation ends,
  * the flag is cleared (unless its last transaction removed the directory), the rows it charged are given back, and
  * no transaction of it still runs.
@@ -160,7 +160,8 @@ public final class SubtreeProtocol {
     final long self;
     final AtomicBoolean stopped = new AtomicBoolean();
     final List<Directory> directories = new ArrayList<>();
-    long storageSpace;
+    long closedSpace;
+    final List<Long> openFiles = new ArrayList<>();
     long heldRows;
     /** Set by the last transaction of a delete, which removed the directory and its flag with it. */
     boolean removed;
@@ -182,11 +183,12 @@ public final class SubtreeProtocol {
     }
 
     /**
-     * What the subtree uses against quotas, counted by a {@link Quiesce#COUNT} quiesce phase, for the operation's
-     * last transaction; another subtree it meets is counted there up to {@code maxInodes}.
+     * What the subtree uses against quotas, counted by a {@link Quiesce#COUNT} quiesce phase (the open files' blocks
+     * are read again by the operation's last transaction), for that transaction; another subtree it meets is counted
+     * there up to {@code maxInodes}.
      */
     public SubtreeUsageSource usage(long maxInodes) {
-      return SubtreeUsageSource.held(maxInodes, rootId, self, new Usage(inodes(), storageSpace));
+      return SubtreeUsageSource.held(maxInodes, rootId, self, new Usage(inodes(), closedSpace), openFiles);
     }
 
     void check() throws IOException {
@@ -194,8 +196,9 @@ public final class SubtreeProtocol {
         throw new InterruptedIOException(operation + " " + path + ": stopped after another part of it failed");
       }
       if (namenodeId.getAsLong() != self) {
-        throw new IOException(operation + " " + path + ": this namenode was evicted from the group (it was namenode "
-            + self + ", now " + namenodeId.getAsLong() + ") and stopped; what it did stays done; retry it");
+        throw new RetriableException(operation + " " + path + ": this namenode was evicted from the group (it was "
+            + "namenode " + self + ", now " + namenodeId.getAsLong() + ") and stopped; what it did stays done; retry "
+            + "it");
       }
     }
 
@@ -250,9 +253,10 @@ public final class SubtreeProtocol {
       List<SubtreeQuiesceOp.Quiesced> round = held.runAll(tasks);
       long foundNow = 0;
       for (SubtreeQuiesceOp.Quiesced quiesced : round) {
-        foundNow += quiesced.directories().size();
+        foundNow += quiesced.directories().size() + quiesced.openFiles().size();
       }
-      long rows = (directories.size() + foundNow) / DIRECTORIES_PER_ROW - held.heldRows;
+      // the open files' ids are charged as directories: fewer bytes each, and few in practice
+      long rows = (directories.size() + held.openFiles.size() + foundNow) / DIRECTORIES_PER_ROW - held.heldRows;
       takeRows(held, rows);
       held.heldRows += rows;
       for (SubtreeQuiesceOp.Quiesced quiesced : round) {
@@ -264,7 +268,8 @@ public final class SubtreeProtocol {
         for (Map.Entry<Long, Long> files : quiesced.files().entrySet()) {
           directories.get(indexOf.get(files.getKey())).files += files.getValue();
         }
-        held.storageSpace += quiesced.storageSpace();
+        held.closedSpace += quiesced.closedSpace();
+        held.openFiles.addAll(quiesced.openFiles());
         next.addAll(quiesced.pending());
       }
       work = next;
@@ -297,7 +302,7 @@ public final class SubtreeProtocol {
    * Runs {@code tasks} on the subtree pool of {@code operations}, answering their results in order; the first
    * failure sets {@code stopped} and waits until no task runs any more before it is thrown.
    */
-  static <T> List<T> runAll(SubtreeOperations operations, AtomicBoolean stopped, List<Callable<T>> tasks)
+  private static <T> List<T> runAll(SubtreeOperations operations, AtomicBoolean stopped, List<Callable<T>> tasks)
       throws IOException {
     CountDownLatch ended = new CountDownLatch(tasks.size());
     List<Future<T>> futures = new ArrayList<>(tasks.size());
@@ -337,13 +342,28 @@ public final class SubtreeProtocol {
     }
   }
 
+  /**
+   * Waits for the operation's transactions still running, even when interrupted (the caller clears the flag next:
+   * it must not while one could still commit), then restores the interrupt.
+   */
   private static void awaitEnd(CountDownLatch ended) {
+    boolean interrupted = Thread.interrupted();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(DRAIN_SECONDS);
     try {
-      if (!ended.await(DRAIN_SECONDS, TimeUnit.SECONDS)) {
-        LOG.warn("Subtree operation transactions still running {} s after a failure", DRAIN_SECONDS);
+      while (true) {
+        try {
+          if (!ended.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+            LOG.warn("Subtree operation transactions still running {} s after a failure", DRAIN_SECONDS);
+          }
+          return;
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 

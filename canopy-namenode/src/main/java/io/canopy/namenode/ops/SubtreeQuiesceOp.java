@@ -4,7 +4,7 @@ import io.canopy.metadata.LockMode;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.permission.PermissionChecker;
-import io.canopy.namenode.quota.SubtreeUsage;
+import io.canopy.namenode.quota.StorageSpace;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.TransactionContext;
@@ -23,7 +23,7 @@ import org.apache.hadoop.fs.permission.FsAction;
  * {@code startAfter} in its children, when it was cut short before), locks exclusively, breadth first, at most
  * {@code budget} inodes below it, which waits for every operation that started on them before the flag was set, and
  * checks there the access a delete needs (HDFS checks the whole subtree before deleting anything), or counts the
- * storage space of the files for a move or a quota. The locks go at commit; operations starting later meet the flag.
+ * storage space of the closed files for a move or a quota and notes the open ones. The locks go at commit; operations starting later meet the flag.
  * Answers the directories found, the files counted per directory, the storage space counted, and where the work goes
  * on: directories whose children this transaction did not read, or not all of.
  */
@@ -37,11 +37,12 @@ public final class SubtreeQuiesceOp implements Operation<SubtreeQuiesceOp.Quiesc
   }
 
   /**
-   * What one transaction found: directories (parents first), files per directory id, the work left, and the storage
-   * space of the files it read (0 unless counted).
+   * What one transaction found: directories (parents first), files per directory id, the work left, and, when
+   * counting, the storage space of the closed files it read and the ids of the open ones (whose blocks may still
+   * change through by-id calls: they are counted again in the operation's last transaction).
    */
   public record Quiesced(List<Found> directories, Map<Long, Long> files, List<Pending> pending, long inodes,
-      long storageSpace) {
+      long closedSpace, List<Long> openFiles) {
   }
 
   private final long rootId;
@@ -89,7 +90,8 @@ public final class SubtreeQuiesceOp implements Operation<SubtreeQuiesceOp.Quiesc
     Deque<Pending> queue = new ArrayDeque<>(List.of(start));
     List<Found> found = new ArrayList<>();
     Map<Long, Long> files = new HashMap<>();
-    List<Inode> counted = new ArrayList<>();
+    long closedSpace = 0;
+    List<Long> openFiles = new ArrayList<>();
     long read = 0;
     while (!queue.isEmpty() && read < budget) {
       Pending item = queue.poll();
@@ -114,8 +116,10 @@ public final class SubtreeQuiesceOp implements Operation<SubtreeQuiesceOp.Quiesc
           queue.add(new Pending(child.id(), null));
         } else {
           fileCount++;
-          if (countSpace) {
-            counted.add(child);
+          if (countSpace && child.underConstruction()) {
+            openFiles.add(child.id());
+          } else if (countSpace) {
+            closedSpace += StorageSpace.ofClosedFile(child);
           }
         }
       }
@@ -127,8 +131,7 @@ public final class SubtreeQuiesceOp implements Operation<SubtreeQuiesceOp.Quiesc
         queue.add(new Pending(directory.id(), page.get(page.size() - 1).name())); // more children after these
       }
     }
-    long space = counted.isEmpty() ? 0 : SubtreeUsage.of(context, counted, LockMode.EXCLUSIVE).storageSpace();
-    return new Quiesced(found, files, new ArrayList<>(queue), read, space);
+    return new Quiesced(found, files, new ArrayList<>(queue), read, closedSpace, openFiles);
   }
 
   /** A directory's path, for messages only: walked up through what this transaction read, then the start's path. */

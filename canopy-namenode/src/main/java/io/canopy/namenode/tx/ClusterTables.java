@@ -4,6 +4,7 @@ import io.canopy.metadata.StoreException;
 import io.canopy.metadata.dal.DatanodeTable;
 import io.canopy.metadata.dal.FutureBlockTable;
 import io.canopy.metadata.dal.IdCounterTable;
+import io.canopy.metadata.dal.NamenodeTable;
 import io.canopy.metadata.dal.StorageTable;
 import io.canopy.metadata.dal.SubtreeOperationTable;
 import io.canopy.metadata.dal.VariableTable;
@@ -29,6 +30,12 @@ public interface ClusterTables extends FileTables {
 
   /** The running subtree operations (design 017). */
   SubtreeOperationTable subtreeOperations();
+
+  /**
+   * The namenodes' membership descriptors: for an operation that must fence itself against its namenode's eviction
+   * (a subtree operation's last transaction reads its own with a shared lock, design 017).
+   */
+  NamenodeTable namenodes();
 
   /** Several variables read without a lock in one round trip, in the order named (empty: never set). */
   List<OptionalLong> longVariables(List<String> names) throws StoreException;

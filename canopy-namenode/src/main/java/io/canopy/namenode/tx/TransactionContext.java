@@ -47,6 +47,9 @@ public final class TransactionContext {
   private final RowCache cache = new RowCache();
   private final QuotaRows quotas;
   private final LockPlanner planner;
+  /** Inodes {@link #lockHeldInodesById} locks per round trip at most. */
+  static final int HELD_INODES_PER_ROUND_TRIP = 1000;
+
   private final SubtreeReader subtrees;
   private final SubtreeFlags flags;
   private final List<Runnable> afterCommit = new ArrayList<>();
@@ -389,6 +392,33 @@ public final class TransactionContext {
     return transaction.inodes().getById(id, LockMode.NONE);
   }
 
+  /**
+   * Locks inodes found by id inside a subtree this operation holds through the subtree protocol (design 017), after
+   * the declared locks, in ascending id order, one round trip per {@link #HELD_INODES_PER_ROUND_TRIP}: nothing else
+   * locks rows there meanwhile but by-id operations on one file each (a writer's addBlock or complete), so no cycle
+   * can form. Answers those still present.
+   */
+  public List<Inode> lockHeldInodesById(Collection<Long> ids, LockMode mode) throws StoreException {
+    List<Long> sorted = new ArrayList<>(ids);
+    sorted.sort(null);
+    List<Inode> locked = new ArrayList<>(sorted.size());
+    for (int from = 0; from < sorted.size(); from += HELD_INODES_PER_ROUND_TRIP) {
+      ReadBatch batch = transaction.batch();
+      List<ReadBatch.Result<Optional<Inode>>> rows = new ArrayList<>();
+      for (long id : sorted.subList(from, Math.min(sorted.size(), from + HELD_INODES_PER_ROUND_TRIP))) {
+        rows.add(batch.inodeById(id, mode));
+      }
+      batch.execute();
+      for (ReadBatch.Result<Optional<Inode>> row : rows) {
+        if (row.get().isPresent()) {
+          cache.noteLock(row.get().get().id(), mode);
+          locked.add(row.get().get());
+        }
+      }
+    }
+    return locked;
+  }
+
   // ---- quotas ----
 
   /**
@@ -397,7 +427,8 @@ public final class TransactionContext {
    * quota usage a change of {@code inode} is charged to. For an inode locked by id, they come from the lock round
    * trip when the request declared {@link LockRequest#withQuota(FsPath)} and the hints knew the path; otherwise they
    * are read now (nothing when no quota exists at all, else one round trip per ancestor). The inode's lock keeps
-   * them valid: whatever changes the quota directories above a subtree locks the whole subtree first.
+   * them valid: whatever changes the quota directories above a subtree locks the whole subtree first, or, through the
+   * subtree protocol (design 017), locks its open files again in its last transaction.
    */
   public List<Inode> ancestorsOf(Inode inode) throws StoreException {
     for (ResolvedPath path : cache.resolved.values()) {

@@ -9,6 +9,7 @@ import io.canopy.metadata.dal.IdCounterTable;
 import io.canopy.metadata.dal.InvalidationTable;
 import io.canopy.metadata.dal.LeasePathTable;
 import io.canopy.metadata.dal.LeaseTable;
+import io.canopy.metadata.dal.NamenodeTable;
 import io.canopy.metadata.dal.ReadBatch;
 import io.canopy.metadata.dal.ReplicaTable;
 import io.canopy.metadata.dal.ReplicationQueueTable;
@@ -103,6 +104,11 @@ final class TransactionTables implements ClusterTables {
   @Override
   public SubtreeOperationTable subtreeOperations() {
     return transaction.subtreeOperations();
+  }
+
+  @Override
+  public NamenodeTable namenodes() {
+    return transaction.namenodes();
   }
 
   @Override
