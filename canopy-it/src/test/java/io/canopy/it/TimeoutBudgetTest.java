@@ -179,6 +179,14 @@ class TimeoutBudgetTest {
         invalidations, deleteMs, server.slowestMs(), server.totalMs(), longestIdleMs);
     assertEquals((long) FILES * REPLICATION, invalidations);
     assertWithinBudget("the slowest statement of the delete", server.slowestMs());
+    // through the subtree protocol (design 017), no statement touches more than a batch of files' rows: a
+    // single-transaction delete sent one statement of FILES * REPLICATION replica rows (pg_stat_statements keeps
+    // rows per statement summed over its calls: the mean per call is what can be bounded here)
+    double rowsPerCall = queryDouble(sql, "SELECT coalesce(max(rows::float / calls), 0) FROM pg_stat_statements "
+        + "WHERE calls > 0 AND query NOT LIKE '%pg_stat_statements%'");
+    long batchRows = (long) NameNodeConfig.SUBTREE_BATCH_SIZE_DEFAULT * REPLICATION;
+    System.out.printf("most rows per call of one statement of the delete: %.0f%n", rowsPerCall);
+    assertTrue(rowsPerCall <= batchRows, rowsPerCall + " rows per call, more than a batch's " + batchRows);
     assertTrue(longestIdleMs < PostgresSettings.IDLE_IN_TRANSACTION_TIMEOUT_MS_DEFAULT / MARGIN, "the delete's "
         + "transaction sat idle for " + longestIdleMs + " ms, more than 1/" + MARGIN + " of the default "
         + PostgresSettings.IDLE_IN_TRANSACTION_TIMEOUT_MS);
@@ -265,9 +273,13 @@ class TimeoutBudgetTest {
   }
 
   private static long queryLong(Connection sql, String query) throws SQLException {
+    return (long) queryDouble(sql, query);
+  }
+
+  private static double queryDouble(Connection sql, String query) throws SQLException {
     try (PreparedStatement statement = sql.prepareStatement(query); ResultSet rows = statement.executeQuery()) {
       assertTrue(rows.next(), query);
-      return rows.getLong(1);
+      return rows.getDouble(1);
     }
   }
 }
