@@ -95,11 +95,12 @@ public final class NameNode implements AutoCloseable {
   private final LeaderDuties duties;
   private final ReplicaReportProcessor replicaReports;
   private final NamespaceServices services;
+  private final SubtreeOperations subtreeOperations;
 
   private NameNode(MetadataStore store, RpcServers servers, SmallBlockReadServer smallFileReads,
       TransactionRunner runner, ScheduledExecutorService housekeeping, LeaderElection election,
       ScheduledExecutorService electionThread, LeaderDuties duties, ReplicaReportProcessor replicaReports,
-      NamespaceServices services) {
+      NamespaceServices services, SubtreeOperations subtreeOperations) {
     this.store = store;
     this.servers = servers;
     this.smallFileReads = smallFileReads;
@@ -110,6 +111,7 @@ public final class NameNode implements AutoCloseable {
     this.duties = duties;
     this.replicaReports = replicaReports;
     this.services = services;
+    this.subtreeOperations = subtreeOperations;
   }
 
   /**
@@ -255,7 +257,7 @@ public final class NameNode implements AutoCloseable {
         servers.clientAddress(), servers.serviceAddress(), store.describe(), seed);
     LOG.info("Namenode {} joined the group; leader: {}", election.selfId(), election.leaderId());
     return new NameNode(store, servers, smallFileReads, runner, housekeeping, election, electionThread, duties,
-        replicaReports, services);
+        replicaReports, services, subtreeOperations);
   }
 
   /**
@@ -429,6 +431,7 @@ public final class NameNode implements AutoCloseable {
     servers.stop();
     smallFileReads.close();
     replicaReports.close();
+    subtreeOperations.close();
     housekeeping.shutdownNow();
     store.close();
   }

@@ -11,9 +11,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * This namenode's subtree operations (design 017): the directories they hold right now, and the one bounded pool of
  * {@link SubtreeSettings#threads()} threads their transactions run on, whatever the number of operations (the
- * namenode's connection pool counts them). Threads end after a minute idle.
+ * namenode's connection pool counts them). Threads end after a minute idle, and all of them when the namenode closes.
  */
-public final class SubtreeOperations {
+public final class SubtreeOperations implements AutoCloseable {
   private static final long IDLE_SECONDS = 60;
 
   private final SubtreeSettings settings;
@@ -54,5 +54,14 @@ public final class SubtreeOperations {
   /** Whether an operation of this namenode holds directory {@code rootId} now. */
   public boolean isRunning(long rootId) {
     return running.contains(rootId);
+  }
+
+  /**
+   * Stops the pool with the namenode (its RPC servers stopped first): transactions still queued are dropped, those
+   * running are interrupted; their operations fail, leaving their flags for the cleaners (design 017, "Failures").
+   */
+  @Override
+  public void close() {
+    pool.shutdownNow();
   }
 }
