@@ -1,5 +1,7 @@
 package io.canopy.bench;
 
+import io.canopy.bench.mix.CreateWriteRunner;
+import io.canopy.bench.mix.FileRunResult;
 import io.canopy.bench.mix.MixNamespace;
 import io.canopy.bench.mix.MixResult;
 import io.canopy.bench.mix.MixRunner;
@@ -10,27 +12,36 @@ import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
 
 /**
- * The Spotify mix on Canopy with 1, 2 and 3 namenodes, and on HDFS, in one run: throughput, and where the servers'
- * CPU time went (namenodes, database, datanodes), which says what more cores would buy. Servers are pinned as in
- * {@code bench report}; each cluster is fresh and builds the same namespace.
+ * Two workloads on Canopy with 1, 2 and 3 namenodes, and on HDFS, in one run: the Spotify mix (mostly reads), and
+ * create + write 4 KB + close through the stock client (every file a datanode block: its replicas reported to every
+ * namenode, the report work issue 17 is about). Throughput, and where the servers' CPU time went (namenodes,
+ * database, datanodes), which says what more cores would buy. Servers are pinned as in {@code bench report}; each
+ * cluster is fresh and builds the same namespace.
  */
 final class NamenodeScaling {
   private static final int DATANODES = 3;
   private static final Map<String, String> CLUSTER_SETTINGS = Map.of("dfs.replication", "3");
+  static final String MIX = "Spotify mix";
+  static final String WRITES = "create + write 4 KB";
+  /** The write workload's files go here, one directory per run, deleted after it (untimed). */
+  private static final String WRITE_BASE = "/canopy-bench/namenodes-write";
 
   /**
-   * One configuration's measurements: throughputs of the repetitions, and server CPU seconds per kind over their
-   * recorded parts, which together last {@code measuredSeconds}.
+   * One configuration's measurements of one workload: throughputs of the repetitions (operations, or files, per
+   * second), and server CPU seconds per kind over their recorded parts, which together last {@code measuredSeconds}.
    */
-  record Row(String system, int namenodes, List<Double> opsPerSecond, Map<String, Double> cpuSeconds,
+  record Row(String workload, String system, int namenodes, List<Double> opsPerSecond, Map<String, Double> cpuSeconds,
       double measuredSeconds, long failures) {
     double serverCores() {
       return cpuSeconds.values().stream().mapToDouble(Double::doubleValue).sum() / measuredSeconds;
@@ -58,6 +69,7 @@ final class NamenodeScaling {
         pinning.pinServers(canopy.serverPids());
         Configuration conf = canopy.clientConfiguration(base);
         rows.add(measure("Canopy", namenodes, canopy, conf, settings, mode, pinning, progress));
+        rows.add(measureWrites("Canopy", namenodes, canopy, conf, seed, mode, pinning, progress));
       }
     }
     Path hdfsDirectory = work.resolve("hdfs");
@@ -67,6 +79,7 @@ final class NamenodeScaling {
     try (HdfsSystem hdfs = HdfsSystem.start(hdfsDirectory, DATANODES, CLUSTER_SETTINGS)) {
       pinning.pinServers(hdfs.serverPids());
       rows.add(measure("HDFS", 1, hdfs, base, settings, mode, pinning, progress));
+      rows.add(measureWrites("HDFS", 1, hdfs, base, seed, mode, pinning, progress));
     }
     return rows;
   }
@@ -91,32 +104,65 @@ final class NamenodeScaling {
           repetition + 1, result.totalOpsPerSecond(), result.totalFailures());
       progress.flush();
     }
-    return new Row(name, namenodes, throughputs, cpu.secondsByKind(), seconds, failures);
+    return new Row(MIX, name, namenodes, throughputs, cpu.secondsByKind(), seconds, failures);
+  }
+
+  /** Create + write 4 KB + close, through the stock client whatever the cluster's client configuration names. */
+  private static Row measureWrites(String name, int namenodes, SystemUnderTest system, Configuration clusterConf,
+      long seed, BenchMode mode, CpuPinning pinning, PrintWriter progress) throws IOException {
+    Configuration conf = new Configuration(clusterConf);
+    conf.set("fs.hdfs.impl", DistributedFileSystem.class.getName());
+    List<Double> throughputs = new ArrayList<>();
+    ServerCpu.Usage cpu = ServerCpu.Usage.NONE;
+    double seconds = 0;
+    long failures = 0;
+    for (int repetition = 0; repetition < mode.repetitions(); repetition++) {
+      org.apache.hadoop.fs.Path directory = new org.apache.hadoop.fs.Path(WRITE_BASE, "run-" + (repetition + 1));
+      pinning.pinServers(system.serverPids());
+      ServerCpu.Meter meter = new ServerCpu.Meter(system.serverCpuRoots());
+      FileRunResult result = new CreateWriteRunner(URI.create(system.uri()), conf, mode.writeThreads(),
+          Duration.ofSeconds(mode.writeWarmupSeconds()), Duration.ofSeconds(mode.writeSeconds()), seed + repetition)
+          .run(directory, progress, meter);
+      seconds += mode.writeSeconds();
+      cpu = cpu.plus(meter.usage());
+      throughputs.add(result.filesPerSecond());
+      failures += result.totalFailures();
+      progress.printf(Locale.ROOT, "  %s, %d namenode(s), %s, run %d: %.0f files/s, %d failures%n", name, namenodes,
+          WRITES, repetition + 1, result.filesPerSecond(), result.totalFailures());
+      progress.flush();
+      try (FileSystem fs = FileSystem.newInstance(URI.create(system.uri()), conf)) {
+        fs.delete(directory, true);
+      }
+    }
+    return new Row(WRITES, name, namenodes, throughputs, cpu.secondsByKind(), seconds, failures);
   }
 
   static void write(List<Row> rows, BenchMode mode, long seed, Path out, String command, Instant started)
       throws IOException {
-    double single = 0;
-    double hdfs = 0;
+    Map<String, Double> single = new java.util.HashMap<>();
+    Map<String, Double> hdfs = new java.util.HashMap<>();
     for (Row row : rows) {
       double median = Spread.of(row.opsPerSecond()).median();
       if (row.system().equals("Canopy") && row.namenodes() == 1) {
-        single = median;
+        single.put(row.workload(), median);
       } else if (row.system().equals("HDFS")) {
-        hdfs = median;
+        hdfs.put(row.workload(), median);
       }
     }
     StringBuilder text = new StringBuilder();
-    text.append("# Spotify mix with 1, 2 and 3 namenodes\n\n");
+    text.append("# Spotify mix and writes with 1, 2 and 3 namenodes\n\n");
     text.append("Generated by `").append(command).append("` (").append(started).append(", mode ")
         .append(mode.name()).append(", seed ").append(seed).append(", ").append(mode.repetitions())
         .append(" run(s) of ").append(mode.mixSeconds()).append(" s per configuration, ").append(mode.mixThreads())
         .append(" client threads, ").append(DATANODES).append(" datanodes). Servers pinned as in `bench report` "
             + "(one core for all servers, one for the clients, when taskset exists). Clients of a cluster with "
             + "several namenodes use its nameservice: each client thread has its own client and picks its namenode "
-            + "through the configured failover proxy provider.\n\n");
-    text.append("| system | namenodes | ops/s, median (range) | vs 1 namenode | vs HDFS | server CPU, cores | "
-        + "where the server CPU went | failures |\n|---|---:|---:|---:|---:|---:|---|---:|\n");
+            + "through the configured failover proxy provider. The write workload (" + WRITES + " + close, "
+            + mode.writeThreads() + " threads, " + mode.writeWarmupSeconds() + " s warm-up then "
+            + mode.writeSeconds() + " s per run) uses the stock client, so every file is a datanode block whose "
+            + "replicas are reported to every namenode; its throughput is files per second.\n\n");
+    text.append("| workload | system | namenodes | ops/s, median (range) | vs 1 namenode | vs HDFS | server CPU, cores | "
+        + "where the server CPU went | failures |\n|---|---|---:|---:|---:|---:|---:|---|---:|\n");
     for (Row row : rows) {
       Spread spread = Spread.of(row.opsPerSecond());
       double total = row.cpuSeconds().values().stream().mapToDouble(Double::doubleValue).sum();
@@ -127,12 +173,13 @@ final class NamenodeScaling {
         }
         shares.append(kind).append(String.format(Locale.ROOT, " %.0f%%", total > 0 ? 100 * value / total : 0));
       });
-      text.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %.2f | %s | %d |%n", row.system(),
-          row.namenodes(), spread.format("%.0f"),
-          row.system().equals("Canopy") && single > 0 ? String.format(Locale.ROOT, "%.2f", spread.median() / single)
-              : "",
-          hdfs > 0 ? String.format(Locale.ROOT, "%.2f", spread.median() / hdfs) : "", row.serverCores(), shares,
-          row.failures()));
+      double one = single.getOrDefault(row.workload(), 0.0);
+      double reference = hdfs.getOrDefault(row.workload(), 0.0);
+      text.append(String.format(Locale.ROOT, "| %s | %s | %d | %s | %s | %s | %.2f | %s | %d |%n", row.workload(),
+          row.system(), row.namenodes(), spread.format("%.0f"),
+          row.system().equals("Canopy") && one > 0 ? String.format(Locale.ROOT, "%.2f", spread.median() / one) : "",
+          reference > 0 ? String.format(Locale.ROOT, "%.2f", spread.median() / reference) : "", row.serverCores(),
+          shares, row.failures()));
     }
     Files.createDirectories(out.toAbsolutePath().getParent());
     Files.writeString(out, text.toString());
