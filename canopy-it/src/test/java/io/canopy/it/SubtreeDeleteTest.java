@@ -12,6 +12,9 @@ import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.SubtreeOperation;
 import io.canopy.namenode.NameNode;
 import io.canopy.namenode.NameNodeConfig;
+import io.canopy.namenode.blocks.DatanodeRegistry;
+import io.canopy.namenode.fs.FsPath;
+import io.canopy.namenode.ops.SubtreeDeleteBatchOp;
 import io.canopy.namenode.tx.OperationMetrics;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -30,6 +33,7 @@ import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.ipc.RetriableException;
 import org.apache.hadoop.security.AccessControlException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -261,6 +265,32 @@ class SubtreeDeleteTest {
     assertFalse(fs.exists(path("/moved/big")));
     assertEquals(0, fs.getContentSummary(path("/moved")).getFileCount());
     assertTrue(fs.delete(path("/moved"), true));
+    assertClean();
+  }
+
+  /**
+   * A step of a subtree delete whose namenode was evicted meanwhile (its descriptor gone: others may have ignored its
+   * flag and created files below) changes nothing: it is fenced by its namenode's membership descriptor.
+   */
+  @Test
+  void aDeleteStepOfAnEvictedNamenodeChangesNothing() throws Exception {
+    DistributedFileSystem fs = CLUSTER.fileSystem();
+    assertTrue(fs.mkdirs(path("/evicted/d")));
+    for (int i = 0; i < 5; i++) {
+      fs.create(path("/evicted/d/f" + i)).close();
+    }
+    long root = idOf("/evicted");
+    long directory = idOf("/evicted/d");
+    hold(root, "/evicted", DEAD_NAMENODE);
+    DatanodeRegistry registry = new DatanodeRegistry(CLUSTER.store(), CLUSTER.cluster().conf(),
+        System::currentTimeMillis);
+
+    assertThrows(RetriableException.class, () -> nameNode().runner().run(new SubtreeDeleteBatchOp(registry, root,
+        directory, () -> FsPath.parse("/evicted/d"), BATCH, Map.of(), DEAD_NAMENODE)));
+
+    assertEquals(5, fs.listStatus(path("/evicted/d")).length, "nothing deleted");
+    hold(root, "/evicted", Inode.NO_SUBTREE_LOCK);
+    assertTrue(fs.delete(path("/evicted"), true));
     assertClean();
   }
 }

@@ -134,7 +134,7 @@ public final class SubtreeDelete {
       int batch;
       try {
         batch = runner.run(new SubtreeDeleteBatchOp(registry, held.rootId, directoryId, directoryPath, budget,
-            smallDirectories));
+            smallDirectories, held.self));
       } catch (SubtreeTooLargeException tooLarge) {
         if (budget == 1) {
           throw tooLarge;

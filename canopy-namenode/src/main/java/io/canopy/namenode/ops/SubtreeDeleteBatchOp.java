@@ -31,9 +31,11 @@ public final class SubtreeDeleteBatchOp implements Operation<Integer> {
   private final Supplier<FsPath> directoryPath;
   private final int budget;
   private final Map<Long, Long> smallDirectories;
+  private final long namenodeId;
 
+  /** {@code namenodeId}: the namenode running the delete, fenced against its eviction. */
   public SubtreeDeleteBatchOp(DatanodeRegistry registry, long rootId, long directoryId,
-      Supplier<FsPath> directoryPath, int budget, Map<Long, Long> smallDirectories) {
+      Supplier<FsPath> directoryPath, int budget, Map<Long, Long> smallDirectories, long namenodeId) {
     if (budget < 1) {
       throw new IllegalArgumentException("delete budget must be positive, got " + budget);
     }
@@ -43,6 +45,7 @@ public final class SubtreeDeleteBatchOp implements Operation<Integer> {
     this.directoryPath = directoryPath;
     this.budget = budget;
     this.smallDirectories = smallDirectories;
+    this.namenodeId = namenodeId;
   }
 
   @Override
@@ -64,6 +67,8 @@ public final class SubtreeDeleteBatchOp implements Operation<Integer> {
   @Override
   public Integer execute(TransactionContext context) throws IOException {
     Inode directory = SubtreeSteps.heldDirectory(context, directoryId, directoryPath);
+    // evicted, its flag may have been ignored: a file created below since would be deleted with the rest
+    SubtreeSteps.holdMembership(context, namenodeId, "delete " + directoryPath.get());
     List<Inode> page = context.children(directory, null, budget, LockMode.EXCLUSIVE);
     List<Inode> removed = new ArrayList<>();
     int taken = 0;

@@ -1,5 +1,6 @@
 package io.canopy.namenode.ops;
 
+import io.canopy.metadata.LockMode;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.InodePartitioning;
@@ -9,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
+import org.apache.hadoop.ipc.RetriableException;
 
 /** What the subtree protocol's steps share (design 017). */
 final class SubtreeSteps {
@@ -36,6 +38,19 @@ final class SubtreeSteps {
       current = inode.get().parentId();
     }
     return chain;
+  }
+
+  /**
+   * A fence against this namenode's eviction, for a step that changes the held subtree or counts on it (design 017):
+   * reads the namenode's own membership descriptor with a shared lock. While the step's transaction holds it, no
+   * leader can evict the namenode (its delete of the descriptor waits), so other namenodes keep waiting for its flag;
+   * once the descriptor is gone, others may have ignored the flag and worked below it, and the step must not commit.
+   */
+  static void holdMembership(TransactionContext context, long namenodeId, String what) throws IOException {
+    if (context.cluster().namenodes().get(namenodeId, LockMode.SHARED).isEmpty()) {
+      throw new RetriableException(what + ": namenode " + namenodeId + ", which runs this subtree operation, was "
+          + "evicted from the group meanwhile; what it did stays done; retry");
+    }
   }
 
   /**

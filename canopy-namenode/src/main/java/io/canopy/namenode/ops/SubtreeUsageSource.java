@@ -55,10 +55,8 @@ public record SubtreeUsageSource(long maxInodes, long heldRootId, long owner, Us
   /** The usage of the subtree under {@code directory}, which the transaction locked exclusively. */
   Usage usageOf(TransactionContext context, Inode directory, String path) throws IOException {
     if (directory.id() == heldRootId) {
-      // a fence: while this transaction holds its namenode's descriptor, no leader can evict it (and others keep
-      // waiting for its flag); once evicted, its flag may have been ignored, its count stale
-      if (directory.subtreeLockOwner() != owner
-          || context.cluster().namenodes().get(owner, LockMode.SHARED).isEmpty()) {
+      SubtreeSteps.holdMembership(context, owner, path); // once evicted, its flag may have been ignored
+      if (directory.subtreeLockOwner() != owner) {
         // this namenode was taken for dead (evicted) and another cleared its flag: the count may be stale now
         throw new RetriableException(path + ": the subtree operation of namenode " + owner + " lost its hold on "
             + "the directory (held now by " + directory.subtreeLockOwner() + "); retry");
