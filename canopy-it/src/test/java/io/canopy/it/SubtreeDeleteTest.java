@@ -253,7 +253,9 @@ class SubtreeDeleteTest {
         running.inodes().getById(inside, LockMode.EXCLUSIVE).orElseThrow();
         delete = client.submit(() -> fs.delete(path("/ancestor/big"), true));
         Await.until("the delete flags the tree", Duration.ofSeconds(30), () -> flagged().equals(List.of("big")));
-        Thread.sleep(500); // the quiesce phase reaches the locked inode and waits for it
+        Await.until("the quiesce phase waits for the lock held inside", Duration.ofSeconds(30),
+            () -> StoreQueries.count(CLUSTER.store(),
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'") > 0);
         assertFalse(delete.isDone(), "the quiesce phase waits for the transaction holding a lock inside");
         assertTrue(fs.rename(path("/ancestor"), path("/moved")), "an ancestor of a held tree can move");
         running.rollback();

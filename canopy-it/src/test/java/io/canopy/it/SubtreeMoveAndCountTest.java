@@ -247,6 +247,7 @@ class SubtreeMoveAndCountTest {
     ExecutorService client = Executors.newSingleThreadExecutor();
     try {
       Future<Void> quota;
+      long quiesced = operations("subtreeQuiesce");
       try (Transaction running = CLUSTER.store().begin()) {
         running.inodes().getById(blocker, LockMode.EXCLUSIVE).orElseThrow();
         quota = client.submit(() -> {
@@ -255,7 +256,9 @@ class SubtreeMoveAndCountTest {
         });
         Await.until("the quota flags the tree", Duration.ofSeconds(30),
             () -> HeldSubtrees.flagged(CLUSTER.store()).equals(List.of("big")));
-        Thread.sleep(300); // the quiesce phase reaches the locked inode and waits
+        // the first quiesce transaction, which locked the open file, committed; a later one waits at the locked inode
+        Await.until("the quiesce phase passes the open file", Duration.ofSeconds(30),
+            () -> operations("subtreeQuiesce") > quiesced);
         open.write(new byte[BLOCK_SIZE]);
         open.hflush(); // a second block, through addBlock by file id
         assertFalse(quota.isDone(), "the quiesce phase still waits");

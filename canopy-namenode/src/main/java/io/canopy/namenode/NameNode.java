@@ -436,12 +436,17 @@ public final class NameNode implements AutoCloseable {
     store.close();
   }
 
+  /**
+   * Stops serving (no new calls; subtree operations still queued are dropped, those running end within their
+   * transaction), then leaves the group, so the others need not wait for this namenode's eviction.
+   */
   @Override
   public void close() {
     duties.close();
     electionThread.shutdownNow();
-    election.leave();
     servers.stop();
+    subtreeOperations.close();
+    election.leave();
     smallFileReads.close();
     replicaReports.close();
     housekeeping.shutdownNow();

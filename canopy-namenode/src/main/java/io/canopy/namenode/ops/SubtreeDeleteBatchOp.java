@@ -68,7 +68,7 @@ public final class SubtreeDeleteBatchOp implements Operation<Integer> {
   public Integer execute(TransactionContext context) throws IOException {
     Inode directory = SubtreeSteps.heldDirectory(context, directoryId, directoryPath);
     // evicted, its flag may have been ignored: a file created below since would be deleted with the rest
-    SubtreeSteps.holdMembership(context, namenodeId, "delete " + directoryPath.get());
+    SubtreeSteps.checkMembership(context, namenodeId, "delete " + directoryPath.get());
     List<Inode> page = context.children(directory, null, budget, LockMode.EXCLUSIVE);
     List<Inode> removed = new ArrayList<>();
     int taken = 0;

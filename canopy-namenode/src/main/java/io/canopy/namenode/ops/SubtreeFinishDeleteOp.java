@@ -62,7 +62,7 @@ public final class SubtreeFinishDeleteOp implements BooleanAtMostOnce {
     if (target == null || target.id() != rootId) {
       throw new Moved("the directory (inode " + rootId + ") held by a subtree delete is no longer at " + path);
     }
-    SubtreeSteps.holdMembership(context, namenodeId, "delete " + path);
+    SubtreeSteps.checkMembership(context, namenodeId, "delete " + path);
     if (target.subtreeLockOwner() != namenodeId) {
       // this namenode was taken for dead (evicted) and another took the operation over: it finishes it
       throw new IOException("delete " + path + ": the subtree operation of namenode " + namenodeId + " was taken "

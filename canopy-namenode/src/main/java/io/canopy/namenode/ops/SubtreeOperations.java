@@ -57,11 +57,12 @@ public final class SubtreeOperations implements AutoCloseable {
   }
 
   /**
-   * Stops the pool with the namenode (its RPC servers stopped first): transactions still queued are dropped, those
-   * running are interrupted; their operations fail, leaving their flags for the cleaners (design 017, "Failures").
+   * Stops the pool with the namenode (its RPC servers stopped first): no new transaction is accepted; those queued or
+   * running end (against a store about to close, they fail fast), so every operation waiting for them hears of it;
+   * the operations fail, leaving their flags for the cleaners (design 017, "Failures").
    */
   @Override
   public void close() {
-    pool.shutdownNow();
+    pool.shutdown();
   }
 }

@@ -19,6 +19,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
@@ -306,18 +307,25 @@ public final class SubtreeProtocol {
       throws IOException {
     CountDownLatch ended = new CountDownLatch(tasks.size());
     List<Future<T>> futures = new ArrayList<>(tasks.size());
-    for (Callable<T> task : tasks) {
-      futures.add(operations.pool().submit(() -> {
-        try {
-          return task.call();
-        } finally {
-          ended.countDown(); // the wrapper alone counts: every task runs it, started early or late
-        }
-      }));
-    }
     List<T> results = new ArrayList<>(tasks.size());
     boolean failed = true;
     try {
+      for (Callable<T> task : tasks) {
+        try {
+          futures.add(operations.pool().submit(() -> {
+            try {
+              return task.call();
+            } finally {
+              ended.countDown(); // the wrapper alone counts: every task runs it, started early or late
+            }
+          }));
+        } catch (RejectedExecutionException closing) {
+          for (int never = futures.size(); never < tasks.size(); never++) {
+            ended.countDown(); // not submitted: nothing to wait for
+          }
+          throw new InterruptedIOException("the namenode is closing: a subtree operation stopped");
+        }
+      }
       for (Future<T> future : futures) {
         results.add(future.get());
       }

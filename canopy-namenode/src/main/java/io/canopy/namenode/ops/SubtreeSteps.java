@@ -41,13 +41,15 @@ final class SubtreeSteps {
   }
 
   /**
-   * A fence against this namenode's eviction, for a step that changes the held subtree or counts on it (design 017):
-   * reads the namenode's own membership descriptor with a shared lock. While the step's transaction holds it, no
-   * leader can evict the namenode (its delete of the descriptor waits), so other namenodes keep waiting for its flag;
-   * once the descriptor is gone, others may have ignored the flag and worked below it, and the step must not commit.
+   * A check against this namenode's eviction, for a step that changes the held subtree or counts on it (design 017):
+   * its own membership descriptor still exists (read without a lock, as last committed). Once it is gone, other
+   * namenodes may have ignored the flag and worked below it, and the step must not commit. It catches an eviction
+   * committed before this read, so a namenode resuming from a long pause between two steps stops; a pause inside one
+   * transaction, after this read, is still a window. Closing it needs a key-share lock here and an eviction that
+   * skips locked descriptors: a shared lock would hold back the namenode's own election round (design 017).
    */
-  static void holdMembership(TransactionContext context, long namenodeId, String what) throws IOException {
-    if (context.cluster().namenodes().get(namenodeId, LockMode.SHARED).isEmpty()) {
+  static void checkMembership(TransactionContext context, long namenodeId, String what) throws IOException {
+    if (context.cluster().namenodes().get(namenodeId, LockMode.NONE).isEmpty()) {
       throw new RetriableException(what + ": namenode " + namenodeId + ", which runs this subtree operation, was "
           + "evicted from the group meanwhile; what it did stays done; retry");
     }

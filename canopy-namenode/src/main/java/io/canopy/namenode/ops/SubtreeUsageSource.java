@@ -55,7 +55,7 @@ public record SubtreeUsageSource(long maxInodes, long heldRootId, long owner, Us
   /** The usage of the subtree under {@code directory}, which the transaction locked exclusively. */
   Usage usageOf(TransactionContext context, Inode directory, String path) throws IOException {
     if (directory.id() == heldRootId) {
-      SubtreeSteps.holdMembership(context, owner, path); // once evicted, its flag may have been ignored
+      SubtreeSteps.checkMembership(context, owner, path); // once evicted, its flag may have been ignored
       if (directory.subtreeLockOwner() != owner) {
         // this namenode was taken for dead (evicted) and another cleared its flag: the count may be stale now
         throw new RetriableException(path + ": the subtree operation of namenode " + owner + " lost its hold on "
