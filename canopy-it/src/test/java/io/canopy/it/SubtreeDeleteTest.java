@@ -254,8 +254,9 @@ class SubtreeDeleteTest {
         delete = client.submit(() -> fs.delete(path("/ancestor/big"), true));
         Await.until("the delete flags the tree", Duration.ofSeconds(30), () -> flagged().equals(List.of("big")));
         Await.until("the quiesce phase waits for the lock held inside", Duration.ofSeconds(30),
-            () -> StoreQueries.count(CLUSTER.store(),
-                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'") > 0);
+            () -> StoreQueries.count(CLUSTER.store(), "SELECT count(*) FROM pg_stat_activity w WHERE "
+                + "w.wait_event_type = 'Lock' AND EXISTS (SELECT 1 FROM pg_stat_activity h WHERE h.pid = "
+                + "ANY(pg_blocking_pids(w.pid)) AND h.state = 'idle in transaction')") > 0);
         assertFalse(delete.isDone(), "the quiesce phase waits for the transaction holding a lock inside");
         assertTrue(fs.rename(path("/ancestor"), path("/moved")), "an ancestor of a held tree can move");
         running.rollback();
@@ -272,7 +273,7 @@ class SubtreeDeleteTest {
 
   /**
    * A step of a subtree delete whose namenode was evicted meanwhile (its descriptor gone: others may have ignored its
-   * flag and created files below) changes nothing: it is fenced by its namenode's membership descriptor.
+   * flag and created files below) changes nothing: it is checked against its namenode's membership descriptor.
    */
   @Test
   void aDeleteStepOfAnEvictedNamenodeChangesNothing() throws Exception {

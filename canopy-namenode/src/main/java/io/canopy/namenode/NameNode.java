@@ -431,14 +431,14 @@ public final class NameNode implements AutoCloseable {
     servers.stop();
     smallFileReads.close();
     replicaReports.close();
-    subtreeOperations.close();
+    subtreeOperations.abort();
     housekeeping.shutdownNow();
     store.close();
   }
 
   /**
-   * Stops serving (no new calls; subtree operations still queued are dropped, those running end within their
-   * transaction), then leaves the group, so the others need not wait for this namenode's eviction.
+   * Stops serving (no new calls), waits a bounded time for the subtree operations' transactions still running (design
+   * 017), then leaves the group, so the others need not wait for this namenode's eviction.
    */
   @Override
   public void close() {

@@ -33,7 +33,7 @@ public final class SubtreeDeleteBatchOp implements Operation<Integer> {
   private final Map<Long, Long> smallDirectories;
   private final long namenodeId;
 
-  /** {@code namenodeId}: the namenode running the delete, fenced against its eviction. */
+  /** {@code namenodeId}: the namenode running the delete, checked against its eviction. */
   public SubtreeDeleteBatchOp(DatanodeRegistry registry, long rootId, long directoryId,
       Supplier<FsPath> directoryPath, int budget, Map<Long, Long> smallDirectories, long namenodeId) {
     if (budget < 1) {

@@ -4,6 +4,7 @@ import io.canopy.namenode.SubtreeSettings;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -15,6 +16,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class SubtreeOperations implements AutoCloseable {
   private static final long IDLE_SECONDS = 60;
+  /** How long closing waits for the subtree transactions still running. */
+  static final long CLOSE_WAIT_SECONDS = 10;
 
   private final SubtreeSettings settings;
   private final Set<Long> running = ConcurrentHashMap.newKeySet();
@@ -57,12 +60,34 @@ public final class SubtreeOperations implements AutoCloseable {
   }
 
   /**
-   * Stops the pool with the namenode (its RPC servers stopped first): no new transaction is accepted; those queued or
-   * running end (against a store about to close, they fail fast), so every operation waiting for them hears of it;
-   * the operations fail, leaving their flags for the cleaners (design 017, "Failures").
+   * Stops the pool with the namenode (its RPC servers stopped first): no new transaction is accepted; the operations
+   * stop before their next transaction (their handler threads were interrupted), and this waits up to
+   * {@link #CLOSE_WAIT_SECONDS} for the transactions still running, so the namenode leaves the group after them
+   * (once its descriptor is gone, others ignore its flags). The operations fail, leaving their flags for the cleaners
+   * (design 017, "Failures").
    */
+  /**
+   * Stops the pool at once, as a crash would: transactions queued are cancelled (their operations' waits end), those
+   * running are interrupted.
+   */
+  public void abort() {
+    for (Runnable queued : pool.shutdownNow()) {
+      if (queued instanceof Future<?> future) {
+        future.cancel(false);
+      }
+    }
+  }
+
   @Override
   public void close() {
     pool.shutdown();
+    try {
+      if (!pool.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)) {
+        pool.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      pool.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
   }
 }

@@ -19,6 +19,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -311,14 +312,16 @@ public final class SubtreeProtocol {
     boolean failed = true;
     try {
       for (Callable<T> task : tasks) {
+        // counts down once it is done: run (whatever the outcome), or cancelled by a namenode that aborts
+        FutureTask<T> future = new FutureTask<>(task) {
+          @Override
+          protected void done() {
+            ended.countDown();
+          }
+        };
         try {
-          futures.add(operations.pool().submit(() -> {
-            try {
-              return task.call();
-            } finally {
-              ended.countDown(); // the wrapper alone counts: every task runs it, started early or late
-            }
-          }));
+          operations.pool().execute(future);
+          futures.add(future);
         } catch (RejectedExecutionException closing) {
           for (int never = futures.size(); never < tasks.size(); never++) {
             ended.countDown(); // not submitted: nothing to wait for
