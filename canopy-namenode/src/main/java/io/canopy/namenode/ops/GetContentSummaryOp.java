@@ -14,7 +14,6 @@ import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
-import org.apache.hadoop.ipc.RetriableException;
 import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.permission.FsAction;
 
@@ -36,7 +35,6 @@ public final class GetContentSummaryOp implements Operation<ContentSummary> {
     this.permissions = permissions;
   }
 
-
   /**
    * Counts the subtree here only up to {@code maxInodes} (past it: {@link io.canopy.namenode.tx.LargeSubtreeException},
    * for the caller to count it in batches), or takes {@code tally}, counted in batches for the directory it names.
@@ -48,15 +46,6 @@ public final class GetContentSummaryOp implements Operation<ContentSummary> {
     this.maxInodes = maxInodes;
     this.tally = tally;
     return this;
-  }
-
-  /** The tally counted for {@code directory}: one counted for another directory means the path changed since. */
-  static SubtreeCount.Tally tallyFor(SubtreeCount.Tally tally, Inode directory, FsPath path)
-      throws RetriableException {
-    if (tally.rootId() != directory.id()) {
-      throw new RetriableException(path + " changed while its subtree was being counted; retry");
-    }
-    return tally;
   }
 
   @Override
@@ -90,7 +79,8 @@ public final class GetContentSummaryOp implements Operation<ContentSummary> {
       // the top directory first: a caller who may not read it is refused before the subtree is scanned
       permissions.checkPathAccess(context, resolved, FsAction.READ_EXECUTE);
     }
-    SubtreeCount.Tally counted = tally != null && root.directory() ? tallyFor(tally, root, path) : count(context, root);
+    SubtreeCount.Tally counted = tally != null && root.directory() ? tally.requireFor(root, path)
+        : count(context, root);
     long directories = counted.directories();
     long files = counted.files();
     long length = counted.length();

@@ -37,7 +37,6 @@ public final class GetQuotaUsageOp implements Operation<QuotaUsage> {
     this.permissions = permissions;
   }
 
-
   /**
    * Counts the subtree here only up to {@code maxInodes} (past it: {@link io.canopy.namenode.tx.LargeSubtreeException},
    * for the caller to count it in batches), or takes {@code tally}, counted in batches for the directory it names.
@@ -81,7 +80,7 @@ public final class GetQuotaUsageOp implements Operation<QuotaUsage> {
     Usage counted = null;
     if (target != null && tally != null && target.directory()) {
       // counted in batches, each directory's access checked there
-      counted = new Usage(GetContentSummaryOp.tallyFor(tally, target, path).namespace(), tally.storageSpace());
+      counted = new Usage(tally.requireFor(target, path).namespace(), tally.storageSpace());
     } else if (target != null && (!target.hasQuota() || permissions.checksAccess())) {
       // read to be counted, or, under a quota (whose row is the answer), only to check the caller's access to it
       subtree = context.subtree(target, LockMode.NONE, maxInodes);

@@ -53,38 +53,15 @@ public final class SubtreeCalls {
 
   public boolean rename(FsPath source, FsPath destination, PermissionChecker permissions, ClientCall call)
       throws IOException {
-    try {
-      return runner.run(rename(source, destination, permissions, SubtreeUsageSource.upTo(threshold)), call);
-    } catch (LargeSubtreeException | SubtreeTooLargeException large) {
-      return protocol.run(source, "rename", permissions, SubtreeProtocol.Quiesce.COUNT,
-          held -> inHold(source, held, () -> runner.run(rename(source, destination, permissions,
-              held.usage(threshold)), call)),
-          () -> inHold(source, null, () -> runner.run(rename(source, destination, permissions,
-              SubtreeUsageSource.upTo(threshold)), call)));
-    }
-  }
-
-  private RenameOp rename(FsPath source, FsPath destination, PermissionChecker permissions,
-      SubtreeUsageSource counting) {
-    return new RenameOp(services, registry, source, destination, permissions).countingSubtree(counting);
+    return counted(source, "rename", permissions, counting -> runner.run(
+        new RenameOp(services, registry, source, destination, permissions).countingSubtree(counting), call));
   }
 
   public void rename2(FsPath source, FsPath destination, boolean overwrite, PermissionChecker permissions,
       ClientCall call) throws IOException {
-    try {
-      runner.run(rename2(source, destination, overwrite, permissions, SubtreeUsageSource.upTo(threshold)), call);
-    } catch (LargeSubtreeException | SubtreeTooLargeException large) {
-      protocol.run(source, "rename", permissions, SubtreeProtocol.Quiesce.COUNT,
-          held -> inHold(source, held, () -> runner.run(rename2(source, destination, overwrite, permissions,
-              held.usage(threshold)), call)),
-          () -> inHold(source, null, () -> runner.run(rename2(source, destination, overwrite, permissions,
-              SubtreeUsageSource.upTo(threshold)), call)));
-    }
-  }
-
-  private Rename2Op rename2(FsPath source, FsPath destination, boolean overwrite, PermissionChecker permissions,
-      SubtreeUsageSource counting) {
-    return new Rename2Op(services, registry, source, destination, overwrite, permissions).countingSubtree(counting);
+    counted(source, "rename", permissions, counting -> runner.run(
+        new Rename2Op(services, registry, source, destination, overwrite, permissions).countingSubtree(counting),
+        call));
   }
 
   /**
@@ -94,44 +71,63 @@ public final class SubtreeCalls {
    */
   public void setQuota(FsPath path, long namespaceQuota, long storageSpaceQuota, PermissionChecker permissions)
       throws IOException {
+    CountedCall<Void> setQuota = counting -> runner.run(
+        new SetQuotaOp(path, namespaceQuota, storageSpaceQuota).countingSubtree(counting));
     if (path.isRoot()) {
-      runner.run(setQuota(path, namespaceQuota, storageSpaceQuota, SubtreeUsageSource.UNBOUNDED));
-      return;
+      setQuota.run(SubtreeUsageSource.UNBOUNDED);
+    } else {
+      counted(path, "setQuota", permissions, setQuota);
     }
-    try {
-      runner.run(setQuota(path, namespaceQuota, storageSpaceQuota, SubtreeUsageSource.upTo(threshold)));
-    } catch (LargeSubtreeException | SubtreeTooLargeException large) {
-      protocol.run(path, "setQuota", permissions, SubtreeProtocol.Quiesce.COUNT,
-          held -> inHold(path, held, () -> runner.run(setQuota(path, namespaceQuota, storageSpaceQuota,
-              held.usage(threshold)))),
-          () -> inHold(path, null, () -> runner.run(setQuota(path, namespaceQuota, storageSpaceQuota,
-              SubtreeUsageSource.upTo(threshold)))));
-    }
-  }
-
-  private static SetQuotaOp setQuota(FsPath path, long namespaceQuota, long storageSpaceQuota,
-      SubtreeUsageSource counting) {
-    return new SetQuotaOp(path, namespaceQuota, storageSpaceQuota).countingSubtree(counting);
   }
 
   public ContentSummary contentSummary(FsPath path, PermissionChecker permissions) throws IOException {
-    try {
-      return runner.run(new GetContentSummaryOp(path, permissions).counting(threshold, null));
-    } catch (LargeSubtreeException | SubtreeTooLargeException large) {
-      SubtreeCount.Tally tally = counts.count(path, permissions, SubtreeCountOp.Access.CONTENT_SUMMARY);
-      // no directory there anymore: the single transaction answers (a file's summary, or FileNotFoundException)
-      return inHold(path, null, () -> runner.run(new GetContentSummaryOp(path, permissions).counting(threshold,
-          tally)));
-    }
+    return batched(path, permissions, SubtreeCountOp.Access.CONTENT_SUMMARY,
+        tally -> runner.run(new GetContentSummaryOp(path, permissions).counting(threshold, tally)));
   }
 
   public QuotaUsage quotaUsage(FsPath path, PermissionChecker permissions) throws IOException {
+    return batched(path, permissions, SubtreeCountOp.Access.QUOTA_USAGE,
+        tally -> runner.run(new GetQuotaUsageOp(path, permissions).counting(threshold, tally)));
+  }
+
+  /** A call that counts the subtree it moves or puts under a quota as it is told. */
+  private interface CountedCall<T> {
+    T run(SubtreeUsageSource counting) throws IOException;
+  }
+
+  /** A content summary or quota usage: counting in its transaction (tally null), or given the batches' tally. */
+  private interface TalliedCall<T> {
+    T run(SubtreeCount.Tally tally) throws IOException;
+  }
+
+  /**
+   * A move or a first quota: one transaction counting up to the threshold; past it, through the subtree protocol,
+   * the last transaction given the quiesce phase's count (or, when the path holds no directory anymore, counting in
+   * its transaction again).
+   */
+  private <T> T counted(FsPath path, String operation, PermissionChecker permissions, CountedCall<T> call)
+      throws IOException {
     try {
-      return runner.run(new GetQuotaUsageOp(path, permissions).counting(threshold, null));
+      return call.run(SubtreeUsageSource.upTo(threshold));
     } catch (LargeSubtreeException | SubtreeTooLargeException large) {
-      SubtreeCount.Tally tally = counts.count(path, permissions, SubtreeCountOp.Access.QUOTA_USAGE);
-      return inHold(path, null, () -> runner.run(new GetQuotaUsageOp(path, permissions).counting(threshold,
-          tally)));
+      return protocol.run(path, operation, permissions, SubtreeProtocol.Quiesce.COUNT,
+          held -> inHold(path, held, () -> call.run(held.usage(threshold))),
+          () -> inHold(path, null, () -> call.run(SubtreeUsageSource.upTo(threshold))));
+    }
+  }
+
+  /**
+   * A content summary or quota usage: one transaction counting up to the threshold; past it, counted in read-only
+   * batches and answered by a last transaction given the tally (null when the path holds no directory anymore: the
+   * single transaction then answers, a file's figures or FileNotFoundException).
+   */
+  private <T> T batched(FsPath path, PermissionChecker permissions, SubtreeCountOp.Access access,
+      TalliedCall<T> call) throws IOException {
+    try {
+      return call.run(null);
+    } catch (LargeSubtreeException | SubtreeTooLargeException large) {
+      SubtreeCount.Tally tally = counts.count(path, permissions, access);
+      return inHold(path, null, () -> call.run(tally));
     }
   }
 

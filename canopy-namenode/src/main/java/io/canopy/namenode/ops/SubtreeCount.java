@@ -1,5 +1,6 @@
 package io.canopy.namenode.ops;
 
+import io.canopy.metadata.entity.Inode;
 import io.canopy.namenode.SubtreeSettings;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.permission.PermissionChecker;
@@ -28,6 +29,14 @@ public final class SubtreeCount {
   public record Tally(long rootId, long directories, long files, long length, long storageSpace) {
     public long namespace() {
       return directories + files;
+    }
+
+    /** This tally, for {@code directory} at {@code path}: counted for another one, the path changed since. */
+    Tally requireFor(Inode directory, FsPath path) throws RetriableException {
+      if (rootId != directory.id()) {
+        throw new RetriableException(path + " changed while its subtree was being counted; retry");
+      }
+      return this;
     }
   }
 

@@ -29,14 +29,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The first two phases of HopsFS's subtree protocol (design 017; docs/references.md [HopsFS-Thesis] s.4.1.5-4.1.6)
- * and its bookkeeping, for the operations that take it: {@link SubtreeLockOp} flags the directory; the quiesce phase
+ * The first two phases of HopsFS's subtree protocol (design 017; docs/references.md [HopsFS-Thesis] s.4.1.5-4.1.6) and
+ * its bookkeeping, for the operations that take it: {@link SubtreeLockOp} flags the directory; the quiesce phase
  * ({@link SubtreeQuiesceOp}) locks every inode below it once, breadth first, about a batch of inodes per transaction,
  * remembering the directories (id, parent, name, how many files: nothing per file) and, when asked, counting the
- * storage space of the closed files and noting the open ones; then the operation's own third phase runs on the {@link Held} subtree. Up to
- * {@link SubtreeSettings#threads()} transactions run at once on independent parts. Whatever way the operation ends,
- * the flag is cleared (unless its last transaction removed the directory), the rows it charged are given back, and
- * no transaction of it still runs.
+ * storage space of the closed files and noting the open ones; then the operation's own third phase runs on the
+ * {@link Held} subtree. Up to {@link SubtreeSettings#threads()} transactions run at once on independent parts. Whatever way
+ * the operation ends, the flag is cleared (unless its last transaction removed the directory), the rows it charged are
+ * given back, and no transaction of it still runs.
  */
 public final class SubtreeProtocol {
   private static final Logger LOG = LoggerFactory.getLogger(SubtreeProtocol.class);

@@ -21,11 +21,11 @@ import org.apache.hadoop.fs.permission.FsAction;
 /**
  * One transaction of the subtree protocol's quiesce phase (design 017): from a directory of the held subtree (after
  * {@code startAfter} in its children, when it was cut short before), locks exclusively, breadth first, at most
- * {@code budget} inodes below it, which waits for every operation that started on them before the flag was set, and
- * checks there the access a delete needs (HDFS checks the whole subtree before deleting anything), or counts the
- * storage space of the closed files for a move or a quota and notes the open ones. The locks go at commit; operations starting later meet the flag.
- * Answers the directories found, the files counted per directory, the storage space counted, and where the work goes
- * on: directories whose children this transaction did not read, or not all of.
+ * {@code budget} inodes below it, which waits for every operation that started on them before the flag was set, and checks
+ * there the access a delete needs (HDFS checks the whole subtree before deleting anything), or counts the storage space
+ * of the closed files for a move or a quota and notes the open ones. The locks go at commit; operations starting later
+ * meet the flag. Answers the directories found, the files counted per directory, the storage space counted, and where
+ * the work goes on: directories whose children this transaction did not read, or not all of.
  */
 public final class SubtreeQuiesceOp implements Operation<SubtreeQuiesceOp.Quiesced> {
   /** Work left: the children of {@code directoryId} after {@code startAfter} (null: all of them). */
