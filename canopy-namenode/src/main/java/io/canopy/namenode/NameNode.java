@@ -12,6 +12,8 @@ import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.datanode.DatanodeProtocolServer;
 import io.canopy.namenode.datanode.FullReportTracker;
 import io.canopy.namenode.datanode.ReplicaReportProcessor;
+import io.canopy.namenode.datanode.ReportAppliers;
+import io.canopy.namenode.datanode.ReportCounters;
 import io.canopy.namenode.datanode.UnknownReplicas;
 import io.canopy.namenode.fs.IdGenerator;
 import io.canopy.namenode.fs.NamespaceServices;
@@ -22,6 +24,7 @@ import io.canopy.namenode.leader.LeaderDuties;
 import io.canopy.namenode.leader.LeaderWork;
 import io.canopy.namenode.leases.BlockRecoveryDispatcher;
 import io.canopy.namenode.leases.LeaseMonitor;
+import io.canopy.namenode.membership.ElectionSettings;
 import io.canopy.namenode.membership.LeaderElection;
 import io.canopy.namenode.ops.OwnSubtreeLockCleaner;
 import io.canopy.namenode.ops.SafeModeOp;
@@ -82,6 +85,18 @@ public final class NameNode implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(NameNode.class);
   /** Election rounds a starting namenode tries to join the group in before it gives up. */
   private static final int JOIN_ATTEMPTS = 10;
+  /**
+   * Election rounds, past the missed rounds that make a namenode dead, during which the namenodes' views of the group
+   * may still differ: a datanode's old applier keeps applying that long, and its new one replays that far back.
+   */
+  private static final int HANDOVER_EXTRA_ROUNDS = 3;
+  /**
+   * Heartbeat intervals after which a datanode's heartbeat row, stored by its applier alone, says the applier does
+   * not hear it (the row is stored every interval, and each namenode's view of it reloaded every interval).
+   */
+  private static final int STALE_HEARTBEATS = 4;
+  /** Heartbeat intervals a replay reaches back past a stale row's age: the time to see it and take over. */
+  private static final int HANDOVER_EXTRA_HEARTBEATS = 3;
 
   private final MetadataStore store;
   private final RpcServers servers;
@@ -96,11 +111,13 @@ public final class NameNode implements AutoCloseable {
   private final ReplicaReportProcessor replicaReports;
   private final NamespaceServices services;
   private final SubtreeOperations subtreeOperations;
+  private final ReportCounters reportCounters;
 
   private NameNode(MetadataStore store, RpcServers servers, SmallBlockReadServer smallFileReads,
       TransactionRunner runner, ScheduledExecutorService housekeeping, LeaderElection election,
       ScheduledExecutorService electionThread, LeaderDuties duties, ReplicaReportProcessor replicaReports,
-      NamespaceServices services, SubtreeOperations subtreeOperations) {
+      NamespaceServices services, SubtreeOperations subtreeOperations, ReportCounters reportCounters) {
+    this.reportCounters = reportCounters;
     this.store = store;
     this.servers = servers;
     this.smallFileReads = smallFileReads;
@@ -203,8 +220,15 @@ public final class NameNode implements AutoCloseable {
     ReplicaReportProcessor replicaReports = new ReplicaReportProcessor(runner, services.limits().minReplication(),
         services::now, unknownReplicas, registry, blocks.arrivals(),
         NameNodeConfig.replicaReportThreads(conf));
+    // a datanode's reports are applied by one namenode; the others keep them for a handover period of a few rounds
+    ElectionSettings electionSettings = NameNodeConfig.electionSettings(conf);
+    long heartbeatMs = NameNodeConfig.heartbeatIntervalMs(conf);
+    long staleHeartbeatMs = STALE_HEARTBEATS * heartbeatMs;
+    ReportAppliers appliers = new ReportAppliers(election, services::now,
+        () -> Math.max((electionSettings.missedRounds() + HANDOVER_EXTRA_ROUNDS) * election.roundMs(),
+            staleHeartbeatMs + HANDOVER_EXTRA_HEARTBEATS * heartbeatMs), staleHeartbeatMs);
     DatanodeProtocolServer datanodes = new DatanodeProtocolServer(services, runner, registry, replicaReports,
-        fullReports, datanodeRandom, election, commandSources);
+        fullReports, datanodeRandom, election, commandSources, appliers, blocks.arrivals());
     RpcServers servers = RpcServerFactory.build(conf, NameNodeConfig.rpcAddress(conf),
         NameNodeConfig.serviceRpcAddress(conf), new ClientProtocolServer(conf, services, blocks, runner,
             new ClusterAdminCalls(runner, blocks, services, replicaReports), subtreeOperations, election::selfId),
@@ -257,7 +281,7 @@ public final class NameNode implements AutoCloseable {
         servers.clientAddress(), servers.serviceAddress(), store.describe(), seed);
     LOG.info("Namenode {} joined the group; leader: {}", election.selfId(), election.leaderId());
     return new NameNode(store, servers, smallFileReads, runner, housekeeping, election, electionThread, duties,
-        replicaReports, services, subtreeOperations);
+        replicaReports, services, subtreeOperations, datanodes.counters());
   }
 
   /**
@@ -405,6 +429,11 @@ public final class NameNode implements AutoCloseable {
 
   public LeaderElection election() {
     return election;
+  }
+
+  /** What this namenode did with the datanodes' incremental reports and heartbeats (design 018). */
+  public ReportCounters reportCounters() {
+    return reportCounters;
   }
 
   /** How this namenode applies datanodes' replica reports (tests replay reports through it). */

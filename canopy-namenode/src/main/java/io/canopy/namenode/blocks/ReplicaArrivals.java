@@ -22,6 +22,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * it spends a transaction on finding out. A block id is kept in the slot it maps to until another block's report
  * takes the slot. Only a hint: it says a report of the block was applied, not at which stamp or length, nor whether
  * the replica was found good; complete() decides in the database either way.
+ *
+ * <p>Each datanode's incremental reports are applied by one namenode only (design 018). The others receive them too
+ * and, without applying them, wake the waiters of the reported blocks ({@link #reportedElsewhere}) and remember
+ * them the same way ({@link #reportedElsewhereRecently}): a complete() woken so knows the applier's commit follows
+ * within milliseconds, and polls for it in short steps.
  */
 public final class ReplicaArrivals {
   /** Slots of the recently reported blocks (a power of two). */
@@ -29,7 +34,10 @@ public final class ReplicaArrivals {
   /** A slot no block has taken yet. */
   private static final long EMPTY = Long.MIN_VALUE;
   private final ConcurrentHashMap<Long, CountDownLatch> waiting = new ConcurrentHashMap<>();
+  /** The same latches, by the last block of the file waited for (when the waiter gave it). */
+  private final ConcurrentHashMap<Long, CountDownLatch> waitingByBlock = new ConcurrentHashMap<>();
   private final AtomicLongArray recentBlocks = emptySlots();
+  private final AtomicLongArray recentElsewhere = emptySlots();
 
   private static AtomicLongArray emptySlots() {
     AtomicLongArray slots = new AtomicLongArray(RECENT_BLOCKS);
@@ -42,10 +50,12 @@ public final class ReplicaArrivals {
   /** One registration of interest in the next report applied to a file. */
   public final class Expectation implements AutoCloseable {
     private final long fileId;
+    private final long blockId;
     private final CountDownLatch latch;
 
-    private Expectation(long fileId, CountDownLatch latch) {
+    private Expectation(long fileId, long blockId, CountDownLatch latch) {
       this.fileId = fileId;
+      this.blockId = blockId;
       this.latch = latch;
     }
 
@@ -57,13 +67,30 @@ public final class ReplicaArrivals {
     @Override
     public void close() {
       waiting.remove(fileId, latch);
+      if (blockId != EMPTY) {
+        waitingByBlock.remove(blockId, latch);
+      }
     }
   }
 
   /** Registers interest in the next replica report applied to {@code fileId} (an inode id, above 0). */
   public Expectation expect(long fileId) {
     Preconditions.checkArgument(fileId > 0, "file id %s", fileId);
-    return new Expectation(fileId, waiting.computeIfAbsent(fileId, id -> new CountDownLatch(1)));
+    return new Expectation(fileId, EMPTY, waiting.computeIfAbsent(fileId, id -> new CountDownLatch(1)));
+  }
+
+  /**
+   * {@link #expect(long)}, also woken when another namenode is about to apply a finalized-replica report of the
+   * file's last block {@code blockId} ({@link #reportedElsewhere}).
+   */
+  public Expectation expect(long fileId, long blockId) {
+    Preconditions.checkArgument(fileId > 0, "file id %s", fileId);
+    if (blockId == EMPTY) {
+      return expect(fileId);
+    }
+    CountDownLatch latch = waiting.computeIfAbsent(fileId, id -> new CountDownLatch(1));
+    waitingByBlock.merge(blockId, latch, (old, mine) -> old.getCount() == 0 ? mine : old);
+    return new Expectation(fileId, blockId, latch);
   }
 
   /** A replica report of {@code fileId} was applied: wakes whoever waits for one. */
@@ -72,6 +99,26 @@ public final class ReplicaArrivals {
     if (latch != null) {
       latch.countDown();
     }
+  }
+
+  /**
+   * A datanode reported a finalized replica of {@code blockId} that another namenode applies (design 018): wakes
+   * whoever waits for the block's file, and remembers the block for {@link #reportedElsewhereRecently}.
+   */
+  public void reportedElsewhere(long blockId) {
+    if (blockId == EMPTY) {
+      return;
+    }
+    recentElsewhere.set(slot(blockId), blockId);
+    CountDownLatch latch = waitingByBlock.remove(blockId);
+    if (latch != null) {
+      latch.countDown();
+    }
+  }
+
+  /** Whether a finalized replica of {@code blockId} that another namenode applies was reported here recently. */
+  public boolean reportedElsewhereRecently(long blockId) {
+    return blockId != EMPTY && recentElsewhere.get(slot(blockId)) == blockId;
   }
 
   /** A finalized-replica report of {@code blockId} was applied by this namenode (good or found corrupt). */
@@ -95,6 +142,6 @@ public final class ReplicaArrivals {
 
   /** Files waited for now (for tests: the map must not grow). */
   public int waitingFiles() {
-    return waiting.size();
+    return waiting.size() + waitingByBlock.size();
   }
 }

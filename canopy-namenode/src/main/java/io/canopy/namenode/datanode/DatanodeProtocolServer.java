@@ -3,6 +3,7 @@ package io.canopy.namenode.datanode;
 import io.canopy.metadata.entity.DatanodeRecord;
 import io.canopy.metadata.entity.InvalidatedBlock;
 import io.canopy.namenode.blocks.DatanodeRegistry;
+import io.canopy.namenode.blocks.ReplicaArrivals;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.leader.DatanodeCommandSource;
 import io.canopy.namenode.membership.LeaderElection;
@@ -16,6 +17,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
 import org.apache.hadoop.hdfs.protocol.Block;
 import org.apache.hadoop.hdfs.protocol.DatanodeID;
@@ -46,9 +48,13 @@ import org.slf4j.LoggerFactory;
  * deletions back, and the leader's commands), full and incremental block reports, and the results of block
  * recoveries (commitBlockSynchronization). Everything a datanode tells is stored in the database, so
  * any namenode sees it. Datanodes talk to every namenode; only the leader answers heartbeats as ACTIVE (with its
- * term as the transaction id the datanode compares) and hands out commands. Reports reach every namenode and each
- * applies them: applying is idempotent, so the effect is the same once, and a report is never lost with a dead
- * namenode.
+ * term as the transaction id the datanode compares) and hands out commands.
+ *
+ * <p>Each datanode's incremental reports are applied by one namenode, its applier ({@link ReportAppliers}, design
+ * 018); the others keep them for a handover ({@link ReportBuffer}), wake their own complete() waiters by block id,
+ * and answer with no database work. A datanode's heartbeat row is written by its applier and by the leader (which
+ * hands out its deletions and commands), so one paused namenode never leaves it stale. Full reports are still
+ * applied by every namenode that receives one (design 018, step 3 changes that).
  */
 public final class DatanodeProtocolServer implements DatanodeProtocol {
   private static final Logger LOG = LoggerFactory.getLogger(DatanodeProtocolServer.class);
@@ -64,10 +70,18 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
   private final LeaderElection election;
   private final List<DatanodeCommandSource> commandSources;
   private final RegistrationCheck registrations;
+  private final ReportAppliers appliers;
+  private final ReportBuffer buffer = new ReportBuffer();
+  private final ReplicaArrivals arrivals;
+  /** Datanodes whose replay found reports missing: their next heartbeat here asks for a full report. */
+  private final Set<String> fullReportWanted = ConcurrentHashMap.newKeySet();
+  private final ReportCounters counters = new ReportCounters();
 
   public DatanodeProtocolServer(NamespaceServices services, TransactionRunner runner, DatanodeRegistry registry,
       ReplicaReportProcessor reports, FullReportTracker fullReports, Random random, LeaderElection election,
-      List<DatanodeCommandSource> commandSources) {
+      List<DatanodeCommandSource> commandSources, ReportAppliers appliers, ReplicaArrivals arrivals) {
+    this.appliers = appliers;
+    this.arrivals = arrivals;
     this.election = election;
     this.commandSources = List.copyOf(commandSources);
     this.services = services;
@@ -99,7 +113,10 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
         registration.getInfoSecurePort(), registration.getIpcPort(), "/default-rack",
         registration.getSoftwareVersion(), now, 0, 0, 0, 0, 0, 0, now);
     runner.run(new RegisterDatanodeOp(record));
-    registry.updated(record, List.of());
+    // registering keeps the storages recorded: so does this namenode's view (with none, its block placement would
+    // find no usable datanode until the next heartbeat, e.g. while a new leader has every datanode register again)
+    DatanodeRegistry.Node known = registry.cachedNode(record.uuid());
+    registry.updated(record, known == null ? List.of() : known.storages());
     fullReports.registered(election.claimedTerm(), record.uuid()); // its first full report follows
     LOG.info("Registered datanode {} at {}:{}", record.uuid(), record.ipAddress(), record.transferPort());
     return registration;
@@ -120,25 +137,43 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
     // A leader with no full report of this datanode in its term asks for one: registering again makes a stock
     // DataNode send it at once. That answer carries nothing else, so no deletion is taken from the queue for it.
     boolean askForReport = claimed > 0 && fullReports.askForReport(claimed, registration.getDatanodeUuid());
+    String uuid = registration.getDatanodeUuid();
+    ReportAppliers.Route route = routeAndReplay(uuid);
+    NNHAStatusHeartbeat standby = new NNHAStatusHeartbeat(HAServiceState.STANDBY, election.knownTerm());
+    long reportLease = requestFullBlockReportLease ? 1 + random.nextInt(Integer.MAX_VALUE) : 0;
+    // The datanode's applier stores its figures (design 018); another namenode does only for a datanode or storage
+    // its view does not have yet. The leader, applier or not, hands out deletions and commands.
+    boolean store = route.apply() || !registrations.knownInService(uuid, storageReports);
+    if (claimed == 0 && !store) {
+      counters.heartbeatsLeft.increment();
+      DatanodeCommand[] commands = fullReportWanted.remove(uuid)
+          ? new DatanodeCommand[] {RegisterCommand.REGISTER} : new DatanodeCommand[0];
+      return new HeartbeatResponse(commands, standby, null, reportLease);
+    }
+    (store ? counters.heartbeatsWritten : counters.heartbeatsLeft).increment();
     HeartbeatOp.Result result;
     try {
-      result = runner.run(new HeartbeatOp(registration.getDatanodeUuid(), storageReports, xceiverCount,
-          services.now(), safeMode || askForReport ? 0 : MAX_DELETIONS_PER_HEARTBEAT, term));
+      result = runner.run(new HeartbeatOp(uuid, storageReports, xceiverCount, services.now(),
+          safeMode || askForReport ? 0 : MAX_DELETIONS_PER_HEARTBEAT, term, store));
     } catch (NotLeaderException e) {
       term = 0;
       claimed = 0;
-      result = runner.run(new HeartbeatOp(registration.getDatanodeUuid(), storageReports, xceiverCount,
-          services.now(), 0, 0));
+      result = runner.run(new HeartbeatOp(uuid, storageReports, xceiverCount, services.now(), 0, 0, store));
     }
-    NNHAStatusHeartbeat status = claimed > 0 ? new NNHAStatusHeartbeat(HAServiceState.ACTIVE, claimed)
-        : new NNHAStatusHeartbeat(HAServiceState.STANDBY, election.knownTerm());
+    NNHAStatusHeartbeat status = claimed > 0 ? new NNHAStatusHeartbeat(HAServiceState.ACTIVE, claimed) : standby;
     if (result == null) {
       return new HeartbeatResponse(new DatanodeCommand[] {RegisterCommand.REGISTER}, status, null, 0);
     }
-    registry.updated(result.record(), result.storages());
+    if (result.stored()) {
+      registry.updated(result.record(), result.storages());
+    }
     if (askForReport) {
       LOG.info("Asking datanode {} to register again: leader term {} has no full block report of it yet",
           registration.getDatanodeUuid(), claimed);
+      return new HeartbeatResponse(new DatanodeCommand[] {RegisterCommand.REGISTER}, status, null, 0);
+    }
+    if (fullReportWanted.remove(uuid)) {
+      // the replay after a handover missed reports: registering again makes the datanode send a full report here
       return new HeartbeatResponse(new DatanodeCommand[] {RegisterCommand.REGISTER}, status, null, 0);
     }
     List<DatanodeCommand> commands = new ArrayList<>();
@@ -156,7 +191,6 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
       }
     }
     // A non-zero lease lets the datanode send its full block report; reports are idempotent, so any id works.
-    long reportLease = requestFullBlockReportLease ? 1 + random.nextInt(Integer.MAX_VALUE) : 0;
     return new HeartbeatResponse(commands.toArray(new DatanodeCommand[0]), status, null, reportLease);
   }
 
@@ -192,6 +226,8 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
     registrations.checkReport("blockReceivedAndDeleted", registration,
         RegistrationCheck.storagesOf(receivedAndDeleted));
     checkPool(poolId);
+    String uuid = registration.getDatanodeUuid();
+    ReportAppliers.Route route = routeAndReplay(uuid);
     for (StorageReceivedDeletedBlocks storage : receivedAndDeleted) {
       List<ReportedReplica> changes = new ArrayList<>();
       for (ReceivedDeletedBlockInfo info : storage.getBlocks()) {
@@ -205,8 +241,59 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
             ? ReportedReplica.Kind.FINALIZED : ReportedReplica.Kind.DELETED;
         changes.add(new ReportedReplica(block.getBlockId(), block.getGenerationStamp(), block.getNumBytes(), kind));
       }
-      reports.apply(registration.getDatanodeUuid(), storage.getStorage().getStorageID(), changes);
+      if (changes.isEmpty()) {
+        continue;
+      }
+      String storageId = storage.getStorage().getStorageID();
+      if (route.apply()) {
+        reports.apply(uuid, storageId, changes);
+        counters.replicasApplied.add(changes.size());
+      } else {
+        buffer.add(uuid, new ReportBuffer.Entry(services.now(), storageId, changes), appliers.handoverMs());
+        counters.replicasLeft.add(changes.size());
+        for (ReportedReplica change : changes) {
+          if (change.kind() == ReportedReplica.Kind.FINALIZED) {
+            arrivals.reportedElsewhere(change.blockId()); // the applier commits it within milliseconds
+          }
+        }
+      }
     }
+  }
+
+  /**
+   * This namenode's part in a report or heartbeat of {@code datanodeUuid} now ({@link ReportAppliers}); when it has
+   * just become the datanode's applier, it first applies what it kept of the handover period, in arrival order.
+   */
+  private ReportAppliers.Route routeAndReplay(String datanodeUuid) {
+    // a heartbeat row gone stale says the applier does not hear this datanode (paused, dead, or not among the
+    // namenodes the datanode knows): then this namenode, which hears it, applies too
+    DatanodeRegistry.Node cached = registry.cachedNode(datanodeUuid);
+    boolean unheard = cached != null && appliers.unheard(cached.record().lastHeartbeatMs());
+    ReportAppliers.Route route = appliers.route(datanodeUuid, unheard);
+    if (route.replayFirst()) {
+      ReportBuffer.Replay replay = buffer.take(datanodeUuid, services.now(), appliers.handoverMs());
+      boolean complete = !replay.incomplete();
+      for (ReportBuffer.Entry entry : replay.entries()) {
+        try {
+          reports.apply(datanodeUuid, entry.storageId(), entry.replicas());
+          counters.replicasReplayed.add(entry.replicas().size());
+        } catch (IOException e) {
+          LOG.warn("Replaying a report of datanode {} failed: {}", datanodeUuid, e.toString());
+          complete = false;
+        }
+      }
+      LOG.info("Namenode {} now applies the reports of datanode {}: replayed {} kept reports{}", election.selfId(),
+          datanodeUuid, replay.entries().size(), complete ? "" : "; some are missing, asking it for a full report");
+      if (!complete) {
+        fullReportWanted.add(datanodeUuid);
+      }
+    }
+    return route;
+  }
+
+  /** What this namenode did with the reports and heartbeats it received (design 018). */
+  public ReportCounters counters() {
+    return counters;
   }
 
   @Override

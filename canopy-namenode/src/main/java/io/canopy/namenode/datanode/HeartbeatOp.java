@@ -18,13 +18,18 @@ import java.util.Optional;
 import org.apache.hadoop.hdfs.server.protocol.StorageReport;
 
 /**
- * sendHeartbeat: stores the datanode's figures and storages and, on the leader (a positive {@code leaderTerm},
- * fenced), takes (removes) up to {@code maxDeletions} (0: none, as in safe mode) replica deletions queued for it.
- * Null when the datanode is unknown or was declared dead: it must register again.
+ * sendHeartbeat: stores the datanode's figures and storages (unless {@code storeFigures} is false: the leader when
+ * another namenode is the datanode's applier, design 018) and, on the leader (a positive {@code leaderTerm}, fenced),
+ * takes (removes) up to {@code maxDeletions} (0: none, as in safe mode) replica deletions queued for it. Null when
+ * the datanode is unknown or was declared dead: it must register again.
  */
 public final class HeartbeatOp implements Operation<HeartbeatOp.Result> {
-  /** The stored datanode, its storages, and the replicas it must delete. */
-  public record Result(DatanodeRecord record, List<StorageRecord> storages, List<InvalidatedBlock> deletions) {
+  /**
+   * The stored datanode, its storages (both as they were when the figures were not stored: {@code stored} false),
+   * and the replicas it must delete.
+   */
+  public record Result(DatanodeRecord record, List<StorageRecord> storages, List<InvalidatedBlock> deletions,
+      boolean stored) {
   }
 
   private final String uuid;
@@ -33,9 +38,16 @@ public final class HeartbeatOp implements Operation<HeartbeatOp.Result> {
   private final long nowMs;
   private final int maxDeletions;
   private final long leaderTerm;
+  private final boolean storeFigures;
 
   public HeartbeatOp(String uuid, StorageReport[] reports, int transceiverCount, long nowMs, int maxDeletions,
       long leaderTerm) {
+    this(uuid, reports, transceiverCount, nowMs, maxDeletions, leaderTerm, true);
+  }
+
+  public HeartbeatOp(String uuid, StorageReport[] reports, int transceiverCount, long nowMs, int maxDeletions,
+      long leaderTerm, boolean storeFigures) {
+    this.storeFigures = storeFigures;
     this.leaderTerm = leaderTerm;
     this.uuid = uuid;
     this.reports = reports;
@@ -60,11 +72,15 @@ public final class HeartbeatOp implements Operation<HeartbeatOp.Result> {
     if (leaderTerm > 0) {
       LeaderFence.check(transaction.variables(), leaderTerm);
     }
-    Optional<DatanodeRecord> existing = transaction.datanodes().get(uuid, LockMode.EXCLUSIVE);
+    Optional<DatanodeRecord> existing = transaction.datanodes().get(uuid,
+        storeFigures ? LockMode.EXCLUSIVE : LockMode.NONE);
     if (existing.isEmpty() || existing.get().isDeclaredDead()) {
       // Unknown, or declared dead by the leader (its replicas were removed): it must register again, which makes
       // it send a full block report, before anything it says counts.
       return null;
+    }
+    if (!storeFigures) {
+      return new Result(existing.get(), List.of(), takeDeletions(transaction), false);
     }
     Map<String, StorageRecord> known = new HashMap<>();
     transaction.storages().ofDatanode(uuid).forEach(s -> known.put(s.storageId(), s));
@@ -93,11 +109,15 @@ public final class HeartbeatOp implements Operation<HeartbeatOp.Result> {
     DatanodeRecord record = existing.get().withHeartbeat(nowMs, capacity, dfsUsed, remaining, blockPoolUsed,
         nonDfsUsed, transceiverCount);
     transaction.datanodes().update(record);
-    List<InvalidatedBlock> deletions = List.of();
-    if (leaderTerm > 0 && maxDeletions > 0) {
-      deletions = transaction.invalidations().ofDatanode(uuid, maxDeletions);
-      deletions.forEach(transaction.invalidations()::delete);
+    return new Result(record, storages, takeDeletions(transaction), true);
+  }
+
+  private List<InvalidatedBlock> takeDeletions(ClusterTables transaction) throws IOException {
+    if (leaderTerm <= 0 || maxDeletions <= 0) {
+      return List.of();
     }
-    return new Result(record, storages, deletions);
+    List<InvalidatedBlock> deletions = transaction.invalidations().ofDatanode(uuid, maxDeletions);
+    deletions.forEach(transaction.invalidations()::delete);
+    return deletions;
   }
 }

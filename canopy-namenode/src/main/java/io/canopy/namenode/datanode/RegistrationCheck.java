@@ -79,6 +79,23 @@ public final class RegistrationCheck {
   }
 
   /**
+   * Whether this namenode's datanode view already has {@code datanodeUuid} in service with every storage it reports:
+   * then a heartbeat it does not apply (design 018) leaves nothing unrecorded.
+   */
+  public boolean knownInService(String datanodeUuid, StorageReport[] reports) {
+    DatanodeRegistry.Node cached = registry.cachedNode(datanodeUuid);
+    if (cached == null || cached.record().isDeclaredDead()) {
+      return false;
+    }
+    for (StorageReport report : reports) {
+      if (!owns(cached, report.getStorage().getStorageID())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
    * An incremental, cache or error report: this namespace, a datanode registered and in service, and only storages
    * recorded for it. The view answers when it confirms all that (these come with every block written); so a
    * datanode declared dead through another namenode may still be heard until the view's next reload.

@@ -16,7 +16,8 @@ import java.util.Map;
 
 /**
  * Whether a {@link CompleteOp} that answered "not yet" would now succeed: every block complete, or committed with
- * enough finalized replicas. Read-only (one snapshot, no lock, nothing written), so a complete() waiting inside the
+ * enough finalized replicas; the last block may still be under construction (complete commits it) when a
+ * complete() waits for another namenode's report before its first attempt (design 018). Read-only (one snapshot, no lock, nothing written), so a complete() waiting inside the
  * namenode for the datanodes' confirmations polls with it instead of re-running the locking, committing complete.
  */
 public final class CompleteReadinessOp implements Operation<Boolean> {
@@ -59,8 +60,11 @@ public final class CompleteReadinessOp implements Operation<Boolean> {
     FileData data = context.readFileData(file, LockMode.SHARED);
     Map<Long, Integer> counts = BlockCommit.replicaCounts(data);
     List<Block> blocks = data.blocks();
-    for (Block block : blocks) {
-      boolean ready = block.state() == BlockState.COMPLETE || block.state() == BlockState.COMMITTED
+    for (int i = 0; i < blocks.size(); i++) {
+      Block block = blocks.get(i);
+      boolean committable = block.state() == BlockState.COMMITTED
+          || block.state() == BlockState.UNDER_CONSTRUCTION && i == blocks.size() - 1;
+      boolean ready = block.state() == BlockState.COMPLETE || committable
           && counts.getOrDefault(block.blockId(), 0) >= services.limits().minReplication();
       if (!ready) {
         return false;

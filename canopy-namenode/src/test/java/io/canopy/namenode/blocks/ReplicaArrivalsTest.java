@@ -75,4 +75,31 @@ class ReplicaArrivalsTest {
     assertTrue(arrivals.finalizedReportedRecently(-5), "negative (legacy) block ids too");
     assertFalse(arrivals.finalizedReportedRecently(Long.MIN_VALUE), "the empty marker is no block");
   }
+
+  @Test
+  void aReportAppliedElsewhereWakesTheWaiterOfTheLastBlockAndIsRemembered() throws InterruptedException {
+    try (ReplicaArrivals.Expectation expectation = arrivals.expect(7, 9001)) {
+      arrivals.reportedElsewhere(9002);
+      assertFalse(expectation.await(1), "another block's report does not wake it");
+      arrivals.reportedElsewhere(9001);
+      assertTrue(expectation.await(0));
+    }
+    assertTrue(arrivals.reportedElsewhereRecently(9001));
+    assertFalse(arrivals.finalizedReportedRecently(9001), "applied elsewhere is not applied here");
+    assertEquals(0, arrivals.waitingFiles(), "nothing left behind");
+  }
+
+  @Test
+  void aWaiterByBlockIsStillWokenByTheFilesOwnReport() throws InterruptedException {
+    try (ReplicaArrivals.Expectation expectation = arrivals.expect(7, 9001)) {
+      arrivals.applied(7);
+      assertTrue(expectation.await(0));
+    }
+    try (ReplicaArrivals.Expectation again = arrivals.expect(7, 9001)) {
+      assertFalse(again.await(1), "a fresh registration waits for the next report");
+      arrivals.reportedElsewhere(9001);
+      assertTrue(again.await(0));
+    }
+    assertEquals(0, arrivals.waitingFiles());
+  }
 }

@@ -1,0 +1,125 @@
+package io.canopy.it;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.canopy.namenode.NameNodeConfig;
+import io.canopy.namenode.datanode.ReportCounters;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Design 018: with three namenodes, each datanode's incremental reports and heartbeats are stored by one namenode
+ * (its applier), while every namenode receives them; files still complete at once through every namenode.
+ */
+@Timeout(300)
+class ReportsAppliedOnceTest {
+  private static final int NAMENODES = 3;
+  private static final int BLOCK_SIZE = 64 * 1024;
+
+  @RegisterExtension
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder()
+      .configure(conf -> conf.setLong(NameNodeConfig.ELECTION_ROUND_MS, 300))
+      .nameNodes(NAMENODES).dataNodes(3).awaitLeader().build();
+
+  /** The counters of every namenode, summed. */
+  private record Totals(long applied, long left, long replayed, long heartbeatsWritten, long heartbeatsLeft) {
+    static Totals now() {
+      long applied = 0;
+      long left = 0;
+      long replayed = 0;
+      long written = 0;
+      long heartbeatsLeft = 0;
+      for (int i = 0; i < NAMENODES; i++) {
+        ReportCounters counters = CLUSTER.cluster().nameNode(i).reportCounters();
+        applied += counters.replicasApplied();
+        left += counters.replicasLeft();
+        replayed += counters.replicasReplayed();
+        written += counters.heartbeatsWritten();
+        heartbeatsLeft += counters.heartbeatsLeft();
+      }
+      return new Totals(applied, left, replayed, written, heartbeatsLeft);
+    }
+
+    Totals minus(Totals before) {
+      return new Totals(applied - before.applied, left - before.left, replayed - before.replayed,
+          heartbeatsWritten - before.heartbeatsWritten, heartbeatsLeft - before.heartbeatsLeft);
+    }
+  }
+
+  @Test
+  void eachReportIsAppliedOnceWhileFilesCompleteAtOnceThroughEveryNamenode() throws Exception {
+    // Past the namenodes' joining handover (a few seconds), one file's reports are applied once: 3 replicas
+    // applied, the 2 other namenodes leave each
+    int[] probe = {0};
+    Await.until("reports applied by one namenode each", Duration.ofSeconds(60), () -> {
+      Totals before = Totals.now();
+      byte[] data = TestFiles.randomBytes(100, probe[0]);
+      TestFiles.write(CLUSTER.fileSystem(0), new Path("/once/probe-" + probe[0]++), data, BLOCK_SIZE);
+      Thread.sleep(300); // the datanodes' reports follow the close
+      Totals delta = Totals.now().minus(before);
+      return delta.applied() == 3 && delta.left() == 6;
+    });
+
+    Totals before = Totals.now();
+    List<Long> closeMs = new ArrayList<>();
+    int files = 0;
+    for (int round = 0; round < 5; round++) {
+      for (int namenode = 0; namenode < NAMENODES; namenode++) {
+        FileSystem fs = CLUSTER.fileSystem(namenode);
+        byte[] data = TestFiles.randomBytes(2 * BLOCK_SIZE + 7, files);
+        Path path = new Path("/once/nn" + namenode + "/f" + round);
+        long start = System.nanoTime();
+        TestFiles.write(fs, path, data, BLOCK_SIZE);
+        closeMs.add((System.nanoTime() - start) / 1_000_000);
+        assertArrayEquals(data, TestFiles.read(CLUSTER.fileSystem((namenode + 1) % NAMENODES), path));
+        files++;
+      }
+    }
+    long expected = 3L * 3 * files; // 3 blocks of 3 replicas per file
+    Await.until("every report of the files received", Duration.ofSeconds(30),
+        () -> Totals.now().minus(before).applied() >= expected);
+    Thread.sleep(500);
+    Totals delta = Totals.now().minus(before);
+    long replicas = expected;
+    assertEquals(replicas, delta.applied(), "each replica applied once over the namenodes: " + delta);
+    assertEquals(2 * replicas, delta.left(), "and left by the 2 others: " + delta);
+    assertEquals(0, delta.replayed(), delta.toString());
+    // a heartbeat is stored by its applier only (the leader too reads the datanode row to hand out deletions)
+    assertTrue(delta.heartbeatsWritten() > 0, delta.toString());
+    assertTrue(delta.heartbeatsLeft() >= 2 * delta.heartbeatsWritten() - NAMENODES * 3,
+        "two of the three namenodes leave each heartbeat: " + delta);
+    Collections.sort(closeMs);
+    long median = closeMs.get(closeMs.size() / 2);
+    // a complete() that found no replica would make the client sleep 400 ms before asking again
+    assertTrue(median < 300, "median write of 3 blocks through any namenode " + median + " ms: " + closeMs);
+  }
+
+  @Test
+  void theBlocksOfEveryNamenodesFilesHaveTheirReplicasRecorded() throws Exception {
+    for (int namenode = 0; namenode < NAMENODES; namenode++) {
+      Path path = new Path("/once/located/nn" + namenode);
+      TestFiles.write(CLUSTER.fileSystem(namenode), path, TestFiles.randomBytes(BLOCK_SIZE + 1, namenode),
+          BLOCK_SIZE);
+    }
+    for (int namenode = 0; namenode < NAMENODES; namenode++) {
+      Path path = new Path("/once/located/nn" + namenode);
+      Await.until("3 replicas of each block of " + path, Duration.ofSeconds(30), () -> {
+        for (var location : CLUSTER.fileSystem(0).getFileBlockLocations(path, 0, Long.MAX_VALUE)) {
+          if (location.getHosts().length != 3) {
+            return false;
+          }
+        }
+        return true;
+      });
+    }
+  }
+}

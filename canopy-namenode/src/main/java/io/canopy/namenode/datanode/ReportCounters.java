@@ -1,0 +1,40 @@
+package io.canopy.namenode.datanode;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What one namenode did with the datanodes' incremental reports and heartbeats (design 018): summed over the
+ * namenodes, replicas applied (live or replayed) stay near what the datanodes reported once, whatever their number.
+ */
+public final class ReportCounters {
+  final LongAdder replicasApplied = new LongAdder();
+  final LongAdder replicasLeft = new LongAdder();
+  final LongAdder replicasReplayed = new LongAdder();
+  final LongAdder heartbeatsWritten = new LongAdder();
+  final LongAdder heartbeatsLeft = new LongAdder();
+
+  /** Replica entries of incremental reports this namenode applied as they came. */
+  public long replicasApplied() {
+    return replicasApplied.sum();
+  }
+
+  /** Replica entries it left to the datanode's applier (kept for a handover). */
+  public long replicasLeft() {
+    return replicasLeft.sum();
+  }
+
+  /** Replica entries it applied from what it kept, after becoming a datanode's applier. */
+  public long replicasReplayed() {
+    return replicasReplayed.sum();
+  }
+
+  /** Heartbeats it stored (as the datanode's applier, the leader, or for a datanode it did not know yet). */
+  public long heartbeatsWritten() {
+    return heartbeatsWritten.sum();
+  }
+
+  /** Heartbeats it answered without a database write. */
+  public long heartbeatsLeft() {
+    return heartbeatsLeft.sum();
+  }
+}
