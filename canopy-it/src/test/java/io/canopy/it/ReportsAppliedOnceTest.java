@@ -122,4 +122,43 @@ class ReportsAppliedOnceTest {
       });
     }
   }
+
+  @Test
+  void aRestartedDatanodesFullReportIsAppliedByItsApplierAndTheLeaderOnly() throws Exception {
+    Path path = new Path("/once/full-report");
+    byte[] data = TestFiles.randomBytes(BLOCK_SIZE + 3, 77);
+    TestFiles.write(CLUSTER.fileSystem(0), path, data, BLOCK_SIZE);
+    long[] applied = new long[NAMENODES];
+    long[] left = new long[NAMENODES];
+    for (int i = 0; i < NAMENODES; i++) {
+      applied[i] = CLUSTER.cluster().nameNode(i).reportCounters().fullReportsApplied();
+      left[i] = CLUSTER.cluster().nameNode(i).reportCounters().fullReportsLeft();
+    }
+    CLUSTER.cluster().restartDataNode(1); // it registers with every namenode, and each of its services reports
+    Await.until("the restarted datanode's full report reached every namenode", Duration.ofSeconds(60), () -> {
+      long calls = 0;
+      for (int i = 0; i < NAMENODES; i++) {
+        ReportCounters counters = CLUSTER.cluster().nameNode(i).reportCounters();
+        calls += counters.fullReportsApplied() - applied[i] + counters.fullReportsLeft() - left[i];
+      }
+      return calls >= NAMENODES;
+    });
+    long appliedNow = 0;
+    long leftNow = 0;
+    for (int i = 0; i < NAMENODES; i++) {
+      appliedNow += CLUSTER.cluster().nameNode(i).reportCounters().fullReportsApplied() - applied[i];
+      leftNow += CLUSTER.cluster().nameNode(i).reportCounters().fullReportsLeft() - left[i];
+    }
+    assertTrue(appliedNow >= 1 && appliedNow <= 2, "applied by the applier and the leader: " + appliedNow);
+    assertEquals(NAMENODES - appliedNow, leftNow, "the others leave it");
+    Await.until("3 replicas of each block again", Duration.ofSeconds(30), () -> {
+      for (var location : CLUSTER.fileSystem(1).getFileBlockLocations(path, 0, Long.MAX_VALUE)) {
+        if (location.getHosts().length != 3) {
+          return false;
+        }
+      }
+      return true;
+    });
+    assertArrayEquals(data, TestFiles.read(CLUSTER.fileSystem(2), path));
+  }
 }

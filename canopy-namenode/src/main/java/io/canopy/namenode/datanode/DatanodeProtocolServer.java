@@ -52,9 +52,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each datanode's incremental reports are applied by one namenode, its applier ({@link ReportAppliers}, design
  * 018); the others keep them for a handover ({@link ReportBuffer}), wake their own complete() waiters by block id,
- * and answer with no database work. A datanode's heartbeat row is written by its applier and by the leader (which
- * hands out its deletions and commands), so one paused namenode never leaves it stale. Full reports are still
- * applied by every namenode that receives one (design 018, step 3 changes that).
+ * and answer with no database work. A datanode's heartbeat figures are stored by its applier alone; the leader reads
+ * its row to hand out deletions and commands. A full report is applied by the datanode's applier and by the leader,
+ * which keeps the full reports of its term in memory ({@link FullReportTracker}); the others answer it at once.
  */
 public final class DatanodeProtocolServer implements DatanodeProtocol {
   private static final Logger LOG = LoggerFactory.getLogger(DatanodeProtocolServer.class);
@@ -197,9 +197,15 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
   @Override
   public DatanodeCommand blockReport(DatanodeRegistration registration, String poolId,
       StorageBlockReport[] storageReports, BlockReportContext context) throws IOException {
-    registrations.checkFullReport(registration, RegistrationCheck.storagesOf(storageReports));
     checkPool(poolId);
     long claimed = election.claimedTerm();
+    if (claimed == 0 && !routeAndReplay(registration.getDatanodeUuid()).apply()) {
+      // the datanode's applier applies it, and the leader too (it tracks the full reports of its term)
+      counters.fullReportsLeft.increment();
+      return null;
+    }
+    registrations.checkFullReport(registration, RegistrationCheck.storagesOf(storageReports));
+    counters.fullReportsApplied.increment();
     List<String> storages = new ArrayList<>();
     for (StorageBlockReport report : storageReports) {
       reports.applyFull(registration.getDatanodeUuid(), report.getStorage().getStorageID(), report.getBlocks());

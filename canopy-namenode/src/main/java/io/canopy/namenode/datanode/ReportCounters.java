@@ -12,6 +12,8 @@ public final class ReportCounters {
   final LongAdder replicasReplayed = new LongAdder();
   final LongAdder heartbeatsWritten = new LongAdder();
   final LongAdder heartbeatsLeft = new LongAdder();
+  final LongAdder fullReportsApplied = new LongAdder();
+  final LongAdder fullReportsLeft = new LongAdder();
 
   /** Replica entries of incremental reports this namenode applied as they came. */
   public long replicasApplied() {
@@ -36,5 +38,15 @@ public final class ReportCounters {
   /** Heartbeats it answered without a database write. */
   public long heartbeatsLeft() {
     return heartbeatsLeft.sum();
+  }
+
+  /** Full-report calls (one per report, or per storage when the datanode splits it) this namenode applied. */
+  public long fullReportsApplied() {
+    return fullReportsApplied.sum();
+  }
+
+  /** Full-report calls it answered without applying: neither the datanode's applier nor the leader. */
+  public long fullReportsLeft() {
+    return fullReportsLeft.sum();
   }
 }
