@@ -116,6 +116,12 @@ public final class BenchCli implements Runnable {
         description = "Seed of the workload's randomness, the same for every cluster (default: ${DEFAULT-VALUE}).")
     long seed;
 
+    @Option(names = "--warmup-seconds", defaultValue = "0", paramLabel = "S",
+        description = {"Untimed load on each fresh cluster (Canopy's and HDFS's alike) before its first recorded run,",
+            "half the Spotify mix and half create + write, so that the runs measure JVMs past their JIT warm-up",
+            "(default: ${DEFAULT-VALUE}: only each run's own warm-up)."})
+    int warmupSeconds;
+
     @Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -124,6 +130,10 @@ public final class BenchCli implements Runnable {
       Path repository = Path.of(System.getProperty(REPOSITORY_PROPERTY, "")).toAbsolutePath();
       out = repository.resolve(out);
       work = repository.resolve(work);
+      if (warmupSeconds < 0 || warmupSeconds > 3600) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--warmup-seconds: " + warmupSeconds
+            + " is outside 0..3600");
+      }
       for (int count : counts) {
         if (count < 1 || count > 9) {
           throw new CommandLine.ParameterException(spec.commandLine(), "--counts: " + count
@@ -133,9 +143,9 @@ public final class BenchCli implements Runnable {
       PrintWriter progress = spec.commandLine().getOut();
       BenchMode benchMode = BenchMode.named(mode);
       java.time.Instant started = java.time.Instant.now();
-      List<NamenodeScaling.Row> rows = NamenodeScaling.run(benchMode, work, seed, counts, progress);
+      List<NamenodeScaling.Row> rows = NamenodeScaling.run(benchMode, work, seed, counts, warmupSeconds, progress);
       NamenodeScaling.write(rows, benchMode, seed, out, "bin/canopy bench namenodes --mode " + benchMode.name()
-          + " --seed " + seed, started);
+          + " --seed " + seed + (warmupSeconds > 0 ? " --warmup-seconds " + warmupSeconds : ""), started);
       progress.println("Report written to " + out);
       progress.flush();
       return rows.stream().mapToLong(NamenodeScaling.Row::failures).sum() == 0 ? 0 : 1;

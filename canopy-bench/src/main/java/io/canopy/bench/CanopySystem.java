@@ -119,6 +119,20 @@ public final class CanopySystem implements SystemUnderTest {
     return Long.parseLong(Files.readString(layout().pidFile(Role.namenode(1))).trim());
   }
 
+  /**
+   * Operation counters of every namenode of the cluster since it started, summed (each writes its file every second:
+   * a figure is up to a second old).
+   */
+  public OperationMetrics.Snapshot allNameNodesTotal() throws IOException {
+    OperationMetrics.Snapshot total = OperationMetrics.Snapshot.ZERO;
+    for (int index = 1; Files.exists(layout().metricsFile(Role.namenode(index))); index++) {
+      for (OperationMetrics.Snapshot snapshot : MetricsFile.read(layout().metricsFile(Role.namenode(index))).values()) {
+        total = total.plus(snapshot);
+      }
+    }
+    return total;
+  }
+
   /** Operation counters of the first namenode since it started. */
   public Map<String, OperationMetrics.Snapshot> nameNodeMetrics() throws IOException {
     return MetricsFile.read(layout().metricsFile(Role.namenode(1)));

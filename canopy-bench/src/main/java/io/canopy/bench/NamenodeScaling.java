@@ -1,5 +1,7 @@
 package io.canopy.bench;
 
+import io.canopy.bench.mix.RecordedInterval;
+import io.canopy.namenode.tx.OperationMetrics;
 import io.canopy.bench.mix.CreateWriteRunner;
 import io.canopy.bench.mix.FileRunResult;
 import io.canopy.bench.mix.MixNamespace;
@@ -42,17 +44,52 @@ final class NamenodeScaling {
    * second), and server CPU seconds per kind over their recorded parts, which together last {@code measuredSeconds}.
    */
   record Row(String workload, String system, int namenodes, List<Double> opsPerSecond, Map<String, Double> cpuSeconds,
-      double measuredSeconds, long failures) {
+      double measuredSeconds, long failures, double operations, OperationMetrics.Snapshot database) {
     double serverCores() {
       return cpuSeconds.values().stream().mapToDouble(Double::doubleValue).sum() / measuredSeconds;
+    }
+
+    /** Server CPU of one kind per client operation (or file), in microseconds. */
+    double micros(String kind) {
+      return operations > 0 ? cpuSeconds.getOrDefault(kind, 0.0) * 1e6 / operations : 0;
+    }
+  }
+
+  /**
+   * The servers' CPU over a run's recorded part, and the transactions, round trips and statements every namenode of
+   * a Canopy cluster ran in it (their counters, written each second, so up to a second off at each end).
+   */
+  private static final class Metering implements RecordedInterval {
+    final ServerCpu.Meter cpu;
+    private final CanopySystem canopy;
+    private OperationMetrics.Snapshot start;
+    OperationMetrics.Snapshot database = OperationMetrics.Snapshot.ZERO;
+
+    Metering(SystemUnderTest system) throws IOException {
+      this.cpu = new ServerCpu.Meter(system.serverCpuRoots());
+      this.canopy = system instanceof CanopySystem c ? c : null;
+    }
+
+    @Override
+    public void started() throws IOException {
+      cpu.started();
+      start = canopy == null ? null : canopy.allNameNodesTotal();
+    }
+
+    @Override
+    public void ended() throws IOException {
+      cpu.ended();
+      if (canopy != null) {
+        database = canopy.allNameNodesTotal().minus(start);
+      }
     }
   }
 
   private NamenodeScaling() {
   }
 
-  static List<Row> run(BenchMode mode, Path work, long seed, List<Integer> counts, PrintWriter progress)
-      throws Exception {
+  static List<Row> run(BenchMode mode, Path work, long seed, List<Integer> counts, int warmupSeconds,
+      PrintWriter progress) throws Exception {
     CpuPinning pinning = mode == BenchMode.SMOKE ? CpuPinning.disabled() : CpuPinning.detect();
     pinning.pinThisProcessToClients();
     progress.println("Namenode scaling, mode " + mode.name() + ", seed " + seed + "; " + pinning.describe());
@@ -68,6 +105,7 @@ final class NamenodeScaling {
       try (CanopySystem canopy = CanopySystem.start(directory, namenodes, DATANODES, CLUSTER_SETTINGS)) {
         pinning.pinServers(canopy.serverPids());
         Configuration conf = canopy.clientConfiguration(base);
+        warmUp(canopy, conf, settings, seed, mode, warmupSeconds, pinning, progress);
         rows.add(measure("Canopy", namenodes, canopy, conf, settings, mode, pinning, progress));
         rows.add(measureWrites("Canopy", namenodes, canopy, conf, seed, mode, pinning, progress));
       }
@@ -78,6 +116,7 @@ final class NamenodeScaling {
     progress.flush();
     try (HdfsSystem hdfs = HdfsSystem.start(hdfsDirectory, DATANODES, CLUSTER_SETTINGS)) {
       pinning.pinServers(hdfs.serverPids());
+      warmUp(hdfs, base, settings, seed, mode, warmupSeconds, pinning, progress);
       rows.add(measure("HDFS", 1, hdfs, base, settings, mode, pinning, progress));
       rows.add(measureWrites("HDFS", 1, hdfs, base, seed, mode, pinning, progress));
     }
@@ -88,23 +127,53 @@ final class NamenodeScaling {
       MixSettings settings, BenchMode mode, CpuPinning pinning, PrintWriter progress) throws IOException {
     List<Double> throughputs = new ArrayList<>();
     ServerCpu.Usage cpu = ServerCpu.Usage.NONE;
+    OperationMetrics.Snapshot database = OperationMetrics.Snapshot.ZERO;
     double seconds = 0;
+    double operations = 0;
     long failures = 0;
     for (int repetition = 0; repetition < mode.repetitions(); repetition++) {
       // Built on first use, listed again before every run (the previous run renamed and deleted files).
       MixNamespace namespace = MixComparison.loadNamespace(system, settings, conf, progress);
       pinning.pinServers(system.serverPids()); // backends started since are pinned too
-      ServerCpu.Meter meter = new ServerCpu.Meter(system.serverCpuRoots());
+      Metering meter = new Metering(system);
       MixResult result = new MixRunner(URI.create(system.uri()), conf, settings).run(namespace, progress, meter);
       seconds += result.measuredSeconds();
-      cpu = cpu.plus(meter.usage());
+      operations += result.totalOpsPerSecond() * result.measuredSeconds();
+      cpu = cpu.plus(meter.cpu.usage());
+      database = database.plus(meter.database);
       throughputs.add(result.totalOpsPerSecond());
       failures += result.totalFailures();
       progress.printf(Locale.ROOT, "  %s, %d namenode(s), run %d: %.0f ops/s, %d failures%n", name, namenodes,
           repetition + 1, result.totalOpsPerSecond(), result.totalFailures());
       progress.flush();
     }
-    return new Row(MIX, name, namenodes, throughputs, cpu.secondsByKind(), seconds, failures);
+    return new Row(MIX, name, namenodes, throughputs, cpu.secondsByKind(), seconds, failures, operations, database);
+  }
+
+  /**
+   * {@code seconds} of untimed load on a fresh cluster, half the mix and half create + write, so that the recorded
+   * runs measure servers past their JIT warm-up (each fresh JVM compiles the same code again: on the one core the
+   * servers share, 3 namenodes compile 3 times what one does).
+   */
+  private static void warmUp(SystemUnderTest system, Configuration conf, MixSettings settings, long seed,
+      BenchMode mode, int seconds, CpuPinning pinning, PrintWriter progress) throws IOException {
+    if (seconds <= 0) {
+      return;
+    }
+    progress.printf(Locale.ROOT, "  warming %s up for %d s (not recorded)%n", system.name(), seconds);
+    progress.flush();
+    MixNamespace namespace = MixComparison.loadNamespace(system, settings, conf, progress);
+    pinning.pinServers(system.serverPids());
+    new MixRunner(URI.create(system.uri()), conf, settings.withWarmup(Duration.ZERO)
+        .withDuration(Duration.ofSeconds(Math.max(1, seconds / 2)))).run(namespace, progress, RecordedInterval.NONE);
+    Configuration stock = new Configuration(conf);
+    stock.set("fs.hdfs.impl", DistributedFileSystem.class.getName());
+    org.apache.hadoop.fs.Path directory = new org.apache.hadoop.fs.Path(WRITE_BASE, "warm-up");
+    new CreateWriteRunner(URI.create(system.uri()), stock, mode.writeThreads(), Duration.ZERO,
+        Duration.ofSeconds(Math.max(1, seconds - seconds / 2)), seed - 1).run(directory, progress, RecordedInterval.NONE);
+    try (FileSystem fs = FileSystem.newInstance(URI.create(system.uri()), stock)) {
+      fs.delete(directory, true);
+    }
   }
 
   /** Create + write 4 KB + close, through the stock client whatever the cluster's client configuration names. */
@@ -114,17 +183,21 @@ final class NamenodeScaling {
     conf.set("fs.hdfs.impl", DistributedFileSystem.class.getName());
     List<Double> throughputs = new ArrayList<>();
     ServerCpu.Usage cpu = ServerCpu.Usage.NONE;
+    OperationMetrics.Snapshot database = OperationMetrics.Snapshot.ZERO;
     double seconds = 0;
+    double operations = 0;
     long failures = 0;
     for (int repetition = 0; repetition < mode.repetitions(); repetition++) {
       org.apache.hadoop.fs.Path directory = new org.apache.hadoop.fs.Path(WRITE_BASE, "run-" + (repetition + 1));
       pinning.pinServers(system.serverPids());
-      ServerCpu.Meter meter = new ServerCpu.Meter(system.serverCpuRoots());
+      Metering meter = new Metering(system);
       FileRunResult result = new CreateWriteRunner(URI.create(system.uri()), conf, mode.writeThreads(),
           Duration.ofSeconds(mode.writeWarmupSeconds()), Duration.ofSeconds(mode.writeSeconds()), seed + repetition)
           .run(directory, progress, meter);
       seconds += mode.writeSeconds();
-      cpu = cpu.plus(meter.usage());
+      operations += result.filesPerSecond() * mode.writeSeconds();
+      cpu = cpu.plus(meter.cpu.usage());
+      database = database.plus(meter.database);
       throughputs.add(result.filesPerSecond());
       failures += result.totalFailures();
       progress.printf(Locale.ROOT, "  %s, %d namenode(s), %s, run %d: %.0f files/s, %d failures%n", name, namenodes,
@@ -134,7 +207,8 @@ final class NamenodeScaling {
         fs.delete(directory, true);
       }
     }
-    return new Row(WRITES, name, namenodes, throughputs, cpu.secondsByKind(), seconds, failures);
+    return new Row(WRITES, name, namenodes, throughputs, cpu.secondsByKind(), seconds, failures, operations,
+        database);
   }
 
   static void write(List<Row> rows, BenchMode mode, long seed, Path out, String command, Instant started)
@@ -160,9 +234,13 @@ final class NamenodeScaling {
             + "through the configured failover proxy provider. The write workload (" + WRITES + " + close, "
             + mode.writeThreads() + " threads, " + mode.writeWarmupSeconds() + " s warm-up then "
             + mode.writeSeconds() + " s per run) uses the stock client, so every file is a datanode block whose "
-            + "replicas are reported to every namenode; its throughput is files per second.\n\n");
+            + "replicas are reported to every namenode; its throughput is files per second. Per operation (per file "
+            + "for the writes): the namenodes' and PostgreSQL's CPU, and the database transactions and statements "
+            + "every namenode ran, client calls and datanode reports alike, from their counters (written each "
+            + "second, so up to a second off at each end of a run).\n\n");
     text.append("| workload | system | namenodes | ops/s, median (range) | vs 1 namenode | vs HDFS | server CPU, cores | "
-        + "where the server CPU went | failures |\n|---|---|---:|---:|---:|---:|---:|---|---:|\n");
+        + "where the server CPU went | namenodes µs/op | PostgreSQL µs/op | transactions/op | statements/op | "
+        + "failures |\n|---|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n");
     for (Row row : rows) {
       Spread spread = Spread.of(row.opsPerSecond());
       double total = row.cpuSeconds().values().stream().mapToDouble(Double::doubleValue).sum();
@@ -175,14 +253,22 @@ final class NamenodeScaling {
       });
       double one = single.getOrDefault(row.workload(), 0.0);
       double reference = hdfs.getOrDefault(row.workload(), 0.0);
-      text.append(String.format(Locale.ROOT, "| %s | %s | %d | %s | %s | %s | %.2f | %s | %d |%n", row.workload(),
-          row.system(), row.namenodes(), spread.format("%.0f"),
-          row.system().equals("Canopy") && one > 0 ? String.format(Locale.ROOT, "%.2f", spread.median() / one) : "",
+      boolean canopy = row.system().equals("Canopy");
+      text.append(String.format(Locale.ROOT, "| %s | %s | %d | %s | %s | %s | %.2f | %s | %s | %s | %s | %s | %d |%n",
+          row.workload(), row.system(), row.namenodes(), spread.format("%.0f"),
+          canopy && one > 0 ? String.format(Locale.ROOT, "%.2f", spread.median() / one) : "",
           reference > 0 ? String.format(Locale.ROOT, "%.2f", spread.median() / reference) : "", row.serverCores(),
-          shares, row.failures()));
+          shares, canopy ? String.format(Locale.ROOT, "%.0f", row.micros(CanopySystem.NAMENODES)) : "",
+          canopy ? String.format(Locale.ROOT, "%.0f", row.micros(CanopySystem.POSTGRESQL)) : "",
+          canopy ? perOperation(row.database().operations(), row.operations()) : "",
+          canopy ? perOperation(row.database().statements(), row.operations()) : "", row.failures()));
     }
     Files.createDirectories(out.toAbsolutePath().getParent());
     Files.writeString(out, text.toString());
+  }
+
+  private static String perOperation(long count, double operations) {
+    return operations > 0 ? String.format(Locale.ROOT, "%.1f", count / operations) : "";
   }
 
   private static void deleteRecursively(Path directory) throws IOException {

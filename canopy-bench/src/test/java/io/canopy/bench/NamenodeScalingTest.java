@@ -2,6 +2,7 @@ package io.canopy.bench;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.canopy.namenode.tx.OperationMetrics;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -17,8 +18,9 @@ class NamenodeScalingTest {
 
   private static NamenodeScaling.Row row(String workload, String system, int namenodes, double... throughputs) {
     List<Double> values = java.util.Arrays.stream(throughputs).boxed().toList();
+    // 2,000 operations in 4 s, 1 s of CPU each for the namenodes and PostgreSQL, 3 transactions per operation
     return new NamenodeScaling.Row(workload, system, namenodes, values, Map.of("namenode", 1.0, "PostgreSQL", 1.0),
-        4.0, 0);
+        4.0, 0, 2000, new OperationMetrics.Snapshot(6000, 12000, 20000, 0, 0, 0));
   }
 
   @Test
@@ -36,6 +38,10 @@ class NamenodeScalingTest {
 
     String text = Files.readString(out);
     assertTrue(text.contains("| Spotify mix | Canopy | 2 | 1050 | 0.50 | 0.25 | 0.50 |"), text);
+    assertTrue(text.contains("| 500 | 500 | 3.0 | 10.0 | 0 |"), "per operation: CPU µs, transactions, statements\n"
+        + text);
+    assertTrue(text.contains("| HDFS | 1 | 4200 |  | 1.00 | 0.50 | namenode 50%, PostgreSQL 50% |  |  |  |  | 0 |"),
+        "no database figures for HDFS\n" + text);
     assertTrue(text.contains("| create + write 4 KB | Canopy | 2 | 75 | 0.75 | 0.19 | 0.50 |"), text);
     assertTrue(text.contains("| create + write 4 KB | HDFS | 1 | 400 |  | 1.00 | 0.50 |"), text);
     assertTrue(text.contains("uses the stock client"), text);
