@@ -145,7 +145,9 @@ public final class BenchCli implements Runnable {
       java.time.Instant started = java.time.Instant.now();
       List<NamenodeScaling.Row> rows = NamenodeScaling.run(benchMode, work, seed, counts, warmupSeconds, progress);
       NamenodeScaling.write(rows, benchMode, seed, out, "bin/canopy bench namenodes --mode " + benchMode.name()
-          + " --seed " + seed + (warmupSeconds > 0 ? " --warmup-seconds " + warmupSeconds : ""), started);
+          + " --seed " + seed + (counts.equals(List.of(1, 2, 3)) ? "" : " --counts " + counts.stream()
+          .map(String::valueOf).collect(java.util.stream.Collectors.joining(",")))
+          + (warmupSeconds > 0 ? " --warmup-seconds " + warmupSeconds : ""), started);
       progress.println("Report written to " + out);
       progress.flush();
       return rows.stream().mapToLong(NamenodeScaling.Row::failures).sum() == 0 ? 0 : 1;

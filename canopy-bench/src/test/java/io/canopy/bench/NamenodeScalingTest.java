@@ -45,5 +45,6 @@ class NamenodeScalingTest {
     assertTrue(text.contains("| create + write 4 KB | Canopy | 2 | 75 | 0.75 | 0.19 | 0.50 |"), text);
     assertTrue(text.contains("| create + write 4 KB | HDFS | 1 | 400 |  | 1.00 | 0.50 |"), text);
     assertTrue(text.contains("uses the stock client"), text);
+    assertTrue(text.startsWith("# Spotify mix and writes with 1 and 2 namenodes"), text);
   }
 }

@@ -255,7 +255,7 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
         reports.apply(uuid, storageId, changes);
         counters.replicasApplied.add(changes.size());
       } else {
-        buffer.add(uuid, new ReportBuffer.Entry(services.now(), storageId, changes), appliers.handoverMs());
+        buffer.add(uuid, new ReportBuffer.Entry(services.now(), storageId, changes), appliers.keepMs());
         counters.replicasLeft.add(changes.size());
         for (ReportedReplica change : changes) {
           if (change.kind() == ReportedReplica.Kind.FINALIZED) {
@@ -274,16 +274,17 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
     // a heartbeat row gone stale says the applier does not hear this datanode (paused, dead, or not among the
     // namenodes the datanode knows): then this namenode, which hears it, applies too
     DatanodeRegistry.Node cached = registry.cachedNode(datanodeUuid);
-    boolean unheard = cached != null && appliers.unheard(cached.record().lastHeartbeatMs());
+    boolean unheard = cached != null && appliers.unheard(datanodeUuid, cached.record().lastHeartbeatMs());
     ReportAppliers.Route route = appliers.route(datanodeUuid, unheard);
     if (route.replayFirst()) {
-      ReportBuffer.Replay replay = buffer.take(datanodeUuid, services.now(), appliers.handoverMs());
+      ReportBuffer.Replay replay = buffer.take(datanodeUuid, appliers.replayFromMs(datanodeUuid));
       boolean complete = !replay.incomplete();
       for (ReportBuffer.Entry entry : replay.entries()) {
         try {
           reports.apply(datanodeUuid, entry.storageId(), entry.replicas());
           counters.replicasReplayed.add(entry.replicas().size());
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
+          // taken from the buffer and not applied: the full report asked for below records them
           LOG.warn("Replaying a report of datanode {} failed: {}", datanodeUuid, e.toString());
           complete = false;
         }

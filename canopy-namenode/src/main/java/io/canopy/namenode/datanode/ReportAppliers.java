@@ -18,8 +18,8 @@ import java.util.function.LongSupplier;
  * received of that datanode in the last {@link #handoverMs} ({@link ReportBuffer}). Applying a report twice changes
  * nothing the second time. A namenode alone, or not yet in the group, applies everything.
  *
- * <p>Only the applier stores a datanode's heartbeat, so its row's age tells the others whether the applier hears the
- * datanode: a row older than {@link #staleMs} (the applier paused or dead and not evicted yet, or not one of the
+ * <p>Only the applier stores a datanode's heartbeat, so its row tells the others whether the applier hears the
+ * datanode: a row unchanged for {@link #staleMs} (the applier paused or dead and not evicted yet, or not one of the
  * namenodes that datanode talks to, e.g. a namenode added before the datanodes were told of it) makes every
  * namenode that hears the datanode apply its reports, replaying first what it kept.
  */
@@ -35,11 +35,16 @@ public final class ReportAppliers {
   private record State(boolean applier, long lostAtMs) {
   }
 
+  /** Per datanode: the heartbeat time last read from its row, and when (by this namenode's clock) it was first read. */
+  private record Heard(long rowMs, long seenAtMs) {
+  }
+
   private final MembershipView view;
   private final LongSupplier clockMs;
   private final LongSupplier handoverMs;
   private final long staleMs;
   private final ConcurrentHashMap<String, State> states = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, Heard> heard = new ConcurrentHashMap<>();
 
   /**
    * {@code handoverMs}: how long views may disagree about the group (a few election rounds), and at least how long a
@@ -57,14 +62,35 @@ public final class ReportAppliers {
     this.staleMs = staleMs;
   }
 
-  /** Whether a heartbeat row stored at {@code lastHeartbeatMs} is too old for its applier to hear the datanode. */
-  public boolean unheard(long lastHeartbeatMs) {
-    return clockMs.getAsLong() - lastHeartbeatMs > staleMs;
+  /**
+   * Whether the heartbeat row of {@code datanodeUuid}, now read as stored at {@code lastHeartbeatMs}, has not changed
+   * for {@link #staleMs} by this namenode's clock: its applier does not hear the datanode. Only this namenode's
+   * clock is compared with itself (the row's time is the applier's clock), so clock differences between namenodes
+   * neither hide a stale row nor make a fresh one look stale.
+   */
+  public boolean unheard(String datanodeUuid, long lastHeartbeatMs) {
+    long now = clockMs.getAsLong();
+    Heard seen = heard.compute(datanodeUuid, (uuid, before) -> before == null || before.rowMs() != lastHeartbeatMs
+        ? new Heard(lastHeartbeatMs, now) : before);
+    return now - seen.seenAtMs() > staleMs;
   }
 
-  /** How long views may disagree, in ms: the handover's grace and the replay's reach. */
-  public long handoverMs() {
-    return handoverMs.getAsLong();
+  /**
+   * Where a replay of {@code datanodeUuid}'s kept reports starts: a handover period back, or further when its row
+   * stopped changing earlier than that (a late takeover: the applier may have stopped applying a stale age before).
+   */
+  public long replayFromMs(String datanodeUuid) {
+    long from = clockMs.getAsLong() - handoverMs.getAsLong();
+    Heard seen = heard.get(datanodeUuid);
+    return seen == null ? from : Math.min(from, seen.seenAtMs() - staleMs);
+  }
+
+  /**
+   * How long a namenode keeps the reports it leaves to another: the handover period plus the stale age, as far back
+   * as {@link #replayFromMs} reaches.
+   */
+  public long keepMs() {
+    return handoverMs.getAsLong() + staleMs;
   }
 
   /** The namenode that applies {@code datanodeUuid}'s reports in this view, or 0 when this one applies everything. */
@@ -95,6 +121,7 @@ public final class ReportAppliers {
     long applier = applierOf(datanodeUuid);
     boolean mine = unheard || applier == 0 || applier == view.selfId();
     long now = clockMs.getAsLong();
+    long handover = handoverMs.getAsLong();
     Route[] route = new Route[1];
     states.compute(datanodeUuid, (uuid, before) -> {
       if (mine) {
@@ -102,7 +129,7 @@ public final class ReportAppliers {
         return new State(true, 0);
       }
       long lostAtMs = before == null ? Long.MIN_VALUE : before.applier() ? now : before.lostAtMs();
-      route[0] = lostAtMs != Long.MIN_VALUE && now - lostAtMs < handoverMs.getAsLong() ? Route.APPLY : Route.LEAVE;
+      route[0] = lostAtMs != Long.MIN_VALUE && now - lostAtMs < handover ? Route.APPLY : Route.LEAVE;
       return new State(false, lostAtMs);
     });
     return route[0];

@@ -10,7 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * kept for a handover: if this namenode becomes the datanode's applier, it replays what it received in the last
  * handover period first, so nothing the old applier may not have applied is lost. Bounded in time (entries older
  * than the period leave as new ones come) and in size ({@link #MAX_REPLICAS_PER_DATANODE}); a replay that finds it
- * dropped entries still inside the period says so, and the caller asks the datanode for a full report.
+ * dropped entries from the time it replays from says so, and the caller asks the datanode for a full report.
  */
 public final class ReportBuffer {
   /** Replica entries kept per datanode at most (a few seconds of a busy datanode's reports). */
@@ -44,7 +44,10 @@ public final class ReportBuffer {
     this.maxReplicas = maxReplicas;
   }
 
-  /** Keeps a report of {@code datanodeUuid}, dropping entries older than {@code periodMs} and the oldest past the bound. */
+  /**
+   * Keeps a report of {@code datanodeUuid}, dropping entries older than {@code periodMs} and the oldest past the
+   * bound.
+   */
   public void add(String datanodeUuid, Entry entry, long periodMs) {
     Queue queue = queues.computeIfAbsent(datanodeUuid, uuid -> new Queue());
     synchronized (queue) {
@@ -55,21 +58,22 @@ public final class ReportBuffer {
           && (queue.entries.peekFirst().receivedAtMs() < oldest || queue.replicas > maxReplicas)) {
         Entry dropped = queue.entries.removeFirst();
         queue.replicas -= dropped.replicas().size();
-        if (dropped.receivedAtMs() >= oldest) {
-          queue.droppedUpToMs = Math.max(queue.droppedUpToMs, dropped.receivedAtMs());
-        }
+        queue.droppedUpToMs = Math.max(queue.droppedUpToMs, dropped.receivedAtMs());
       }
     }
   }
 
-  /** Takes (and removes) what {@code datanodeUuid} reported since {@code nowMs - periodMs}. */
-  public Replay take(String datanodeUuid, long nowMs, long periodMs) {
+  /**
+   * Takes (and removes) what {@code datanodeUuid} reported since {@code fromMs}; incomplete when an entry of that
+   * time or later was dropped (by age or by the bound).
+   */
+  public Replay take(String datanodeUuid, long fromMs) {
     Queue queue = queues.get(datanodeUuid);
     if (queue == null) {
       return new Replay(List.of(), false);
     }
     synchronized (queue) {
-      long oldest = nowMs - periodMs;
+      long oldest = fromMs;
       List<Entry> entries = new ArrayList<>();
       for (Entry entry : queue.entries) {
         if (entry.receivedAtMs() >= oldest) {

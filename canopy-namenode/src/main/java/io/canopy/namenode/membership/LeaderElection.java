@@ -74,7 +74,8 @@ public final class LeaderElection implements MembershipView {
   private long joiningId;
   private long counter;
   private long startedAtMs;
-  private long roundMs;
+  /** Written by the round (under this object's lock), read by anyone without it. */
+  private volatile long roundMs;
   private long previousRoundMs;
   private long evictionsSeen = -1;
   /** Set by the first committed round: whether no other namenode had run a round recently (a cluster start). */
@@ -289,7 +290,7 @@ public final class LeaderElection implements MembershipView {
   }
 
   /** The round time in effect: wait this long between rounds. */
-  public synchronized long roundMs() {
+  public long roundMs() {
     return roundMs;
   }
 

@@ -16,19 +16,23 @@ import java.util.Map;
 
 /**
  * Whether a {@link CompleteOp} that answered "not yet" would now succeed: every block complete, or committed with
- * enough finalized replicas; the last block may still be under construction (complete commits it) when a
- * complete() waits for another namenode's report before its first attempt (design 018). Read-only (one snapshot, no lock, nothing written), so a complete() waiting inside the
- * namenode for the datanodes' confirmations polls with it instead of re-running the locking, committing complete.
+ * enough finalized replicas. The last block may still be under construction when it is the one the client names
+ * (complete commits it): a complete() waiting for another namenode's report runs this before its first attempt
+ * (design 018). Read-only (one snapshot, no lock, nothing written), so a complete() waiting inside the namenode for
+ * the datanodes' confirmations polls with it instead of re-running the locking, committing complete.
  */
 public final class CompleteReadinessOp implements Operation<Boolean> {
   private final NamespaceServices services;
   private final FsPath path;
   private final long fileId;
+  /** The last block the client names, which complete commits (0: none). */
+  private final long lastBlockId;
 
-  public CompleteReadinessOp(NamespaceServices services, FsPath path, long fileId) {
+  public CompleteReadinessOp(NamespaceServices services, FsPath path, long fileId, long lastBlockId) {
     this.services = services;
     this.path = path;
     this.fileId = fileId;
+    this.lastBlockId = lastBlockId;
   }
 
   @Override
@@ -63,7 +67,8 @@ public final class CompleteReadinessOp implements Operation<Boolean> {
     for (int i = 0; i < blocks.size(); i++) {
       Block block = blocks.get(i);
       boolean committable = block.state() == BlockState.COMMITTED
-          || block.state() == BlockState.UNDER_CONSTRUCTION && i == blocks.size() - 1;
+          || block.state() == BlockState.UNDER_CONSTRUCTION && i == blocks.size() - 1
+              && block.blockId() == lastBlockId;
       boolean ready = block.state() == BlockState.COMPLETE || committable
           && counts.getOrDefault(block.blockId(), 0) >= services.limits().minReplication();
       if (!ready) {

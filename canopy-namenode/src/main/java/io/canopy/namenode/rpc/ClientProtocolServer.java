@@ -365,7 +365,7 @@ public final class ClientProtocolServer extends UnsupportedClientCalls {
     StorableText.require(CLIENT_NAME, clientName);
     FsPath path = FsPath.parse("complete", src);
     return completes.run(new CompleteOp(services, path, fileId, clientName, last, permissions()),
-        new CompleteReadinessOp(services, path, fileId), fileId, last);
+        new CompleteReadinessOp(services, path, fileId, last == null ? 0 : last.getBlockId()), fileId, last);
   }
 
   @Override

@@ -133,10 +133,27 @@ class ReportAppliersTest {
     ReportAppliers appliers = appliers(view);
     String notMine = datanodes(50).stream().filter(u -> appliers.applierOf(u) == 7).findFirst().orElseThrow();
     assertFalse(appliers.route(notMine, false).apply());
-    long rowAt = clock.get();
-    assertFalse(appliers.unheard(rowAt));
-    clock.addAndGet(STALE_MS + 1);
-    assertTrue(appliers.unheard(rowAt));
+    // the row's time is the applier's clock, an hour ahead of this one: only whether it changes counts
+    long rowAt = clock.get() + 3_600_000;
+    assertFalse(appliers.unheard(notMine, rowAt));
+    clock.addAndGet(STALE_MS);
+    long changedAt = clock.get();
+    assertFalse(appliers.unheard(notMine, rowAt + 3_000), "the row changed: its applier hears the datanode");
+    clock.addAndGet(STALE_MS);
+    assertFalse(appliers.unheard(notMine, rowAt + 3_000));
+    clock.addAndGet(1);
+    assertTrue(appliers.unheard(notMine, rowAt + 3_000), "unchanged for the stale age by this namenode's clock");
     assertEquals(new ReportAppliers.Route(true, true), appliers.route(notMine, true));
+    assertEquals(clock.get() - HANDOVER_MS, appliers.replayFromMs(notMine), "a handover period back");
+    clock.addAndGet(3 * HANDOVER_MS);
+    assertEquals(changedAt - STALE_MS, appliers.replayFromMs(notMine),
+        "a late takeover replays from a stale age before the row last changed");
+  }
+
+  @Test
+  void aRowSeenForTheFirstTimeIsNotStaleWhateverItsTime() {
+    ReportAppliers appliers = appliers(new View(3, 3L, 7L));
+    assertFalse(appliers.unheard("dn", clock.get() - 3_600_000), "an hour behind by the applier's clock");
+    assertEquals(clock.get() - HANDOVER_MS, appliers.replayFromMs("other"));
   }
 }
