@@ -46,6 +46,16 @@ class ReportApplierHandoverTest {
       }
       return true;
     });
+    // Past the joining handover (a namenode that stops being a datanode's applier keeps applying for a while), each
+    // replica is applied by one namenode and left by the two others
+    int[] probe = {0};
+    Await.until("reports applied by one namenode each", Duration.ofSeconds(60), () -> {
+      long[] before = totals(cluster);
+      TestFiles.write(CLUSTER.fileSystem(0), new Path("/handover/probe-" + probe[0]++), new byte[100], 64 * 1024);
+      Thread.sleep(300); // the datanodes' reports follow the close
+      long[] after = totals(cluster);
+      return after[0] - before[0] == 3 && after[1] - before[1] == 6;
+    });
     // The victim applies some datanode's reports and is not the leader: a new leader would ask every datanode for a
     // full report, which records the replicas without any replay. The writer goes through another namenode.
     ReportAppliers appliers = new ReportAppliers(cluster.nameNode(0).election(), System::currentTimeMillis,
@@ -110,5 +120,16 @@ class ReportApplierHandoverTest {
     }
     assertTrue(replayed > 0, "the new applier replayed the reports left to the dead one");
     assertEquals(leaderId, cluster.nameNode(survivor).election().leaderId(), "the leader did not change");
+  }
+
+  /** Replica entries applied and left, summed over the namenodes. */
+  private static long[] totals(MiniCanopyCluster cluster) {
+    long applied = 0;
+    long left = 0;
+    for (int i = 0; i < NAMENODES; i++) {
+      applied += cluster.nameNode(i).reportCounters().replicasApplied();
+      left += cluster.nameNode(i).reportCounters().replicasLeft();
+    }
+    return new long[] {applied, left};
   }
 }
