@@ -213,7 +213,18 @@ public final class MiniCanopyCluster implements AutoCloseable {
    * read its storage, shortly after it reached a namenode.
    */
   public DataNode restartDataNode(int index) throws IOException {
+    return restartDataNode(index, () -> { });
+  }
+
+  /** What a test does to a stopped datanode's directory (its disk) before the datanode starts again. */
+  public interface WhileStopped {
+    void run() throws IOException;
+  }
+
+  /** {@link #restartDataNode(int)}, running {@code whileStopped} between the stop and the start. */
+  public DataNode restartDataNode(int index, WhileStopped whileStopped) throws IOException {
     dataNodes.get(index).shutdown();
+    whileStopped.run();
     DataNode restarted = DataNodeLauncher.start(dataNodeConfiguration(), dataNodeDirectory(index));
     dataNodes.set(index, restarted);
     return restarted;

@@ -1,11 +1,13 @@
 package io.canopy.metadata.dal;
 
+import io.canopy.metadata.ReplicaBuckets;
 import io.canopy.metadata.StoreException;
 import io.canopy.metadata.entity.Replica;
 import io.canopy.metadata.entity.ReplicaKey;
 import io.canopy.metadata.entity.ReplicaWithBlock;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Finalized replicas, good and corrupt ({@link Replica#corrupt()}), partitioned by inode id. Locked implicitly through
@@ -29,6 +31,20 @@ public interface ReplicaTable {
    * partitions, no lock). Used only to reconcile a full block report, never on the client request path.
    */
   List<ReplicaWithBlock> onStorageWithBlocks(String storageId) throws StoreException;
+
+  /**
+   * {@link #onStorageWithBlocks(String)} restricted to the replicas whose bucket ({@link ReplicaBuckets#bucketOf}) is
+   * one of {@code buckets}: the part of a full block report whose buckets did not match.
+   */
+  List<ReplicaWithBlock> onStorageWithBlocks(String storageId, Collection<Integer> buckets) throws StoreException;
+
+  /**
+   * The hash buckets of one storage ({@link ReplicaBuckets}): each bucket holding replicas, with their count and the
+   * XOR of their hashes. The engine keeps them up to date in every transaction that writes replicas or blocks,
+   * whatever the order of its writes, so they always equal what {@link ReplicaBuckets} computes from
+   * {@link #onStorageWithBlocks(String)}. Read without a lock, for full block reports only.
+   */
+  Map<Integer, ReplicaBuckets.Bucket> buckets(String storageId) throws StoreException;
 
   /**
    * Up to {@code limit} replicas on one storage, ordered by (inode id, block id), strictly after {@code after} (null:

@@ -1,5 +1,6 @@
 package io.canopy.metadata.postgres;
 
+import io.canopy.metadata.ReplicaBuckets;
 import io.canopy.metadata.StoreException;
 import io.canopy.metadata.dal.ReplicaTable;
 import io.canopy.metadata.entity.BlockState;
@@ -11,13 +12,20 @@ import io.canopy.metadata.spi.WriteBuffer;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 final class PgReplicaTable implements ReplicaTable, BufferedTable {
   private static final String COLUMNS = "inode_id, block_id, storage_id, corrupt_reason, corrupt_generation_stamp";
 
   private static final ReplicaRows.Values<Replica> VALUES = new ReplicaRows.Values<>(Replica::inodeId,
       Replica::blockId, Replica::storageId, r -> (short) r.corruptReason().code(), Replica::corruptGenerationStamp);
+
+  /** A storage's replicas with their blocks' stamp, length and state (null: no block row). */
+  private static final String WITH_BLOCKS = "SELECT r.inode_id, r.block_id, r.storage_id, r.corrupt_reason, "
+      + "r.corrupt_generation_stamp, b.generation_stamp, b.num_bytes, b.state FROM replicas r LEFT JOIN blocks b "
+      + "ON b.inode_id = r.inode_id AND b.block_id = r.block_id WHERE r.storage_id = ?";
 
   private final Jdbc jdbc;
   private final WriteBuffer<ReplicaKey, Replica> writes = new WriteBuffer<>("replicas");
@@ -54,14 +62,31 @@ final class PgReplicaTable implements ReplicaTable, BufferedTable {
 
   @Override
   public List<ReplicaWithBlock> onStorageWithBlocks(String storageId) throws StoreException {
-    return jdbc.query("SELECT r.inode_id, r.block_id, r.storage_id, r.corrupt_reason, r.corrupt_generation_stamp, "
-        + "b.generation_stamp, b.num_bytes, b.state FROM replicas r LEFT JOIN blocks b "
-        + "ON b.inode_id = r.inode_id AND b.block_id = r.block_id WHERE r.storage_id = ?",
-        s -> s.setString(1, storageId), r -> {
-          short state = r.getShort(8);
-          return new ReplicaWithBlock(map(r), r.getLong(6), r.getLong(7),
-              r.wasNull() ? null : BlockState.fromCode(state));
-        });
+    return jdbc.query(WITH_BLOCKS, s -> s.setString(1, storageId), PgReplicaTable::mapWithBlock);
+  }
+
+  @Override
+  public List<ReplicaWithBlock> onStorageWithBlocks(String storageId, Collection<Integer> buckets)
+      throws StoreException {
+    if (buckets.isEmpty()) {
+      return List.of();
+    }
+    Integer[] wanted = buckets.toArray(new Integer[0]);
+    return jdbc.query(WITH_BLOCKS + " AND (r.block_id & " + (ReplicaBuckets.COUNT - 1) + ")::integer = ANY(?)", s -> {
+      s.setString(1, storageId);
+      s.setArray(2, s.getConnection().createArrayOf("integer", wanted));
+    }, PgReplicaTable::mapWithBlock);
+  }
+
+  @Override
+  public Map<Integer, ReplicaBuckets.Bucket> buckets(String storageId) throws StoreException {
+    Map<Integer, ReplicaBuckets.Bucket> buckets = new HashMap<>();
+    for (Map.Entry<Integer, ReplicaBuckets.Bucket> bucket : jdbc.query("SELECT bucket, hash, replicas "
+        + "FROM replica_buckets WHERE storage_id = ? AND replicas <> 0", s -> s.setString(1, storageId),
+        r -> Map.entry(r.getInt(1), new ReplicaBuckets.Bucket(r.getLong(2), r.getInt(3))))) {
+      buckets.put(bucket.getKey(), bucket.getValue());
+    }
+    return buckets;
   }
 
   @Override
@@ -139,6 +164,11 @@ final class PgReplicaTable implements ReplicaTable, BufferedTable {
   @Override
   public void clear() {
     writes.clear();
+  }
+
+  private static ReplicaWithBlock mapWithBlock(ResultSet r) throws SQLException {
+    short state = r.getShort(8);
+    return new ReplicaWithBlock(map(r), r.getLong(6), r.getLong(7), r.wasNull() ? null : BlockState.fromCode(state));
   }
 
   private static Replica map(ResultSet r) throws SQLException {

@@ -60,6 +60,42 @@ class PostgresMetadataStoreContractTest extends MetadataStoreContractTest {
     return MetadataStoreProvider.open("postgres", settings);
   }
 
+  /**
+   * A database made before the hash buckets (schema 14) gets them from its recorded replicas when it migrates: good
+   * replicas of complete blocks with their blocks' stamp and length, every other replica unmatchable.
+   */
+  @org.junit.jupiter.api.Test
+  void migratingAnOlderSchemaComputesTheBucketsOfTheReplicasItHolds() throws Exception {
+    Map<String, String> settings = newDatabase("upgrade_");
+    String url = settings.get(PostgresSettings.JDBC_URL);
+    org.flywaydb.core.Flyway.configure().dataSource(url, server.owner().user(),
+        java.nio.file.Files.readString(server.owner().passwordFile()).strip())
+        .locations("classpath:db/canopy").target("14").load().migrate();
+    try (Connection owner = server.owner().connect(url)) {
+      try (Statement statement = owner.createStatement()) {
+        owner.setAutoCommit(true);
+        statement.execute("INSERT INTO blocks (inode_id, block_id, block_index, num_bytes, generation_stamp, state) "
+            + "VALUES (20001, 7, 0, 100, 1001, 2), (20001, 16391, 1, 5, 1002, 2), (20002, 8, 0, 0, 1003, 0)");
+        statement.execute("INSERT INTO replicas (inode_id, block_id, storage_id, corrupt_reason, "
+            + "corrupt_generation_stamp) VALUES (20001, 7, 'DS-1', 0, 0), (20001, 16391, 'DS-1', 1, 1000), "
+            + "(20002, 8, 'DS-1', 0, 0), (20009, 9, 'DS-1', 0, 0), (20001, 7, 'DS-2', 0, 0)");
+      }
+    }
+    settings.put(MetadataConfig.POOL_SIZE, "2");
+    try (MetadataStore upgraded = MetadataStoreProvider.open("postgres", settings);
+        Transaction tx = upgraded.begin()) {
+      io.canopy.metadata.ReplicaBuckets expected = new io.canopy.metadata.ReplicaBuckets();
+      expected.add(7, 1001, 100);
+      expected.addUnmatchable(16391); // corrupt
+      expected.addUnmatchable(8); // block under construction
+      expected.addUnmatchable(9); // no block
+      org.junit.jupiter.api.Assertions.assertEquals(expected.buckets(), tx.replicas().buckets("DS-1"));
+      io.canopy.metadata.ReplicaBuckets other = new io.canopy.metadata.ReplicaBuckets();
+      other.add(7, 1001, 100);
+      org.junit.jupiter.api.Assertions.assertEquals(other.buckets(), tx.replicas().buckets("DS-2"));
+    }
+  }
+
   /** PostgreSQL offers operators' SQL, so the contract's tests of it run here rather than being skipped. */
   @org.junit.jupiter.api.Test
   void offersAdminQueries() {

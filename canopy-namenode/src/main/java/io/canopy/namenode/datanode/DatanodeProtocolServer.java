@@ -208,7 +208,8 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
     counters.fullReportsApplied.increment();
     List<String> storages = new ArrayList<>();
     for (StorageBlockReport report : storageReports) {
-      reports.applyFull(registration.getDatanodeUuid(), report.getStorage().getStorageID(), report.getBlocks());
+      counters.fullReported(reports.applyFull(registration.getDatanodeUuid(), report.getStorage().getStorageID(),
+          report.getBlocks()));
       storages.add(report.getStorage().getStorageID());
     }
     if (claimed > 0 && election.claimedTerm() == claimed) {

@@ -1,5 +1,6 @@
 package io.canopy.namenode.datanode;
 
+import io.canopy.metadata.ReplicaBuckets;
 import io.canopy.metadata.entity.BlockState;
 import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.blocks.ReplicaArrivals;
@@ -11,10 +12,12 @@ import io.canopy.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -148,32 +151,63 @@ public final class ReplicaReportProcessor implements AutoCloseable {
     applyByFile(datanodeUuid, storageId, byFile, unknown);
   }
 
+  /** What a full report of one storage cost: buckets compared and diffed, files reconciled, replicas unknown. */
+  public record FullReportOutcome(int buckets, int bucketsDiffed, int filesChanged, int unknownReplicas) {
+  }
+
   /**
-   * Full report of one storage: only the differences with what is recorded cost a transaction (a replica missing, one
-   * not recorded, one whose stamp or length no longer matches its block, one recorded corrupt that may have healed),
-   * so an unchanged storage (a restarted datanode) costs two reads.
+   * Full report of one storage. Its finalized replicas are hashed into buckets ({@link ReplicaBuckets}) and compared
+   * with the buckets recorded: only the replicas of buckets that differ are read and diffed, and only the differences
+   * cost a transaction (a replica missing, one not recorded, one whose stamp or length no longer matches its block,
+   * one recorded corrupt that may have healed). An unchanged storage (a restarted datanode) costs one read of its
+   * bucket rows.
    */
-  public void applyFull(String datanodeUuid, String storageId, BlockListAsLongs blocks) throws IOException {
+  public FullReportOutcome applyFull(String datanodeUuid, String storageId, BlockListAsLongs blocks)
+      throws IOException {
     Map<Long, ReportedReplica> reported = new HashMap<>();
+    ReplicaBuckets reportedBuckets = new ReplicaBuckets();
     for (BlockReportReplica replica : blocks) {
-      if (replica.getState() == ReplicaState.FINALIZED) {
-        reported.put(replica.getBlockId(), new ReportedReplica(replica.getBlockId(),
-            replica.getGenerationStamp(), replica.getNumBytes(), ReportedReplica.Kind.FINALIZED));
+      if (replica.getState() == ReplicaState.FINALIZED
+          && reported.putIfAbsent(replica.getBlockId(), new ReportedReplica(replica.getBlockId(),
+              replica.getGenerationStamp(), replica.getNumBytes(), ReportedReplica.Kind.FINALIZED)) == null) {
+        reportedBuckets.add(replica.getBlockId(), replica.getGenerationStamp(), replica.getNumBytes());
       }
     }
+    Map<Integer, ReplicaBuckets.Bucket> recorded = runner.run(new StorageBucketsOp(storageId));
+    Map<Integer, ReplicaBuckets.Bucket> reportedByBucket = reportedBuckets.buckets();
+    Set<Integer> all = new HashSet<>(recorded.keySet());
+    all.addAll(reportedByBucket.keySet());
+    Set<Integer> differing = new HashSet<>();
+    for (Integer bucket : all) {
+      if (!Objects.equals(recorded.get(bucket), reportedByBucket.get(bucket))) {
+        differing.add(bucket);
+      }
+    }
+    if (differing.isEmpty()) {
+      LOG.debug("Full report of storage {} ({} replicas): its {} buckets match", storageId,
+          blocks.getNumberOfBlocks(), all.size());
+      return new FullReportOutcome(all.size(), 0, 0, 0);
+    }
+    reported.keySet().removeIf(blockId -> !differing.contains(ReplicaBuckets.bucketOf(blockId)));
+    // most buckets differ (a first report, a wiped disk): one scan of the storage rather than a filter of it
+    Collection<Integer> toRead = differing.size() * 2 > all.size() ? null : differing;
     Map<Long, List<ReportedReplica>> byFile = new TreeMap<>();
-    for (ReplicaWithBlock stored : runner.run(new StorageReplicasOp(storageId))) {
-      Replica recorded = stored.replica();
-      ReportedReplica report = reported.remove(recorded.blockId());
+    for (ReplicaWithBlock stored : runner.run(new StorageReplicasOp(storageId, toRead))) {
+      Replica replica = stored.replica();
+      if (!differing.contains(ReplicaBuckets.bucketOf(replica.blockId()))) {
+        continue;
+      }
+      ReportedReplica report = reported.remove(replica.blockId());
       if (report == null) {
-        byFile.computeIfAbsent(recorded.inodeId(), i -> new ArrayList<>()).add(new ReportedReplica(
-            recorded.blockId(), 0, 0, ReportedReplica.Kind.ABSENT));
+        byFile.computeIfAbsent(replica.inodeId(), i -> new ArrayList<>()).add(new ReportedReplica(
+            replica.blockId(), 0, 0, ReportedReplica.Kind.ABSENT));
       } else if (differs(report, stored)) {
-        byFile.computeIfAbsent(recorded.inodeId(), i -> new ArrayList<>()).add(report);
+        byFile.computeIfAbsent(replica.inodeId(), i -> new ArrayList<>()).add(report);
       }
     }
-    LOG.debug("Full report of storage {} ({} replicas): {} file(s) with changes, {} replica(s) not recorded",
-        storageId, blocks.getNumberOfBlocks(), byFile.size(), reported.size());
+    LOG.debug("Full report of storage {} ({} replicas): {} of {} buckets differ, {} file(s) with changes, {} "
+        + "replica(s) not recorded", storageId, blocks.getNumberOfBlocks(), differing.size(), all.size(),
+        byFile.size(), reported.size());
     List<ReportedReplica> unknown = new ArrayList<>();
     if (!reported.isEmpty()) {
       Map<Long, Long> owners = runner.run(new BlockOwnerOp(reported.keySet()));
@@ -186,7 +220,9 @@ public final class ReplicaReportProcessor implements AutoCloseable {
         }
       }
     }
+    FullReportOutcome outcome = new FullReportOutcome(all.size(), differing.size(), byFile.size(), unknown.size());
     applyByFile(datanodeUuid, storageId, byFile, unknown);
+    return outcome;
   }
 
   /**

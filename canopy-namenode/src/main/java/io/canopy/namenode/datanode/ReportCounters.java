@@ -14,6 +14,15 @@ public final class ReportCounters {
   final LongAdder heartbeatsLeft = new LongAdder();
   final LongAdder fullReportsApplied = new LongAdder();
   final LongAdder fullReportsLeft = new LongAdder();
+  private final LongAdder fullReportBuckets = new LongAdder();
+  private final LongAdder fullReportBucketsDiffed = new LongAdder();
+  private final LongAdder fullReportFilesChanged = new LongAdder();
+
+  void fullReported(ReplicaReportProcessor.FullReportOutcome storage) {
+    fullReportBuckets.add(storage.buckets());
+    fullReportBucketsDiffed.add(storage.bucketsDiffed());
+    fullReportFilesChanged.add(storage.filesChanged());
+  }
 
   /** Replica entries of incremental reports this namenode applied as they came. */
   public long replicasApplied() {
@@ -48,5 +57,20 @@ public final class ReportCounters {
   /** Full-report calls it answered without applying: neither the datanode's applier nor the leader. */
   public long fullReportsLeft() {
     return fullReportsLeft.sum();
+  }
+
+  /** Hash buckets the full reports it applied were compared in (design 018): those of the report and of the records. */
+  public long fullReportBuckets() {
+    return fullReportBuckets.sum();
+  }
+
+  /** Of those, the buckets that differed, whose replicas it read and diffed. */
+  public long fullReportBucketsDiffed() {
+    return fullReportBucketsDiffed.sum();
+  }
+
+  /** Files whose replicas those full reports changed (a transaction each). */
+  public long fullReportFilesChanged() {
+    return fullReportFilesChanged.sum();
   }
 }

@@ -5,14 +5,21 @@ import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
+import java.util.Collection;
 import java.util.List;
 
-/** The replicas recorded on one storage with their blocks, to reconcile a full block report against. */
+/**
+ * The replicas recorded on one storage with their blocks, to reconcile a full block report against: those of some
+ * hash buckets ({@link io.canopy.metadata.ReplicaBuckets}), or all of them.
+ */
 public final class StorageReplicasOp implements Operation<List<ReplicaWithBlock>> {
   private final String storageId;
+  private final Collection<Integer> buckets;
 
-  public StorageReplicasOp(String storageId) {
+  /** The replicas of {@code buckets} only; null: every replica of the storage. */
+  public StorageReplicasOp(String storageId, Collection<Integer> buckets) {
     this.storageId = storageId;
+    this.buckets = buckets;
   }
 
   @Override
@@ -37,6 +44,7 @@ public final class StorageReplicasOp implements Operation<List<ReplicaWithBlock>
 
   @Override
   public List<ReplicaWithBlock> execute(TransactionContext context) throws IOException {
-    return context.cluster().replicas().onStorageWithBlocks(storageId);
+    return buckets == null ? context.cluster().replicas().onStorageWithBlocks(storageId)
+        : context.cluster().replicas().onStorageWithBlocks(storageId, buckets);
   }
 }

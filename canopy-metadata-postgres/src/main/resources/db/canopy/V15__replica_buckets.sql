@@ -1,0 +1,121 @@
+-- Hash buckets of the replicas of each storage (design 018, step 4; HopsFS's hash-based block reports). The replicas
+-- of a storage fall in 16,384 buckets by block id (block_id & 16383). A bucket row holds the XOR of a 64-bit hash of
+-- each of its replica rows and their count. A good replica (corrupt_reason = 0) of a COMPLETE block (state 2) hashes
+-- (block id, the block's generation stamp, the block's length); any other replica row (corrupt, of an open block, of
+-- no block) hashes (block id, -1, -1), which no datanode reports. A full block report computes the same hashes from
+-- what the datanode lists as finalized: a bucket whose hash and count match holds nothing to reconcile (every replica
+-- recorded was reported with its block's stamp and length, nothing else was reported), so a restarted datanode with
+-- an unchanged disk costs one read of its bucket rows; a bucket holding a replica of an open block is always looked at.
+--
+-- The triggers below keep the rows up to date in the transaction that writes replicas or blocks, whatever the code
+-- writing them and whatever the order of its statements: each bucket row is always the XOR over the replica rows as
+-- they are now, joined with their block rows as they are now. The Java side of the hash is
+-- io.canopy.metadata.ReplicaBuckets; the contract test compares both.
+CREATE TABLE replica_buckets (
+  storage_id  text    NOT NULL,
+  bucket      integer NOT NULL,
+  hash        bigint  NOT NULL,
+  replicas    integer NOT NULL,
+  PRIMARY KEY (storage_id, bucket)
+);
+
+-- The hash of one counted replica: the first 64 bits of the MD5 of "blockId:generationStamp:numBytes" (decimal).
+CREATE FUNCTION canopy_replica_hash(block_id bigint, generation_stamp bigint, num_bytes bigint) RETURNS bigint
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  AS $$ SELECT ('x' || substr(md5(block_id || ':' || generation_stamp || ':' || num_bytes), 1, 16))::bit(64)::bigint $$;
+
+-- XORs one replica's hash into (or out of: XOR is its own inverse) its bucket; count is +1, -1 or 0 (a hash that
+-- changes: the old one out, the new one in).
+CREATE FUNCTION canopy_bucket_toggle(storage text, block bigint, generation_stamp bigint, num_bytes bigint,
+    count integer) RETURNS void
+  LANGUAGE sql
+  AS $$ INSERT INTO replica_buckets AS b (storage_id, bucket, hash, replicas)
+        VALUES (storage, (block & 16383)::integer, canopy_replica_hash(block, generation_stamp, num_bytes), count)
+        ON CONFLICT (storage_id, bucket)
+        DO UPDATE SET hash = b.hash # EXCLUDED.hash, replicas = b.replicas + EXCLUDED.replicas $$;
+
+-- A replica row inserted, deleted or marked corrupt / good: its own hash, against its block as it is now.
+CREATE FUNCTION canopy_replica_buckets() RETURNS trigger
+  LANGUAGE plpgsql
+  AS $$
+DECLARE
+  blk record;
+BEGIN
+  IF TG_OP IN ('DELETE', 'UPDATE') THEN
+    SELECT generation_stamp, num_bytes, state INTO blk FROM blocks
+      WHERE inode_id = OLD.inode_id AND block_id = OLD.block_id;
+    IF FOUND AND blk.state = 2 AND OLD.corrupt_reason = 0 THEN
+      PERFORM canopy_bucket_toggle(OLD.storage_id, OLD.block_id, blk.generation_stamp, blk.num_bytes, -1);
+    ELSE
+      PERFORM canopy_bucket_toggle(OLD.storage_id, OLD.block_id, -1, -1, -1);
+    END IF;
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') THEN
+    SELECT generation_stamp, num_bytes, state INTO blk FROM blocks
+      WHERE inode_id = NEW.inode_id AND block_id = NEW.block_id;
+    IF FOUND AND blk.state = 2 AND NEW.corrupt_reason = 0 THEN
+      PERFORM canopy_bucket_toggle(NEW.storage_id, NEW.block_id, blk.generation_stamp, blk.num_bytes, 1);
+    ELSE
+      PERFORM canopy_bucket_toggle(NEW.storage_id, NEW.block_id, -1, -1, 1);
+    END IF;
+  END IF;
+  RETURN NULL;
+END $$;
+
+-- A block row inserted, deleted or changed in stamp, length or state while it is or was COMPLETE: the hash of each of
+-- its good replicas moves from what the old row gave to what the new row gives (a missing row or one not COMPLETE
+-- gives (block id, -1, -1)). The count does not change.
+CREATE FUNCTION canopy_block_buckets() RETURNS trigger
+  LANGUAGE plpgsql
+  AS $$
+DECLARE
+  rep record;
+BEGIN
+  IF TG_OP IN ('DELETE', 'UPDATE') THEN
+    FOR rep IN SELECT storage_id FROM replicas
+        WHERE inode_id = OLD.inode_id AND block_id = OLD.block_id AND corrupt_reason = 0 LOOP
+      IF OLD.state = 2 THEN
+        PERFORM canopy_bucket_toggle(rep.storage_id, OLD.block_id, OLD.generation_stamp, OLD.num_bytes, 0);
+        PERFORM canopy_bucket_toggle(rep.storage_id, OLD.block_id, -1, -1, 0);
+      END IF;
+    END LOOP;
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') THEN
+    FOR rep IN SELECT storage_id FROM replicas
+        WHERE inode_id = NEW.inode_id AND block_id = NEW.block_id AND corrupt_reason = 0 LOOP
+      IF NEW.state = 2 THEN
+        PERFORM canopy_bucket_toggle(rep.storage_id, NEW.block_id, -1, -1, 0);
+        PERFORM canopy_bucket_toggle(rep.storage_id, NEW.block_id, NEW.generation_stamp, NEW.num_bytes, 0);
+      END IF;
+    END LOOP;
+  END IF;
+  RETURN NULL;
+END $$;
+
+CREATE TRIGGER replicas_buckets_insert_delete AFTER INSERT OR DELETE ON replicas
+  FOR EACH ROW EXECUTE FUNCTION canopy_replica_buckets();
+CREATE TRIGGER replicas_buckets_update AFTER UPDATE ON replicas
+  FOR EACH ROW WHEN (OLD.corrupt_reason IS DISTINCT FROM NEW.corrupt_reason OR OLD.storage_id <> NEW.storage_id
+    OR OLD.block_id <> NEW.block_id OR OLD.inode_id <> NEW.inode_id)
+  EXECUTE FUNCTION canopy_replica_buckets();
+-- Most block rows are inserted under construction and deleted with their file: only rows that are or were COMPLETE
+-- can change a hash.
+CREATE TRIGGER blocks_buckets_insert AFTER INSERT ON blocks
+  FOR EACH ROW WHEN (NEW.state = 2) EXECUTE FUNCTION canopy_block_buckets();
+CREATE TRIGGER blocks_buckets_delete AFTER DELETE ON blocks
+  FOR EACH ROW WHEN (OLD.state = 2) EXECUTE FUNCTION canopy_block_buckets();
+CREATE TRIGGER blocks_buckets_update AFTER UPDATE ON blocks
+  FOR EACH ROW WHEN ((OLD.state = 2 OR NEW.state = 2) AND (OLD.state <> NEW.state
+    OR OLD.generation_stamp <> NEW.generation_stamp OR OLD.num_bytes <> NEW.num_bytes
+    OR OLD.inode_id <> NEW.inode_id OR OLD.block_id <> NEW.block_id))
+  EXECUTE FUNCTION canopy_block_buckets();
+
+-- The buckets of the replicas already recorded.
+INSERT INTO replica_buckets (storage_id, bucket, hash, replicas)
+  SELECT r.storage_id, (r.block_id & 16383)::integer,
+         bit_xor(CASE WHEN r.corrupt_reason = 0 AND b.state = 2
+                      THEN canopy_replica_hash(r.block_id, b.generation_stamp, b.num_bytes)
+                      ELSE canopy_replica_hash(r.block_id, -1, -1) END),
+         count(*)::integer
+  FROM replicas r LEFT JOIN blocks b ON b.inode_id = r.inode_id AND b.block_id = r.block_id
+  GROUP BY 1, 2;
