@@ -24,70 +24,62 @@ CREATE FUNCTION canopy_replica_hash(block_id bigint, generation_stamp bigint, nu
   LANGUAGE sql IMMUTABLE PARALLEL SAFE
   AS $$ SELECT ('x' || substr(md5(block_id || ':' || generation_stamp || ':' || num_bytes), 1, 16))::bit(64)::bigint $$;
 
--- XORs one replica's hash into (or out of: XOR is its own inverse) its bucket; count is +1, -1 or 0 (a hash that
--- changes: the old one out, the new one in).
-CREATE FUNCTION canopy_bucket_toggle(storage text, block bigint, generation_stamp bigint, num_bytes bigint,
-    count integer) RETURNS void
-  LANGUAGE sql
-  AS $$ INSERT INTO replica_buckets AS b (storage_id, bucket, hash, replicas)
-        VALUES (storage, (block & 16383)::integer, canopy_replica_hash(block, generation_stamp, num_bytes), count)
-        ON CONFLICT (storage_id, bucket)
-        DO UPDATE SET hash = b.hash # EXCLUDED.hash, replicas = b.replicas + EXCLUDED.replicas $$;
+-- The triggers below write replica_buckets with one INSERT .. ON CONFLICT each, written out in their PL/pgSQL bodies so
+-- that each session plans it once (a SQL-language helper function would be planned again at every call): a hash
+-- change is XORed into the bucket row (XOR is its own inverse: a hash goes out as it came in), and the count moves
+-- by +1, -1 or 0.
 
 -- A replica row inserted, deleted or marked corrupt / good: its own hash, against its block as it is now.
 CREATE FUNCTION canopy_replica_buckets() RETURNS trigger
   LANGUAGE plpgsql
   AS $$
-DECLARE
-  blk record;
 BEGIN
   IF TG_OP IN ('DELETE', 'UPDATE') THEN
-    SELECT generation_stamp, num_bytes, state INTO blk FROM blocks
-      WHERE inode_id = OLD.inode_id AND block_id = OLD.block_id;
-    IF FOUND AND blk.state = 2 AND OLD.corrupt_reason = 0 THEN
-      PERFORM canopy_bucket_toggle(OLD.storage_id, OLD.block_id, blk.generation_stamp, blk.num_bytes, -1);
-    ELSE
-      PERFORM canopy_bucket_toggle(OLD.storage_id, OLD.block_id, -1, -1, -1);
-    END IF;
+    INSERT INTO replica_buckets AS b (storage_id, bucket, hash, replicas)
+      SELECT OLD.storage_id, (OLD.block_id & 16383)::integer,
+        COALESCE((SELECT canopy_replica_hash(OLD.block_id, k.generation_stamp, k.num_bytes) FROM blocks k
+                  WHERE k.inode_id = OLD.inode_id AND k.block_id = OLD.block_id AND k.state = 2
+                    AND OLD.corrupt_reason = 0),
+                 canopy_replica_hash(OLD.block_id, -1, -1)), -1
+      ON CONFLICT (storage_id, bucket)
+      DO UPDATE SET hash = b.hash # EXCLUDED.hash, replicas = b.replicas + EXCLUDED.replicas;
   END IF;
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
-    SELECT generation_stamp, num_bytes, state INTO blk FROM blocks
-      WHERE inode_id = NEW.inode_id AND block_id = NEW.block_id;
-    IF FOUND AND blk.state = 2 AND NEW.corrupt_reason = 0 THEN
-      PERFORM canopy_bucket_toggle(NEW.storage_id, NEW.block_id, blk.generation_stamp, blk.num_bytes, 1);
-    ELSE
-      PERFORM canopy_bucket_toggle(NEW.storage_id, NEW.block_id, -1, -1, 1);
-    END IF;
+    INSERT INTO replica_buckets AS b (storage_id, bucket, hash, replicas)
+      SELECT NEW.storage_id, (NEW.block_id & 16383)::integer,
+        COALESCE((SELECT canopy_replica_hash(NEW.block_id, k.generation_stamp, k.num_bytes) FROM blocks k
+                  WHERE k.inode_id = NEW.inode_id AND k.block_id = NEW.block_id AND k.state = 2
+                    AND NEW.corrupt_reason = 0),
+                 canopy_replica_hash(NEW.block_id, -1, -1)), 1
+      ON CONFLICT (storage_id, bucket)
+      DO UPDATE SET hash = b.hash # EXCLUDED.hash, replicas = b.replicas + EXCLUDED.replicas;
   END IF;
   RETURN NULL;
 END $$;
 
--- A block row inserted, deleted or changed in stamp, length or state while it is or was COMPLETE: the hash of each of
--- its good replicas moves from what the old row gave to what the new row gives (a missing row or one not COMPLETE
--- gives (block id, -1, -1)). The count does not change.
+-- A block row inserted, deleted or changed in stamp, length or state while it is or was COMPLETE. Each good replica
+-- of a COMPLETE row hashes (block id, stamp, length) instead of the (block id, -1, -1) it would hash without that row:
+-- the old row takes that difference back from the buckets of its block's good replicas, the new row puts its own in
+-- (one statement each, the block's replicas being on different storages). The counts do not change.
 CREATE FUNCTION canopy_block_buckets() RETURNS trigger
   LANGUAGE plpgsql
   AS $$
-DECLARE
-  rep record;
 BEGIN
-  IF TG_OP IN ('DELETE', 'UPDATE') THEN
-    FOR rep IN SELECT storage_id FROM replicas
-        WHERE inode_id = OLD.inode_id AND block_id = OLD.block_id AND corrupt_reason = 0 LOOP
-      IF OLD.state = 2 THEN
-        PERFORM canopy_bucket_toggle(rep.storage_id, OLD.block_id, OLD.generation_stamp, OLD.num_bytes, 0);
-        PERFORM canopy_bucket_toggle(rep.storage_id, OLD.block_id, -1, -1, 0);
-      END IF;
-    END LOOP;
+  IF TG_OP IN ('DELETE', 'UPDATE') AND OLD.state = 2 THEN
+    INSERT INTO replica_buckets AS b (storage_id, bucket, hash, replicas)
+      SELECT r.storage_id, (OLD.block_id & 16383)::integer,
+        canopy_replica_hash(OLD.block_id, OLD.generation_stamp, OLD.num_bytes)
+          # canopy_replica_hash(OLD.block_id, -1, -1), 0
+      FROM replicas r WHERE r.inode_id = OLD.inode_id AND r.block_id = OLD.block_id AND r.corrupt_reason = 0
+      ON CONFLICT (storage_id, bucket) DO UPDATE SET hash = b.hash # EXCLUDED.hash;
   END IF;
-  IF TG_OP IN ('INSERT', 'UPDATE') THEN
-    FOR rep IN SELECT storage_id FROM replicas
-        WHERE inode_id = NEW.inode_id AND block_id = NEW.block_id AND corrupt_reason = 0 LOOP
-      IF NEW.state = 2 THEN
-        PERFORM canopy_bucket_toggle(rep.storage_id, NEW.block_id, -1, -1, 0);
-        PERFORM canopy_bucket_toggle(rep.storage_id, NEW.block_id, NEW.generation_stamp, NEW.num_bytes, 0);
-      END IF;
-    END LOOP;
+  IF TG_OP IN ('INSERT', 'UPDATE') AND NEW.state = 2 THEN
+    INSERT INTO replica_buckets AS b (storage_id, bucket, hash, replicas)
+      SELECT r.storage_id, (NEW.block_id & 16383)::integer,
+        canopy_replica_hash(NEW.block_id, NEW.generation_stamp, NEW.num_bytes)
+          # canopy_replica_hash(NEW.block_id, -1, -1), 0
+      FROM replicas r WHERE r.inode_id = NEW.inode_id AND r.block_id = NEW.block_id AND r.corrupt_reason = 0
+      ON CONFLICT (storage_id, bucket) DO UPDATE SET hash = b.hash # EXCLUDED.hash;
   END IF;
   RETURN NULL;
 END $$;

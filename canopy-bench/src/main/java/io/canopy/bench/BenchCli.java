@@ -13,7 +13,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "canopy bench", mixinStandardHelpOptions = true,
     description = {"Side-by-side benchmarks of Canopy and Apache HDFS 3.5.0 on this machine, same run, same client.",
         "Both systems run on 127.0.0.1 with the same datanode count, replication, block size and log level."},
-    subcommands = {BenchCli.Report.class, BenchCli.Namenodes.class, CommandLine.HelpCommand.class})
+    subcommands = {BenchCli.Report.class, BenchCli.Namenodes.class, BenchCli.FullReport.class,
+        CommandLine.HelpCommand.class})
 public final class BenchCli implements Runnable {
   /** Set by bin/canopy to the repository root. */
   static final String REPOSITORY_PROPERTY = "canopy.repository";
@@ -151,6 +152,71 @@ public final class BenchCli implements Runnable {
       progress.println("Report written to " + out);
       progress.flush();
       return rows.stream().mapToLong(NamenodeScaling.Row::failures).sum() == 0 ? 0 : 1;
+    }
+  }
+
+  /** Full block reports of one large storage on Canopy and on HDFS: unchanged, and with a share changed. */
+  @Command(name = "full-report", mixinStandardHelpOptions = true,
+      description = {"Fills one datanode's storage (a datanode the benchmark plays over DatanodeProtocol) with BLOCKS",
+          "blocks on a fresh Canopy and a fresh HDFS, then times its full block reports: unchanged ones (a restart",
+          "on an unchanged disk) and ones differing by a share of the blocks, with the servers' CPU and Canopy's",
+          "database work, and writes a Markdown table. Filling takes minutes (an addBlock and an incremental report",
+          "per block). Example: bin/canopy bench full-report --blocks 100000"},
+      footer = {"", "Exit status: 0 when every call succeeded."})
+  static final class FullReport implements Callable<Integer> {
+    @Option(names = "--blocks", defaultValue = "100000", paramLabel = "N",
+        description = "Blocks on the datanode's storage (default: ${DEFAULT-VALUE}).")
+    int blocks;
+
+    @Option(names = "--reports", defaultValue = "5", paramLabel = "N",
+        description = "Timed reports of each kind (default: ${DEFAULT-VALUE}).")
+    int reports;
+
+    @Option(names = "--changed-percent", defaultValue = "1", paramLabel = "P",
+        description = "Share of the blocks a changed report differs by, in percent (default: ${DEFAULT-VALUE}).")
+    double changedPercent;
+
+    @Option(names = "--out", defaultValue = "docs/benchmarks-full-report.md", paramLabel = "FILE",
+        description = "Report to write (default: ${DEFAULT-VALUE}).")
+    Path out;
+
+    @Option(names = "--work", defaultValue = "target/bench-full-report", paramLabel = "DIR",
+        description = "Scratch directory for the clusters (default: ${DEFAULT-VALUE}).")
+    Path work;
+
+    @Option(names = "--seed", defaultValue = "20261122", paramLabel = "N",
+        description = "Seed of the choice of changed blocks (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+      if (blocks < 1 || blocks > 10_000_000) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--blocks: " + blocks + " is outside "
+            + "1..10000000");
+      }
+      if (reports < 1 || reports > 100) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--reports: " + reports + " is outside 1..100");
+      }
+      if (!(changedPercent > 0 && changedPercent <= 100)) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--changed-percent: " + changedPercent
+            + " is outside (0, 100]");
+      }
+      Path repository = Path.of(System.getProperty(REPOSITORY_PROPERTY, "")).toAbsolutePath();
+      out = repository.resolve(out);
+      work = repository.resolve(work);
+      PrintWriter progress = spec.commandLine().getOut();
+      java.time.Instant started = java.time.Instant.now();
+      List<FullReportBench.Outcome> outcomes = FullReportBench.run(work, blocks, reports, changedPercent / 100,
+          seed, progress);
+      FullReportBench.write(outcomes, blocks, reports, changedPercent / 100, out, "bin/canopy bench full-report "
+          + "--blocks " + blocks + " --reports " + reports + " --changed-percent " + changedPercent + " --seed "
+          + seed, started);
+      progress.println("Report written to " + out);
+      progress.flush();
+      return 0;
     }
   }
 

@@ -114,6 +114,15 @@ public final class CanopySystem implements SystemUnderTest {
     return new ClusterLayout(directory);
   }
 
+  /** Where the first namenode serves the DatanodeProtocol (its service port), as a datanode reaches it. */
+  public java.net.InetSocketAddress datanodeProtocolAddress() throws IOException {
+    String address = io.canopy.cli.ClusterProperties.load(layout().propertiesFile())
+        .orElseThrow(() -> new IOException("no cluster.properties in " + directory))
+        .namenodeServiceAddresses().get(0);
+    int colon = address.lastIndexOf(':');
+    return new java.net.InetSocketAddress(address.substring(0, colon), Integer.parseInt(address.substring(colon + 1)));
+  }
+
   /** The first namenode's pid (the process the profiler attaches to). */
   public long nameNodePid() throws IOException {
     return Long.parseLong(Files.readString(layout().pidFile(Role.namenode(1))).trim());

@@ -1,0 +1,91 @@
+package io.canopy.bench.fullreport;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.protocol.Block;
+import org.apache.hadoop.hdfs.protocol.BlockListAsLongs;
+import org.apache.hadoop.hdfs.protocol.DatanodeID;
+import org.apache.hadoop.hdfs.protocolPB.DatanodeProtocolClientSideTranslatorPB;
+import org.apache.hadoop.hdfs.security.token.block.ExportedBlockKeys;
+import org.apache.hadoop.hdfs.server.datanode.FinalizedReplica;
+import org.apache.hadoop.hdfs.server.protocol.BlockReportContext;
+import org.apache.hadoop.hdfs.server.protocol.DatanodeRegistration;
+import org.apache.hadoop.hdfs.server.protocol.DatanodeStorage;
+import org.apache.hadoop.hdfs.server.protocol.NamespaceInfo;
+import org.apache.hadoop.hdfs.server.protocol.ReceivedDeletedBlockInfo;
+import org.apache.hadoop.hdfs.server.protocol.SlowDiskReports;
+import org.apache.hadoop.hdfs.server.protocol.SlowPeerReports;
+import org.apache.hadoop.hdfs.server.protocol.StorageBlockReport;
+import org.apache.hadoop.hdfs.server.protocol.StorageReceivedDeletedBlocks;
+import org.apache.hadoop.hdfs.server.protocol.StorageReport;
+import org.apache.hadoop.util.VersionInfo;
+
+/**
+ * A datanode the benchmark plays over the stock DatanodeProtocol (the same calls on Canopy and on HDFS): one storage,
+ * no data, reports exactly what it is told. Its transfer port is one nobody listens on.
+ */
+final class ReportingDatanode implements AutoCloseable {
+  private static final long CAPACITY = 1L << 50;
+  private final DatanodeProtocolClientSideTranslatorPB namenode;
+  private final DatanodeRegistration registration;
+  private final DatanodeStorage storage;
+  private final String blockPoolId;
+  private long reportId;
+
+  /** Registers a new datanode with the namenode whose DatanodeProtocol listens at {@code address}. */
+  ReportingDatanode(InetSocketAddress address, Configuration conf, int transferPort) throws IOException {
+    this.namenode = new DatanodeProtocolClientSideTranslatorPB(address, new Configuration(conf));
+    NamespaceInfo namespace = namenode.versionRequest();
+    this.blockPoolId = namespace.getBlockPoolID();
+    String uuid = UUID.randomUUID().toString();
+    DatanodeID id = new DatanodeID("127.0.0.1", "127.0.0.1", uuid, transferPort, transferPort + 1,
+        transferPort + 2, transferPort + 3);
+    DatanodeRegistration proposed = new DatanodeRegistration(id, namespace, new ExportedBlockKeys(),
+        VersionInfo.getVersion());
+    proposed.setNamespaceInfo(namespace);
+    this.registration = namenode.registerDatanode(proposed);
+    this.registration.setNamespaceInfo(namespace);
+    this.storage = new DatanodeStorage("DS-bench-" + uuid);
+  }
+
+  String uuid() {
+    return registration.getDatanodeUuid();
+  }
+
+  /** One heartbeat (its commands are not obeyed: the benchmark's datanode holds no data to delete or copy). */
+  void heartbeat() throws IOException {
+    StorageReport report = new StorageReport(storage, false, CAPACITY, 0, CAPACITY, 0, 0);
+    namenode.sendHeartbeat(registration, new StorageReport[] {report}, 0, 0, 0, 0, 0, null, false,
+        SlowPeerReports.EMPTY_REPORT, SlowDiskReports.EMPTY_REPORT);
+  }
+
+  /** An incremental report: these replicas were just received. */
+  void received(Collection<Block> blocks) throws IOException {
+    List<ReceivedDeletedBlockInfo> received = new ArrayList<>();
+    for (Block block : blocks) {
+      received.add(new ReceivedDeletedBlockInfo(block, ReceivedDeletedBlockInfo.BlockStatus.RECEIVED_BLOCK, null));
+    }
+    namenode.blockReceivedAndDeleted(registration, blockPoolId, new StorageReceivedDeletedBlocks[] {
+        new StorageReceivedDeletedBlocks(storage, received.toArray(new ReceivedDeletedBlockInfo[0]))});
+  }
+
+  /** A full block report listing {@code blocks} as finalized, in one call, as a datanode with one storage sends. */
+  void fullReport(Collection<Block> blocks) throws IOException {
+    List<FinalizedReplica> replicas = new ArrayList<>(blocks.size());
+    for (Block block : blocks) {
+      replicas.add(new FinalizedReplica(block, null, null));
+    }
+    namenode.blockReport(registration, blockPoolId, new StorageBlockReport[] {new StorageBlockReport(storage,
+        BlockListAsLongs.encode(replicas))}, new BlockReportContext(1, 0, ++reportId, 0L));
+  }
+
+  @Override
+  public void close() throws IOException {
+    namenode.close();
+  }
+}

@@ -1,0 +1,36 @@
+package io.canopy.metadata;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The Java side of the replica hash buckets: the values an engine's own computation must reproduce. */
+class ReplicaBucketsTest {
+  @Test
+  void aReplicasHashIsTheFirst64BitsOfTheMd5OfItsDecimalText() {
+    // md5("1:2:3") starts 7b 6e ..., read big-endian as a signed long (values from Python's hashlib)
+    assertEquals(8894092033781300736L, ReplicaBuckets.hash(1, 2, 3));
+    assertEquals(-3733907878835971039L, ReplicaBuckets.hash(1_073_741_825L, 1001, 134_217_728));
+    assertEquals(-1554651142818345171L, ReplicaBuckets.hash(7, -1, -1));
+  }
+
+  @Test
+  void bucketsAreTheLowBitsOfTheBlockIdNegativeIdsIncluded() {
+    assertEquals(7, ReplicaBuckets.bucketOf(7));
+    assertEquals(7, ReplicaBuckets.bucketOf(7 + ReplicaBuckets.COUNT));
+    assertEquals(ReplicaBuckets.COUNT - 1, ReplicaBuckets.bucketOf(-1));
+  }
+
+  @Test
+  void aBucketIsTheXorOfItsReplicasHashesAndTheirCount() {
+    ReplicaBuckets buckets = new ReplicaBuckets();
+    buckets.add(7, 1001, 10);
+    buckets.add(7 + ReplicaBuckets.COUNT, 1002, 20);
+    buckets.addUnmatchable(8);
+    assertEquals(Map.of(
+        7, new ReplicaBuckets.Bucket(ReplicaBuckets.hash(7, 1001, 10)
+            ^ ReplicaBuckets.hash(7 + ReplicaBuckets.COUNT, 1002, 20), 2),
+        8, new ReplicaBuckets.Bucket(ReplicaBuckets.hash(8, -1, -1), 1)), buckets.buckets());
+  }
+}
