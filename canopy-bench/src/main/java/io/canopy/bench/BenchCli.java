@@ -159,9 +159,9 @@ public final class BenchCli implements Runnable {
   @Command(name = "full-report", mixinStandardHelpOptions = true,
       description = {"Fills one datanode's storage (a datanode the benchmark plays over DatanodeProtocol) with BLOCKS",
           "blocks on a fresh Canopy and a fresh HDFS, then times its full block reports: unchanged ones (a restart",
-          "on an unchanged disk) and ones differing by a share of the blocks, with the servers' CPU and Canopy's",
-          "database work, and writes a Markdown table. Filling takes minutes (an addBlock and an incremental report",
-          "per block). Example: bin/canopy bench full-report --blocks 100000"},
+          "on an unchanged disk), then ones lacking a share of the blocks and ones listing them again, with the",
+          "servers' CPU and Canopy's database work, and writes a Markdown table. Filling takes minutes (an addBlock",
+          "and an incremental report per block). Example: bin/canopy bench full-report --blocks 100000"},
       footer = {"", "Exit status: 0 when every call succeeded."})
   static final class FullReport implements Callable<Integer> {
     @Option(names = "--blocks", defaultValue = "100000", paramLabel = "N",
@@ -169,7 +169,8 @@ public final class BenchCli implements Runnable {
     int blocks;
 
     @Option(names = "--reports", defaultValue = "5", paramLabel = "N",
-        description = "Timed reports of each kind (default: ${DEFAULT-VALUE}).")
+        description = "Timed unchanged reports, and timed pairs of changed ones: lost, then found again (default: "
+            + "${DEFAULT-VALUE}).")
     int reports;
 
     @Option(names = "--changed-percent", defaultValue = "1", paramLabel = "P",

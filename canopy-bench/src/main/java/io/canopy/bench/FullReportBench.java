@@ -85,6 +85,15 @@ final class FullReportBench {
     return directory;
   }
 
+  private static String label(String kind, double changedShare) {
+    String share = String.format(Locale.ROOT, "%.1f%%", changedShare * 100);
+    return switch (kind) {
+      case FullReportComparison.LOST -> share + " of the blocks lost";
+      case FullReportComparison.FOUND -> "the same " + share + " found again";
+      default -> "unchanged";
+    };
+  }
+
   static void write(List<Outcome> outcomes, int blocks, int reports, double changedShare, Path out, String command,
       Instant started) throws IOException {
     StringBuilder text = new StringBuilder();
@@ -96,21 +105,24 @@ final class FullReportBench {
         + "ClientProtocol (" + FullReportComparison.class.getSimpleName() + ": addBlock, an incremental report per "
         + "block, complete; replication 1). It then sends ").append(reports).append(" full reports listing exactly "
         + "what the namenode recorded (a datanode restarted on an unchanged disk), then ").append(reports)
-        .append(" that each differ from it by ").append(String.format(Locale.ROOT, "%.1f%%", changedShare * 100))
-        .append(" of the blocks (every other one lacks them, the next lists them again). Each report is timed from "
-        + "the datanode's side (the call returns once the namenode has applied it, on both systems) with the CPU "
-        + "the servers' processes used meanwhile (from /proc); Canopy's database transactions and statements are "
-        + "its namenode's counters. Medians, range in brackets.\n\n");
+        .append(" pairs: one lacking ").append(String.format(Locale.ROOT, "%.1f%%", changedShare * 100))
+        .append(" of the blocks (lost while the datanode was down), the next listing them again (found). Each report "
+        + "is encoded first, then timed from the datanode's side (the call returns once the namenode has applied "
+        + "it, on both systems) with the CPU the servers' processes used meanwhile (from /proc, whole process trees, "
+        + "10 ms ticks: background work such as heartbeats falls in it too); Canopy's database transactions "
+        + "(read-only ones included) and statements are its namenode's counters over the report and 1.1 s on each "
+        + "side (they are written every second), heartbeats and election rounds included. Medians, range in "
+        + "brackets.\n\n");
     text.append("| report | system | seconds | HDFS / Canopy time | server CPU, s | namenode CPU, s | "
         + "PostgreSQL CPU, s | transactions | statements |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
     Outcome hdfs = outcomes.stream().filter(o -> o.system().equals("HDFS")).findFirst().orElse(null);
-    for (String kind : List.of(FullReportComparison.UNCHANGED, FullReportComparison.CHANGED)) {
+    for (String kind : List.of(FullReportComparison.UNCHANGED, FullReportComparison.LOST,
+        FullReportComparison.FOUND)) {
       for (Outcome outcome : outcomes) {
         boolean canopy = outcome.system().equals("Canopy");
         Spread seconds = outcome.seconds(kind);
         text.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
-            kind.equals(FullReportComparison.UNCHANGED) ? "unchanged" : String.format(Locale.ROOT,
-                "%.1f%% changed", changedShare * 100), outcome.system(), seconds.format("%.3f"),
+            label(kind, changedShare), outcome.system(), seconds.format("%.3f"),
             canopy && hdfs != null ? String.format(Locale.ROOT, "%.2f", hdfs.seconds(kind).median()
                 / seconds.median()) : "", outcome.cpuSeconds(kind).format("%.3f"),
             canopy ? outcome.perKind(kind, CanopySystem.NAMENODES).format("%.3f") : "",

@@ -11,14 +11,12 @@ import java.util.Map;
  * block {@code b} falls in bucket {@code b & (COUNT - 1)}; a bucket is the XOR of {@link #hash} over its replicas and
  * their count. Every engine keeps the same buckets for the replicas it records
  * ({@link io.canopy.metadata.dal.ReplicaTable#buckets}): a good replica of a COMPLETE block hashes its block's id,
- * stamp and length, any other ({@link #addUnmatchable}) a value no report gives. A bucket whose hash and count agree
+ * stamp and length, any other ({@link #addUnmatchable}) a text no report gives. A bucket whose hash and count agree
  * with a report's therefore holds nothing to reconcile.
  */
 public final class ReplicaBuckets {
   /** Buckets per storage: a power of two, fixed for a namespace (the engines' schemas use it too). */
   public static final int COUNT = 16_384;
-  /** Stamp and length hashed for a recorded replica a report must not match. */
-  private static final long UNMATCHABLE = -1;
 
   /** One bucket: the XOR of its replicas' hashes and how many they are. */
   public record Bucket(long hash, int replicas) {
@@ -42,11 +40,17 @@ public final class ReplicaBuckets {
   }
 
   /**
-   * Adds a recorded replica no report may match: corrupt, of a block not COMPLETE, or of no block (hashed with stamp
-   * and length -1, which no datanode reports).
+   * Adds a recorded replica no report may match: corrupt, of a block not COMPLETE, or of no block. It hashes
+   * "u:blockId", a text no report's replica hashes (those have two colons).
    */
   public void addUnmatchable(long blockId) {
-    add(blockId, UNMATCHABLE, UNMATCHABLE);
+    long replicaHash = hashOf(md5, "u:" + blockId);
+    buckets.merge(bucketOf(blockId), new Bucket(replicaHash, 1), (was, one) -> was.plus(replicaHash));
+  }
+
+  /** The hash {@link #addUnmatchable} adds for a block. */
+  public static long unmatchableHash(long blockId) {
+    return hashOf(md5(), "u:" + blockId);
   }
 
   /** The buckets with at least one replica added. */
@@ -60,7 +64,11 @@ public final class ReplicaBuckets {
   }
 
   private static long hash(MessageDigest md5, long blockId, long generationStamp, long numBytes) {
-    byte[] digest = md5.digest((blockId + ":" + generationStamp + ":" + numBytes).getBytes(StandardCharsets.US_ASCII));
+    return hashOf(md5, blockId + ":" + generationStamp + ":" + numBytes);
+  }
+
+  private static long hashOf(MessageDigest md5, String text) {
+    byte[] digest = md5.digest(text.getBytes(StandardCharsets.US_ASCII));
     long hash = 0;
     for (int i = 0; i < Long.BYTES; i++) {
       hash = hash << 8 | (digest[i] & 0xff);

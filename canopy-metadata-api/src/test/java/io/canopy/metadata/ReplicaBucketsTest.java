@@ -12,7 +12,7 @@ class ReplicaBucketsTest {
     // md5("1:2:3") starts 7b 6e ..., read big-endian as a signed long (values from Python's hashlib)
     assertEquals(8894092033781300736L, ReplicaBuckets.hash(1, 2, 3));
     assertEquals(-3733907878835971039L, ReplicaBuckets.hash(1_073_741_825L, 1001, 134_217_728));
-    assertEquals(-1554651142818345171L, ReplicaBuckets.hash(7, -1, -1));
+    assertEquals(-6258045198404943281L, ReplicaBuckets.unmatchableHash(7)); // md5("u:7")
   }
 
   @Test
@@ -31,6 +31,6 @@ class ReplicaBucketsTest {
     assertEquals(Map.of(
         7, new ReplicaBuckets.Bucket(ReplicaBuckets.hash(7, 1001, 10)
             ^ ReplicaBuckets.hash(7 + ReplicaBuckets.COUNT, 1002, 20), 2),
-        8, new ReplicaBuckets.Bucket(ReplicaBuckets.hash(8, -1, -1), 1)), buckets.buckets());
+        8, new ReplicaBuckets.Bucket(ReplicaBuckets.unmatchableHash(8), 1)), buckets.buckets());
   }
 }

@@ -18,13 +18,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSClient;
 import org.apache.hadoop.hdfs.protocol.Block;
+import org.apache.hadoop.hdfs.protocol.BlockListAsLongs;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
@@ -36,9 +36,9 @@ import org.apache.hadoop.ipc.RemoteException;
  * Full block reports of one large storage, the same calls on Canopy and on HDFS (issue 17): a datanode played over
  * the stock DatanodeProtocol ({@link ReportingDatanode}) receives {@code blocks} blocks of files written through the
  * ClientProtocol (addBlock, an incremental report per block, complete), then sends full reports of them, timed from
- * its side with the servers' CPU: first unchanged ones (a restart on an unchanged disk), then ones that each differ
- * from what the namenode recorded by a share of the blocks (every other one lacks that share, lost; the next lists it
- * again, found).
+ * its side with the servers' CPU: first unchanged ones (a restart on an unchanged disk), then pairs that each differ
+ * from what the namenode recorded by a share of the blocks: one lacks that share (lost), the next lists it again
+ * (found). The reports are encoded before they are timed.
  */
 public final class FullReportComparison {
   /** Blocks per file written to fill the storage. */
@@ -46,7 +46,10 @@ public final class FullReportComparison {
   static final long BLOCK_BYTES = 1L << 20;
   static final int WRITERS = 4;
   public static final String UNCHANGED = "unchanged";
-  public static final String CHANGED = "changed";
+  /** A report lacking the changed share of the blocks (lost while the datanode was down). */
+  public static final String LOST = "lost";
+  /** The next one, listing them again (found again). */
+  public static final String FOUND = "found";
   private static final long HEARTBEAT_MS = 3_000;
   private static final int NOT_REPLICATED_YET_TRIES = 3_000;
 
@@ -64,7 +67,7 @@ public final class FullReportComparison {
 
   /**
    * Fills one storage of a fresh system with {@code blocks} blocks, then times {@code reports} unchanged full reports
-   * and {@code reports} changed ones (each differing by {@code changedShare} of the blocks).
+   * and {@code reports} pairs of changed ones (lacking {@code changedShare} of the blocks, then listing them again).
    */
   public static List<Report> run(String clientUri, InetSocketAddress datanodeProtocol, Configuration conf,
       Map<String, List<Long>> serverCpuRoots, DatabaseWork database, int blocks, int reports, double changedShare,
@@ -84,21 +87,20 @@ public final class FullReportComparison {
       progress.printf("  %s: %,d blocks written in %.0f s%n", system, stored.size(),
           (System.nanoTime() - started) / 1e9);
       progress.flush();
-      datanode.fullReport(stored); // untimed: the namenode's first full report of this storage
+      BlockListAsLongs all = ReportingDatanode.encode(stored);
+      datanode.fullReport(all); // untimed: the namenode's first full report of this storage
       List<Report> timed = new ArrayList<>();
       for (int i = 0; i < reports; i++) {
-        timed.add(timedReport(UNCHANGED, () -> stored, datanode, serverCpuRoots, database));
+        timed.add(timedReport(UNCHANGED, all, datanode, serverCpuRoots, database));
       }
       List<Block> shuffled = new ArrayList<>(stored);
       Collections.shuffle(shuffled, new Random(seed));
       Set<Block> lost = new HashSet<>(shuffled.subList(0, (int) Math.round(stored.size() * changedShare)));
-      List<Block> withoutLost = stored.stream().filter(b -> !lost.contains(b)).toList();
+      BlockListAsLongs withoutLost = ReportingDatanode.encode(stored.stream().filter(b -> !lost.contains(b))
+          .toList());
       for (int i = 0; i < reports; i++) {
-        List<Block> listed = i % 2 == 0 ? withoutLost : stored;
-        timed.add(timedReport(CHANGED, () -> listed, datanode, serverCpuRoots, database));
-      }
-      if (reports % 2 == 1) {
-        datanode.fullReport(stored); // leave every replica recorded
+        timed.add(timedReport(LOST, withoutLost, datanode, serverCpuRoots, database));
+        timed.add(timedReport(FOUND, all, datanode, serverCpuRoots, database));
       }
       for (Report report : timed) {
         progress.printf("  %s: %s report of %,d blocks: %.3f s, server CPU %.3f s%n", system, report.kind(),
@@ -111,9 +113,8 @@ public final class FullReportComparison {
     }
   }
 
-  private static Report timedReport(String kind, Supplier<List<Block>> blocks, ReportingDatanode datanode,
+  private static Report timedReport(String kind, BlockListAsLongs listed, ReportingDatanode datanode,
       Map<String, List<Long>> serverCpuRoots, DatabaseWork database) throws IOException, InterruptedException {
-    List<Block> listed = blocks.get();
     long[] workBefore = database == null ? null : settledWork(database);
     ServerCpu.Sample before = ServerCpu.sample(serverCpuRoots);
     long start = System.nanoTime();

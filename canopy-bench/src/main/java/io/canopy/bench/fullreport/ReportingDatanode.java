@@ -74,14 +74,19 @@ final class ReportingDatanode implements AutoCloseable {
         new StorageReceivedDeletedBlocks(storage, received.toArray(new ReceivedDeletedBlockInfo[0]))});
   }
 
-  /** A full block report listing {@code blocks} as finalized, in one call, as a datanode with one storage sends. */
-  void fullReport(Collection<Block> blocks) throws IOException {
+  /** The replica list of a full report listing {@code blocks} as finalized (encoded before the report is timed). */
+  static BlockListAsLongs encode(Collection<Block> blocks) {
     List<FinalizedReplica> replicas = new ArrayList<>(blocks.size());
     for (Block block : blocks) {
       replicas.add(new FinalizedReplica(block, null, null));
     }
+    return BlockListAsLongs.encode(replicas);
+  }
+
+  /** A full block report of its one storage, in one call, as a datanode with one storage sends it. */
+  void fullReport(BlockListAsLongs replicas) throws IOException {
     namenode.blockReport(registration, blockPoolId, new StorageBlockReport[] {new StorageBlockReport(storage,
-        BlockListAsLongs.encode(replicas))}, new BlockReportContext(1, 0, ++reportId, 0L));
+        replicas)}, new BlockReportContext(1, 0, ++reportId, 0L));
   }
 
   @Override

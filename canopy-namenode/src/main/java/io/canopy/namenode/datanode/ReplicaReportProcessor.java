@@ -165,14 +165,14 @@ public final class ReplicaReportProcessor implements AutoCloseable {
   public FullReportOutcome applyFull(String datanodeUuid, String storageId, BlockListAsLongs blocks)
       throws IOException {
     Map<Long, ReportedReplica> reported = new HashMap<>();
-    ReplicaBuckets reportedBuckets = new ReplicaBuckets();
     for (BlockReportReplica replica : blocks) {
-      if (replica.getState() == ReplicaState.FINALIZED
-          && reported.putIfAbsent(replica.getBlockId(), new ReportedReplica(replica.getBlockId(),
-              replica.getGenerationStamp(), replica.getNumBytes(), ReportedReplica.Kind.FINALIZED)) == null) {
-        reportedBuckets.add(replica.getBlockId(), replica.getGenerationStamp(), replica.getNumBytes());
+      if (replica.getState() == ReplicaState.FINALIZED) {
+        reported.put(replica.getBlockId(), new ReportedReplica(replica.getBlockId(), replica.getGenerationStamp(),
+            replica.getNumBytes(), ReportedReplica.Kind.FINALIZED)); // a block listed twice: its last entry counts
       }
     }
+    ReplicaBuckets reportedBuckets = new ReplicaBuckets();
+    reported.values().forEach(r -> reportedBuckets.add(r.blockId(), r.generationStamp(), r.numBytes()));
     Map<Integer, ReplicaBuckets.Bucket> recorded = runner.run(new StorageBucketsOp(storageId));
     Map<Integer, ReplicaBuckets.Bucket> reportedByBucket = reportedBuckets.buckets();
     Set<Integer> all = new HashSet<>(recorded.keySet());
