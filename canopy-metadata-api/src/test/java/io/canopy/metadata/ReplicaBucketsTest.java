@@ -1,6 +1,7 @@
 package io.canopy.metadata;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -13,6 +14,17 @@ class ReplicaBucketsTest {
     assertEquals(8894092033781300736L, ReplicaBuckets.hash(1, 2, 3));
     assertEquals(-3733907878835971039L, ReplicaBuckets.hash(1_073_741_825L, 1001, 134_217_728));
     assertEquals(-6258045198404943281L, ReplicaBuckets.unmatchableHash(7)); // md5("u:7")
+  }
+
+  @Test
+  void noReportedReplicaHashesLikeAnUnmatchableOne() {
+    // a datanode listing stamp and length -1 must not make a corrupt or open replica's bucket match
+    assertNotEquals(ReplicaBuckets.unmatchableHash(7), ReplicaBuckets.hash(7, -1, -1));
+    ReplicaBuckets reported = new ReplicaBuckets();
+    reported.add(7, -1, -1);
+    ReplicaBuckets recorded = new ReplicaBuckets();
+    recorded.addUnmatchable(7);
+    assertNotEquals(recorded.buckets(), reported.buckets());
   }
 
   @Test
