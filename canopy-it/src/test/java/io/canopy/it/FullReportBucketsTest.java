@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
@@ -29,6 +30,8 @@ class FullReportBucketsTest {
 
   @RegisterExtension
   static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder().nameNodes(1).dataNodes(3)
+      // an append while one of the three datanodes is down goes on with the other two
+      .configure(conf -> conf.set("dfs.client.block.write.replace-datanode-on-failure.policy", "NEVER"))
       .awaitLeader().build();
 
   /** What the namenode's full-report counters moved by over one restart of a datanode. */
@@ -76,6 +79,33 @@ class FullReportBucketsTest {
             && threeReplicas(files.get(3));
       }
     });
+  }
+
+  @Test
+  void aReplicaLeftWithAnOldStampByAnAppendWhileTheDatanodeWasDownIsDiffedAndReplaced() throws Exception {
+    List<Path> files = writeFiles("/buckets/stale");
+    Path appended = files.get(5);
+    DistributedFileSystem fs = CLUSTER.fileSystem();
+    byte[] before = TestFiles.read(fs, appended);
+    byte[] more = TestFiles.randomBytes(1_000, 99);
+    Delta delta = restartAndMeasure(0, () -> {
+      try (FSDataOutputStream out = fs.append(appended)) {
+        out.write(more);
+      }
+    });
+    LocatedBlock last = fs.getClient().getLocatedBlocks(appended.toString(), 0).getLastLocatedBlock();
+    assertEquals(1, delta.bucketsDiffed(), "only the appended block's bucket differs: " + delta);
+    assertEquals(1, delta.filesChanged(), "one file's transaction: " + delta);
+    String current = "blk_" + last.getBlock().getBlockId() + "_" + last.getBlock().getGenerationStamp() + ".meta";
+    java.nio.file.Path directory = CLUSTER.cluster().dataNodeDirectory(0);
+    Await.until("the replica with the old stamp replaced by one with the append's", Duration.ofSeconds(60), () -> {
+      try (Stream<java.nio.file.Path> all = Files.walk(directory)) {
+        return all.anyMatch(p -> p.getFileName().toString().equals(current)) && threeReplicas(appended);
+      }
+    });
+    byte[] expected = java.util.Arrays.copyOf(before, before.length + more.length);
+    System.arraycopy(more, 0, expected, before.length, more.length);
+    org.junit.jupiter.api.Assertions.assertArrayEquals(expected, TestFiles.read(fs, appended));
   }
 
   private static List<Path> writeFiles(String directory) throws Exception {

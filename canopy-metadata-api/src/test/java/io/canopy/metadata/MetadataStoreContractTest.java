@@ -809,7 +809,14 @@ public abstract class MetadataStoreContractTest {
             }
           }
         }
+        if (random.nextInt(4) == 0) {
+          tx.replicas().foldBucketChanges(1 + random.nextInt(4)); // a fold inside a writing transaction
+        }
       });
+      if (random.nextInt(3) == 0) {
+        int limit = 1 + random.nextInt(8);
+        inTransaction(tx -> tx.replicas().foldBucketChanges(limit)); // some of the changes folded, some not
+      }
       try (Transaction tx = begin()) {
         for (String storage : storages) {
           ReplicaBuckets expected = new ReplicaBuckets();
@@ -825,6 +832,32 @@ public abstract class MetadataStoreContractTest {
         }
       }
     }
+  }
+
+  @Test
+  void foldingBucketChangesMovesThemInBoundedBatchesAndLeavesTheBucketsAsTheyWere() throws Exception {
+    inTransaction(tx -> {
+      for (long blockId = 1; blockId <= 5; blockId++) {
+        tx.blocks().insert(new Block(20_001, blockId, 0, 10, 1_001, BlockState.COMPLETE));
+        tx.replicas().insert(new Replica(20_001, blockId, "DS-1"));
+      }
+    });
+    inTransaction(tx -> tx.replicas().delete(new ReplicaKey(20_001, 5, "DS-1")));
+    Map<Integer, ReplicaBuckets.Bucket> before;
+    try (Transaction tx = begin()) {
+      before = tx.replicas().buckets("DS-1");
+    }
+    assertEquals(Set.of(1, 2, 3, 4), before.keySet());
+    int[] folded = new int[3];
+    inTransaction(tx -> folded[0] = tx.replicas().foldBucketChanges(2));
+    inTransaction(tx -> folded[1] = tx.replicas().foldBucketChanges(1_000));
+    inTransaction(tx -> folded[2] = tx.replicas().foldBucketChanges(1_000));
+    assertEquals(2, folded[0], "a fold moves no more than its limit");
+    assertEquals(0, folded[2], "nothing is left after a fold that moved fewer than its limit");
+    try (Transaction tx = begin()) {
+      assertEquals(before, tx.replicas().buckets("DS-1"));
+    }
+    assertThrows(IllegalArgumentException.class, () -> inTransaction(tx -> tx.replicas().foldBucketChanges(0)));
   }
 
   @Test

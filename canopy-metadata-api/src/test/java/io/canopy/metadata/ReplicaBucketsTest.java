@@ -9,11 +9,14 @@ import org.junit.jupiter.api.Test;
 /** The Java side of the replica hash buckets: the values an engine's own computation must reproduce. */
 class ReplicaBucketsTest {
   @Test
-  void aReplicasHashIsTheFirst64BitsOfTheMd5OfItsDecimalText() {
-    // md5("1:2:3") starts 7b 6e ..., read big-endian as a signed long (values from Python's hashlib)
-    assertEquals(8894092033781300736L, ReplicaBuckets.hash(1, 2, 3));
-    assertEquals(-3733907878835971039L, ReplicaBuckets.hash(1_073_741_825L, 1001, 134_217_728));
-    assertEquals(-6258045198404943281L, ReplicaBuckets.unmatchableHash(7)); // md5("u:7")
+  void aReplicasHashIsPostgresqlsHashint8extendedOfItsIdSeededByTheHashOfItsStampAndLength() {
+    // values PostgreSQL 18 computes: SELECT hashint8extended(1, hashint8extended(2, 3)), ...
+    assertEquals(7246826453438914968L, ReplicaBuckets.hash(1, 2, 3));
+    assertEquals(7229480114798669931L, ReplicaBuckets.hash(1_073_741_825L, 1001, 134_217_728));
+    assertEquals(-4363808450485693641L, ReplicaBuckets.hash(7, -1, -1));
+    assertEquals(-1787637386807094521L, ReplicaBuckets.unmatchableHash(7)); // hashint8extended(7, 'u-canopy')
+    assertEquals(-9082176226831438310L, ReplicaBuckets.hashInt8(-5, 0)); // no seed: lookup3 without the first mix
+    assertEquals(-6211819962198862510L, ReplicaBuckets.hashInt8(-4_611_686_018_427_387_904L, -1));
   }
 
   @Test

@@ -9,6 +9,7 @@ import io.canopy.namenode.blocks.BlockPlacement;
 import io.canopy.namenode.blocks.BlockServices;
 import io.canopy.namenode.blocks.ReplicaArrivals;
 import io.canopy.namenode.blocks.DatanodeRegistry;
+import io.canopy.namenode.datanode.BucketChangeFolder;
 import io.canopy.namenode.datanode.DatanodeProtocolServer;
 import io.canopy.namenode.datanode.FullReportTracker;
 import io.canopy.namenode.datanode.ReplicaReportProcessor;
@@ -210,6 +211,7 @@ public final class NameNode implements AutoCloseable {
     commandSources.add(new TransferCommandSource(replication, identity.blockPoolId()));
     leaderWork.add(new DeadDatanodeMonitor(runner, replication));
     leaderWork.add(new DeadSubtreeLockCleaner(runner, namenodeAlive, subtreeCleanupMs));
+    leaderWork.add(new BucketChangeFolder(runner, NameNodeConfig.bucketFoldIntervalMs(conf)));
     leaderWork.add(new ReplicationMonitor(runner, replication));
     leaderWork.add(new StartupSafeModeMonitor(runner, store.blockCensus(), services.safeMode(), fullReports, registry,
         System::currentTimeMillis));

@@ -193,6 +193,12 @@ public final class NameNodeConfig {
   /** How often the leader clears the flags and rows of subtree operations whose namenode died. */
   public static final String SUBTREE_CLEANUP_INTERVAL_MS = "canopy.namenode.subtree.cleanup-interval-ms";
   public static final long SUBTREE_CLEANUP_INTERVAL_MS_DEFAULT = 10_000;
+  /**
+   * How often the leader folds the replica bucket changes the database's triggers recorded into the buckets (design
+   * 018): the changes a full report reads besides the buckets are those of about this long.
+   */
+  public static final String BUCKET_FOLD_INTERVAL_MS = "canopy.namenode.replica-buckets.fold-interval-ms";
+  public static final long BUCKET_FOLD_INTERVAL_MS_DEFAULT = 2_000;
 
   private NameNodeConfig() {
   }
@@ -358,6 +364,11 @@ public final class NameNodeConfig {
   /** {@link #SUBTREE_CLEANUP_INTERVAL_MS}. */
   public static long subtreeCleanupIntervalMs(Configuration conf) {
     return conf.getLong(SUBTREE_CLEANUP_INTERVAL_MS, SUBTREE_CLEANUP_INTERVAL_MS_DEFAULT);
+  }
+
+  /** {@link #BUCKET_FOLD_INTERVAL_MS}. */
+  public static long bucketFoldIntervalMs(Configuration conf) {
+    return conf.getLong(BUCKET_FOLD_INTERVAL_MS, BUCKET_FOLD_INTERVAL_MS_DEFAULT);
   }
 
   /** The subtree protocol's settings (design 017). */

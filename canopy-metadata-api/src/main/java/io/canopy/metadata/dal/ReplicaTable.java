@@ -47,6 +47,14 @@ public interface ReplicaTable {
   Map<Integer, ReplicaBuckets.Bucket> buckets(String storageId) throws StoreException;
 
   /**
+   * Bookkeeping of an engine that records bucket changes apart from the buckets (PostgreSQL: appended by its triggers,
+   * so that writers share no row): moves up to {@code limit} recorded changes into the buckets, in this transaction,
+   * and answers how many it moved (fewer than {@code limit}: none left). {@link #buckets} answers the same before
+   * and after. The leader calls it periodically; an engine that updates its buckets in place answers 0.
+   */
+  int foldBucketChanges(int limit) throws StoreException;
+
+  /**
    * Up to {@code limit} replicas on one storage, ordered by (inode id, block id), strictly after {@code after} (null:
    * from the first). Leader housekeeping only (removing the replicas of a dead datanode page by page).
    */

@@ -80,13 +80,33 @@ final class PgReplicaTable implements ReplicaTable, BufferedTable {
 
   @Override
   public Map<Integer, ReplicaBuckets.Bucket> buckets(String storageId) throws StoreException {
+    // the folded buckets and the changes not folded yet, in one statement (one snapshot: a fold is one transaction)
     Map<Integer, ReplicaBuckets.Bucket> buckets = new HashMap<>();
-    for (Map.Entry<Integer, ReplicaBuckets.Bucket> bucket : jdbc.query("SELECT bucket, hash, replicas "
-        + "FROM replica_buckets WHERE storage_id = ? AND replicas <> 0", s -> s.setString(1, storageId),
-        r -> Map.entry(r.getInt(1), new ReplicaBuckets.Bucket(r.getLong(2), r.getInt(3))))) {
+    for (Map.Entry<Integer, ReplicaBuckets.Bucket> bucket : jdbc.query("SELECT bucket, bit_xor(hash), "
+        + "sum(replicas)::integer FROM (SELECT bucket, hash, replicas FROM replica_buckets WHERE storage_id = ? "
+        + "UNION ALL SELECT bucket, hash, replicas FROM replica_bucket_changes WHERE storage_id = ?) b "
+        + "GROUP BY bucket HAVING sum(replicas) <> 0 OR bit_xor(hash) <> 0", s -> {
+          s.setString(1, storageId);
+          s.setString(2, storageId);
+        }, r -> Map.entry(r.getInt(1), new ReplicaBuckets.Bucket(r.getLong(2), r.getInt(3))))) {
       buckets.put(bucket.getKey(), bucket.getValue());
     }
     return buckets;
+  }
+
+  @Override
+  public int foldBucketChanges(int limit) throws StoreException {
+    if (limit <= 0) {
+      throw new IllegalArgumentException("bucket change fold limit must be positive, got " + limit);
+    }
+    // bucket rows upserted in key order, so that two folds running at once (a leader handover) cannot deadlock
+    return jdbc.query("WITH moved AS (DELETE FROM replica_bucket_changes WHERE ctid = ANY(ARRAY("
+        + "SELECT ctid FROM replica_bucket_changes LIMIT ?)) RETURNING storage_id, bucket, hash, replicas), "
+        + "folded AS (INSERT INTO replica_buckets AS b (storage_id, bucket, hash, replicas) "
+        + "SELECT storage_id, bucket, bit_xor(hash), sum(replicas)::integer FROM moved GROUP BY storage_id, bucket "
+        + "ORDER BY storage_id, bucket ON CONFLICT (storage_id, bucket) "
+        + "DO UPDATE SET hash = b.hash # EXCLUDED.hash, replicas = b.replicas + EXCLUDED.replicas) "
+        + "SELECT count(*)::integer FROM moved", s -> s.setInt(1, limit), r -> r.getInt(1)).get(0);
   }
 
   @Override

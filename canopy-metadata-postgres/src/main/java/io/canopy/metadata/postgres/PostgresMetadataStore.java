@@ -32,7 +32,8 @@ final class PostgresMetadataStore implements MetadataStore {
   private static final List<String> NAMESPACE_TABLES = List.of("variables", "inodes", "blocks", "block_lookup",
       "replicas", "uc_replicas", "leases", "lease_paths", "datanodes", "storages", "invalidated_blocks",
       "retry_cache", "namenodes", "replication_queue", "xattrs", "acl_entries", "directory_quotas",
-      "future_blocks", "small_file_inline", "small_file_data", "subtree_operations", "replica_buckets");
+      "future_blocks", "small_file_inline", "small_file_data", "subtree_operations", "replica_buckets",
+      "replica_bucket_changes");
 
   private final HikariDataSource pool;
   /** Connections of read-only transactions: autocommit, repeatable read (one snapshot per statement/pipeline). */

@@ -28,7 +28,7 @@ public record BlockOutcome(long inodeId, long blockId, Kind kind, PendingTransfe
     POSTPONED,
     /** A copy to new datanodes was scheduled. */
     TRANSFER_SCHEDULED,
-    /** A copy is in flight already. */
+    /** A copy is in flight already, or the only datanodes to copy to are deleting an old replica of the block. */
     WAITING,
     /** Queued too recently (a just-closed file whose pipeline may still report). */
     NOT_DUE,

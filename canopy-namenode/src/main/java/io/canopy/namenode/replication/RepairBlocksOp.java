@@ -277,11 +277,15 @@ final class RepairBlocksOp implements Operation<List<BlockOutcome>> {
       }
       // Never copy onto a datanode about to delete its old replica of the block: the deletion would take the copy.
       Set<String> excluded = new HashSet<>(holding);
-      excluded.addAll(doomedHolders(block, services.registry().live().stream().map(n -> n.record().uuid())
-          .toList()));
+      Set<String> doomed = doomedHolders(block, services.registry().live().stream().map(n -> n.record().uuid())
+          .toList());
+      excluded.addAll(doomed);
       List<BlockPlacement.Target> chosen = services.placement().chooseAdditional(replication - live.size(), excluded);
       if (chosen.isEmpty()) {
-        return BlockOutcome.of(inodeId, block.blockId(), BlockOutcome.Kind.NO_TARGET);
+        // a datanode left out only while it deletes its old replica (a corrupt one just removed) is a target again
+        // within the deletion grace: wait for it, rather than set the block aside as helpless for the idle backoff
+        return BlockOutcome.of(inodeId, block.blockId(), holding.containsAll(doomed) ? BlockOutcome.Kind.NO_TARGET
+            : BlockOutcome.Kind.WAITING);
       }
       List<PendingTransfers.Target> targets = new ArrayList<>();
       chosen.forEach(t -> targets.add(new PendingTransfers.Target(t.node().record().uuid(), t.storage().storageId())));
