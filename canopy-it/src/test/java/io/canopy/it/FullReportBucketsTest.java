@@ -1,5 +1,6 @@
 package io.canopy.it;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -7,6 +8,7 @@ import io.canopy.namenode.datanode.ReportCounters;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.hadoop.fs.BlockLocation;
@@ -35,7 +37,7 @@ class FullReportBucketsTest {
       .awaitLeader().build();
 
   /** What the namenode's full-report counters moved by over one restart of a datanode. */
-  private record Delta(long reports, long buckets, long bucketsDiffed, long filesChanged) {
+  private record Delta(long reports, long buckets, long bucketsDiffed, long filesChanged, long unknownReplicas) {
   }
 
   @Test
@@ -45,6 +47,7 @@ class FullReportBucketsTest {
     assertTrue(delta.buckets() >= 3L * files.size(), "every block's bucket compared: " + delta);
     assertEquals(0, delta.bucketsDiffed(), "an unchanged disk matches every bucket: " + delta);
     assertEquals(0, delta.filesChanged(), delta.toString());
+    assertEquals(0, delta.unknownReplicas(), delta.toString());
   }
 
   @Test
@@ -73,6 +76,7 @@ class FullReportBucketsTest {
     });
     assertEquals(1, delta.bucketsDiffed(), "only the lost replica's bucket is diffed: " + delta);
     assertEquals(1, delta.filesChanged(), "one file's transaction: " + delta);
+    assertEquals(0, delta.unknownReplicas(), "every replica reported is of a file: " + delta);
     Await.until("the lost replica replicated again", Duration.ofSeconds(60), () -> {
       try (Stream<java.nio.file.Path> all = Files.walk(directory)) {
         return all.anyMatch(p -> p.getFileName().toString().equals("blk_" + blockId))
@@ -88,6 +92,7 @@ class FullReportBucketsTest {
     DistributedFileSystem fs = CLUSTER.fileSystem();
     byte[] before = TestFiles.read(fs, appended);
     byte[] more = TestFiles.randomBytes(1_000, 99);
+    String old = metaFile(fs.getClient().getLocatedBlocks(appended.toString(), 0).getLastLocatedBlock());
     Delta delta = restartAndMeasure(0, () -> {
       try (FSDataOutputStream out = fs.append(appended)) {
         out.write(more);
@@ -96,16 +101,22 @@ class FullReportBucketsTest {
     LocatedBlock last = fs.getClient().getLocatedBlocks(appended.toString(), 0).getLastLocatedBlock();
     assertEquals(1, delta.bucketsDiffed(), "only the appended block's bucket differs: " + delta);
     assertEquals(1, delta.filesChanged(), "one file's transaction: " + delta);
-    String current = "blk_" + last.getBlock().getBlockId() + "_" + last.getBlock().getGenerationStamp() + ".meta";
+    String current = metaFile(last);
     java.nio.file.Path directory = CLUSTER.cluster().dataNodeDirectory(0);
     Await.until("the replica with the old stamp replaced by one with the append's", Duration.ofSeconds(60), () -> {
       try (Stream<java.nio.file.Path> all = Files.walk(directory)) {
-        return all.anyMatch(p -> p.getFileName().toString().equals(current)) && threeReplicas(appended);
+        List<String> names = all.map(p -> p.getFileName().toString()).toList();
+        return names.contains(current) && !names.contains(old) && threeReplicas(appended);
       }
     });
-    byte[] expected = java.util.Arrays.copyOf(before, before.length + more.length);
+    byte[] expected = Arrays.copyOf(before, before.length + more.length);
     System.arraycopy(more, 0, expected, before.length, more.length);
-    org.junit.jupiter.api.Assertions.assertArrayEquals(expected, TestFiles.read(fs, appended));
+    assertArrayEquals(expected, TestFiles.read(fs, appended));
+  }
+
+  /** The name of a replica's checksum file on a datanode's disk: block id and stamp. */
+  private static String metaFile(LocatedBlock block) {
+    return "blk_" + block.getBlock().getBlockId() + "_" + block.getBlock().getGenerationStamp() + ".meta";
   }
 
   private static List<Path> writeFiles(String directory) throws Exception {
@@ -137,11 +148,13 @@ class FullReportBucketsTest {
     long buckets = counters.fullReportBuckets();
     long diffed = counters.fullReportBucketsDiffed();
     long files = counters.fullReportFilesChanged();
+    long unknown = counters.fullReportUnknownReplicas();
     CLUSTER.cluster().restartDataNode(dataNode, whileStopped);
     // the bucket counters move once a storage's report is applied in full
     Await.until("the restarted datanode's full report applied", Duration.ofSeconds(60),
         () -> counters.fullReportBuckets() > buckets);
     return new Delta(counters.fullReportsApplied() - reports, counters.fullReportBuckets() - buckets,
-        counters.fullReportBucketsDiffed() - diffed, counters.fullReportFilesChanged() - files);
+        counters.fullReportBucketsDiffed() - diffed, counters.fullReportFilesChanged() - files,
+        counters.fullReportUnknownReplicas() - unknown);
   }
 }

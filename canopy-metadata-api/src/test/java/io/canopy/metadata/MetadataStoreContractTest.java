@@ -763,7 +763,9 @@ public abstract class MetadataStoreContractTest {
 
   @Test
   void replicaBucketsFollowEveryWriteOfReplicasAndBlocksWhateverTheirOrder() throws Exception {
-    // Blocks 16,384 apart share a bucket; the others spread. Seeded: a failure replays.
+    // Blocks 16,384 apart share a bucket; the others spread. Seeded: a failure replays. The order of the writes
+    // across transactions is random (replicas before their block, blocks changed under their replicas); within one
+    // transaction it is the order the engine sends them in.
     long[] blockIds = {7, 7 + ReplicaBuckets.COUNT, 7 + 2L * ReplicaBuckets.COUNT, 8, 9, 1_073_741_825L};
     List<String> storages = List.of("DS-1", "DS-2", "DS-3");
     Random random = new Random(20261127);
@@ -810,7 +812,8 @@ public abstract class MetadataStoreContractTest {
           }
         }
         if (random.nextInt(4) == 0) {
-          tx.replicas().foldBucketChanges(1 + random.nextInt(4)); // a fold inside a writing transaction
+          // a fold inside a writing transaction (of earlier transactions' changes: this one's writes go at commit)
+          tx.replicas().foldBucketChanges(1 + random.nextInt(4));
         }
       });
       if (random.nextInt(3) == 0) {
@@ -853,6 +856,7 @@ public abstract class MetadataStoreContractTest {
     inTransaction(tx -> folded[1] = tx.replicas().foldBucketChanges(1_000));
     inTransaction(tx -> folded[2] = tx.replicas().foldBucketChanges(1_000));
     assertEquals(2, folded[0], "a fold moves no more than its limit");
+    assertTrue(folded[1] > 0 && folded[1] < 1_000, "the rest moved by the second fold: " + folded[1]);
     assertEquals(0, folded[2], "nothing is left after a fold that moved fewer than its limit");
     try (Transaction tx = begin()) {
       assertEquals(before, tx.replicas().buckets("DS-1"));

@@ -1,10 +1,16 @@
 package io.canopy.metadata.postgres;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.canopy.metadata.AdminQueries;
 import io.canopy.metadata.MetadataConfig;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.MetadataStoreContractTest;
 import io.canopy.metadata.MetadataStoreProvider;
+import io.canopy.metadata.entity.Block;
+import io.canopy.metadata.entity.BlockState;
+import io.canopy.metadata.entity.Replica;
+import io.canopy.metadata.entity.ReplicaKey;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -93,6 +99,53 @@ class PostgresMetadataStoreContractTest extends MetadataStoreContractTest {
       io.canopy.metadata.ReplicaBuckets other = new io.canopy.metadata.ReplicaBuckets();
       other.add(7, 1001, 100);
       org.junit.jupiter.api.Assertions.assertEquals(other.buckets(), tx.replicas().buckets("DS-2"));
+    }
+  }
+
+  /**
+   * The fold deletes the bucket rows it leaves empty (a storage's replicas of a bucket all gone, a removed storage),
+   * so they do not pile up; the changes table is empty after a fold that moved fewer than its limit.
+   */
+  @org.junit.jupiter.api.Test
+  void foldingDeletesTheBucketRowsItLeavesEmpty() throws Exception {
+    Map<String, String> settings = newDatabase("fold_");
+    String url = settings.get(PostgresSettings.JDBC_URL);
+    settings.put(MetadataConfig.POOL_SIZE, "2");
+    try (MetadataStore folding = MetadataStoreProvider.open("postgres", settings)) {
+      try (Transaction tx = folding.begin()) {
+        tx.blocks().insert(new Block(20_001, 7, 0, 10, 1_001, BlockState.COMPLETE));
+        tx.blocks().insert(new Block(20_001, 8, 1, 10, 1_001, BlockState.COMPLETE));
+        tx.replicas().insert(new Replica(20_001, 7, "DS-1"));
+        tx.replicas().insert(new Replica(20_001, 8, "DS-1"));
+        tx.commit();
+      }
+      try (Transaction tx = folding.begin()) {
+        tx.replicas().foldBucketChanges(100);
+        tx.commit();
+      }
+      assertEquals(2, count(url, "SELECT count(*) FROM replica_buckets WHERE storage_id = 'DS-1'"));
+      try (Transaction tx = folding.begin()) {
+        tx.replicas().delete(new ReplicaKey(20_001, 7, "DS-1"));
+        tx.commit();
+      }
+      try (Transaction tx = folding.begin()) {
+        tx.replicas().foldBucketChanges(100);
+        tx.commit();
+      }
+      assertEquals(1, count(url, "SELECT count(*) FROM replica_buckets WHERE storage_id = 'DS-1'"),
+          "bucket 7's row, left empty, is gone");
+      assertEquals(0, count(url, "SELECT count(*) FROM replica_bucket_changes"));
+      try (Transaction tx = folding.begin()) {
+        assertEquals(java.util.Set.of(8), tx.replicas().buckets("DS-1").keySet());
+      }
+    }
+  }
+
+  private static long count(String url, String sql) throws Exception {
+    try (Connection owner = server.owner().connect(url); Statement statement = owner.createStatement();
+        java.sql.ResultSet result = statement.executeQuery(sql)) {
+      result.next();
+      return result.getLong(1);
     }
   }
 

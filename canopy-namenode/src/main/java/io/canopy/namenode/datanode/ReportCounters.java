@@ -17,11 +17,13 @@ public final class ReportCounters {
   private final LongAdder fullReportBuckets = new LongAdder();
   private final LongAdder fullReportBucketsDiffed = new LongAdder();
   private final LongAdder fullReportFilesChanged = new LongAdder();
+  private final LongAdder fullReportUnknownReplicas = new LongAdder();
 
   void fullReported(ReplicaReportProcessor.FullReportOutcome storage) {
     fullReportBuckets.add(storage.buckets());
     fullReportBucketsDiffed.add(storage.bucketsDiffed());
     fullReportFilesChanged.add(storage.filesChanged());
+    fullReportUnknownReplicas.add(storage.unknownReplicas());
   }
 
   /** Replica entries of incremental reports this namenode applied as they came. */
@@ -72,5 +74,10 @@ public final class ReportCounters {
   /** Files whose replicas those full reports changed (a transaction each). */
   public long fullReportFilesChanged() {
     return fullReportFilesChanged.sum();
+  }
+
+  /** Replicas those full reports listed of blocks no file holds (handed to the leader's unknown-replica handling). */
+  public long fullReportUnknownReplicas() {
+    return fullReportUnknownReplicas.sum();
   }
 }
