@@ -35,10 +35,6 @@ DROP TRIGGER blocks_buckets_update ON blocks;
 DROP FUNCTION canopy_replica_buckets();
 DROP FUNCTION canopy_block_buckets();
 
--- Bucket rows left empty (their storage's replicas of that bucket all gone; a removed storage's rows) are deleted
--- after each fold, found through this index of them alone.
-CREATE INDEX replica_buckets_empty ON replica_buckets (storage_id, bucket) WHERE replicas = 0 AND hash = 0;
-
 -- Changes not yet folded into replica_buckets: a hash to XOR in and a count to add. No key and no index: rows are
 -- only appended, read whole per storage by full reports, and deleted by the fold.
 CREATE TABLE replica_bucket_changes (

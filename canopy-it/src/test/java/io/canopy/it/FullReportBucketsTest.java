@@ -77,12 +77,8 @@ class FullReportBucketsTest {
     assertEquals(1, delta.bucketsDiffed(), "only the lost replica's bucket is diffed: " + delta);
     assertEquals(1, delta.filesChanged(), "one file's transaction: " + delta);
     assertEquals(0, delta.unknownReplicas(), "every replica reported is of a file: " + delta);
-    Await.until("the lost replica replicated again", Duration.ofSeconds(60), () -> {
-      try (Stream<java.nio.file.Path> all = Files.walk(directory)) {
-        return all.anyMatch(p -> p.getFileName().toString().equals("blk_" + blockId))
-            && threeReplicas(files.get(3));
-      }
-    });
+    Await.until("the lost replica replicated again", Duration.ofSeconds(60),
+        () -> fileNames(directory).contains("blk_" + blockId) && threeReplicas(files.get(3)));
   }
 
   @Test
@@ -104,14 +100,24 @@ class FullReportBucketsTest {
     String current = metaFile(last);
     java.nio.file.Path directory = CLUSTER.cluster().dataNodeDirectory(0);
     Await.until("the replica with the old stamp replaced by one with the append's", Duration.ofSeconds(60), () -> {
-      try (Stream<java.nio.file.Path> all = Files.walk(directory)) {
-        List<String> names = all.map(p -> p.getFileName().toString()).toList();
-        return names.contains(current) && !names.contains(old) && threeReplicas(appended);
-      }
+      List<String> names = fileNames(directory);
+      return names.contains(current) && !names.contains(old) && threeReplicas(appended);
     });
     byte[] expected = Arrays.copyOf(before, before.length + more.length);
     System.arraycopy(more, 0, expected, before.length, more.length);
     assertArrayEquals(expected, TestFiles.read(fs, appended));
+  }
+
+  /**
+   * The names of the files under a datanode's directory; empty while the datanode moves or deletes one of them (a
+   * walk meeting a file that just went away fails), so a poll looks again.
+   */
+  private static List<String> fileNames(java.nio.file.Path directory) throws IOException {
+    try (Stream<java.nio.file.Path> all = Files.walk(directory)) {
+      return all.map(p -> p.getFileName().toString()).toList();
+    } catch (java.io.UncheckedIOException | java.nio.file.NoSuchFileException e) {
+      return List.of();
+    }
   }
 
   /** The name of a replica's checksum file on a datanode's disk: block id and stamp. */

@@ -27,6 +27,16 @@ final class PgReplicaTable implements ReplicaTable, BufferedTable {
       + "r.corrupt_generation_stamp, b.generation_stamp, b.num_bytes, b.state FROM replicas r LEFT JOIN blocks b "
       + "ON b.inode_id = r.inode_id AND b.block_id = r.block_id WHERE r.storage_id = ?";
 
+  /** What a fold statement moved, and the keys of the bucket rows it left empty (null arrays: none). */
+  private record FoldResult(int folded, Object[] emptiedStorages, Object[] emptiedBuckets) {
+    static FoldResult of(ResultSet row) throws SQLException {
+      java.sql.Array storages = row.getArray(2);
+      java.sql.Array buckets = row.getArray(3);
+      return new FoldResult(row.getInt(1), storages == null ? null : (Object[]) storages.getArray(),
+          buckets == null ? null : (Object[]) buckets.getArray());
+    }
+  }
+
   private final Jdbc jdbc;
   private final WriteBuffer<ReplicaKey, Replica> writes = new WriteBuffer<>("replicas");
 
@@ -102,19 +112,29 @@ final class PgReplicaTable implements ReplicaTable, BufferedTable {
     if (limit <= 0) {
       throw new IllegalArgumentException("bucket change fold limit must be positive, got " + limit);
     }
-    // bucket rows upserted in key order, so that two folds running at once (a leader handover) cannot deadlock;
-    // the rows left empty go in a second statement (one statement may not change a row twice)
-    int folded = jdbc.query("WITH moved AS (DELETE FROM replica_bucket_changes WHERE ctid = ANY(ARRAY("
+    // Bucket rows upserted in key order, so that two folds running at once (a leader handover) cannot deadlock. The
+    // rows it leaves empty (count 0, hash 0) are deleted by a second statement (one statement may not change a row
+    // twice), only those: this transaction holds their locks already, so the delete waits for no one.
+    FoldResult result = jdbc.query("WITH moved AS (DELETE FROM replica_bucket_changes WHERE ctid = ANY(ARRAY("
         + "SELECT ctid FROM replica_bucket_changes LIMIT ?)) RETURNING storage_id, bucket, hash, replicas), "
         + "folded AS (INSERT INTO replica_buckets AS b (storage_id, bucket, hash, replicas) "
         + "SELECT storage_id, bucket, bit_xor(hash), sum(replicas)::integer FROM moved GROUP BY storage_id, bucket "
         + "ORDER BY storage_id, bucket ON CONFLICT (storage_id, bucket) "
-        + "DO UPDATE SET hash = b.hash # EXCLUDED.hash, replicas = b.replicas + EXCLUDED.replicas) "
-        + "SELECT count(*)::integer FROM moved", s -> s.setInt(1, limit), r -> r.getInt(1)).get(0);
-    if (folded > 0) {
-      jdbc.query("WITH emptied AS (DELETE FROM replica_buckets WHERE replicas = 0 AND hash = 0 RETURNING 1) "
-          + "SELECT count(*) FROM emptied", s -> { }, r -> r.getLong(1));
+        + "DO UPDATE SET hash = b.hash # EXCLUDED.hash, replicas = b.replicas + EXCLUDED.replicas "
+        + "RETURNING storage_id, bucket, hash, replicas) "
+        + "SELECT (SELECT count(*)::integer FROM moved), "
+        + "(SELECT array_agg(storage_id) FROM folded WHERE replicas = 0 AND hash = 0), "
+        + "(SELECT array_agg(bucket) FROM folded WHERE replicas = 0 AND hash = 0)", s -> s.setInt(1, limit),
+        FoldResult::of).get(0);
+    if (result.emptiedStorages() != null) {
+      jdbc.query("WITH emptied AS (DELETE FROM replica_buckets WHERE (storage_id, bucket) IN "
+          + "(SELECT * FROM unnest(?::text[], ?::integer[])) AND replicas = 0 AND hash = 0 RETURNING 1) "
+          + "SELECT count(*) FROM emptied", s -> {
+            s.setArray(1, s.getConnection().createArrayOf("text", result.emptiedStorages()));
+            s.setArray(2, s.getConnection().createArrayOf("integer", result.emptiedBuckets()));
+          }, r -> r.getLong(1));
     }
+    int folded = result.folded();
     return folded;
   }
 

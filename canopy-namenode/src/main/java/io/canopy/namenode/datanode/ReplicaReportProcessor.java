@@ -220,9 +220,9 @@ public final class ReplicaReportProcessor implements AutoCloseable {
         }
       }
     }
-    FullReportOutcome outcome = new FullReportOutcome(all.size(), differing.size(), byFile.size(), unknown.size());
-    applyByFile(datanodeUuid, storageId, byFile, unknown);
-    return outcome;
+    int filesChanged = byFile.size();
+    applyByFile(datanodeUuid, storageId, byFile, unknown); // adds the replicas found unknown while following moves
+    return new FullReportOutcome(all.size(), differing.size(), filesChanged, unknown.size());
   }
 
   /**
