@@ -119,6 +119,67 @@ class TransactionFrameworkTest {
     store.failNext(0);
   }
 
+  /**
+   * A path that changed between resolving and locking it (here: a hint made wrong before each run, as a concurrent
+   * rename would) re-runs the call without using up its attempts, which count the database's failures: a storm of
+   * renames once made a call lose its race ten times in a row. Past {@code MAX_CONFLICTS} re-runs the client is told
+   * to retry, with the path named and no database error hidden behind the message.
+   */
+  @Test
+  void pathsChangedUnderACallReRunItBeyondTheAttemptsButBoundedly() throws IOException {
+    assertTrue(runner.run(mkdirs("/raced/a")));
+    // the target's parent: a hint the lock round trip checks (a wrong hint higher up is resolved step by step)
+    long id = runner.run(new GetFileInfoOp(FsPath.parse("/raced/a"), superuser())).getFileId();
+    Inode real;
+    try (io.canopy.metadata.dal.Transaction read = store.beginReadOnly()) {
+      real = read.inodes().getById(id, LockMode.NONE).orElseThrow();
+    }
+    Inode wrong = real.toBuilder().id(id + 1_000_000).build();
+    int[] poisonLeft = {7}; // more than the runner's 4 attempts
+    backoffs.clear();
+    assertTrue(runner.run(poisoning(mkdirs("/raced/a/b"), wrong, poisonLeft)));
+    assertEquals(0, poisonLeft[0]);
+    assertEquals(7, backoffs.size(), "one backoff per re-run: " + backoffs);
+    assertTrue(runner.run(new GetFileInfoOp(FsPath.parse("/raced/a/b"), superuser())) != null);
+
+    poisonLeft[0] = Integer.MAX_VALUE;
+    RetriableException error = assertThrows(RetriableException.class,
+        () -> runner.run(poisoning(mkdirs("/raced/a/c"), wrong, poisonLeft)));
+    assertTrue(error.getMessage().contains("kept changing") && error.getMessage().contains("/raced/a")
+        && !error.getMessage().contains("database"), error.getMessage());
+    assertEquals(Integer.MAX_VALUE - 64, poisonLeft[0], "MAX_CONFLICTS runs, then the client retries");
+    assertEquals(null, runner.run(new GetFileInfoOp(FsPath.parse("/raced/a/c"), superuser())));
+  }
+
+  /** {@code operation}, with the hint of {@code wrong}'s name made {@code wrong} before each of its next runs. */
+  private static <T> Operation<T> poisoning(Operation<T> operation, Inode wrong, int[] left) {
+    return new Operation<>() {
+      @Override
+      public String name() {
+        return operation.name();
+      }
+
+      @Override
+      public LockRequest locks() {
+        if (left[0] > 0) {
+          left[0]--;
+          runner.hints().put(wrong);
+        }
+        return operation.locks();
+      }
+
+      @Override
+      public T execute(TransactionContext context) throws IOException {
+        return operation.execute(context);
+      }
+
+      @Override
+      public boolean idempotent() {
+        return operation.idempotent();
+      }
+    };
+  }
+
   @Test
   void aDatabaseThatDoesNotAnswerIsNotAskedAgainButAnswersRetriable() throws IOException {
     backoffs.clear();

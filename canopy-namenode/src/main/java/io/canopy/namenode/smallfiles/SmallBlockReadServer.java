@@ -5,9 +5,11 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -42,6 +44,11 @@ public final class SmallBlockReadServer implements Closeable {
   private final TcpPeerServer listener;
   private final InetSocketAddress address;
   private final ThreadPoolExecutor handlers;
+  /**
+   * The handlers' threads: the pool counts as terminated while its last thread is still returning, so close joins
+   * them too (a closed endpoint leaves no thread behind).
+   */
+  private final Queue<Thread> handlerThreads = new ConcurrentLinkedQueue<>();
   private final Thread acceptor;
   /** Connections handed to a handler or waiting for one: close() closes them. */
   private final Set<Peer> open = ConcurrentHashMap.newKeySet();
@@ -56,7 +63,7 @@ public final class SmallBlockReadServer implements Closeable {
     this.address = listener.getStreamingAddr();
     String name = THREAD_PREFIX + address.getPort();
     handlers = new ThreadPoolExecutor(settings.handlers(), settings.handlers(), 0, TimeUnit.MILLISECONDS,
-        new ArrayBlockingQueue<>(settings.queuedConnections()), daemons(name + "-handler-"),
+        new ArrayBlockingQueue<>(settings.queuedConnections()), daemons(name + "-handler-", handlerThreads),
         new ThreadPoolExecutor.AbortPolicy());
     acceptor = new Thread(this::acceptLoop, name + "-accept");
     acceptor.setDaemon(true);
@@ -160,8 +167,13 @@ public final class SmallBlockReadServer implements Closeable {
       acceptor.join(CLOSE_WAIT_MS);
       handlers.shutdownNow();
       open.forEach(SmallBlockReadServer::closeQuietly);
-      if (!handlers.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)
-          || acceptor.isAlive()) {
+      boolean terminated = handlers.awaitTermination(Math.max(0, deadline - System.nanoTime()),
+          TimeUnit.NANOSECONDS);
+      for (Thread handler : handlerThreads) {
+        handler.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+        terminated &= !handler.isAlive();
+      }
+      if (!terminated || acceptor.isAlive()) {
         LOG.warn("small-file read endpoint {}: threads still running {} ms after close", address, CLOSE_WAIT_MS);
         return;
       }
@@ -188,11 +200,13 @@ public final class SmallBlockReadServer implements Closeable {
     }
   }
 
-  private static ThreadFactory daemons(String prefix) {
+  /** Daemon threads named {@code prefix} + a number, each added to {@code created} (so close can join them). */
+  private static ThreadFactory daemons(String prefix, Queue<Thread> created) {
     AtomicInteger count = new AtomicInteger();
     return runnable -> {
       Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
       thread.setDaemon(true);
+      created.add(thread);
       return thread;
     };
   }

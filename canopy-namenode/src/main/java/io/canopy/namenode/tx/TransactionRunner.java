@@ -41,6 +41,16 @@ public final class TransactionRunner {
   private static final Logger LOG = LoggerFactory.getLogger(TransactionRunner.class);
   private static final long BACKOFF_BASE_MS = 5;
   private static final long BACKOFF_CAP_MS = 1000;
+  /**
+   * Re-runs of one call because the namespace changed between resolving its paths and locking them (another
+   * operation committed in between: progress elsewhere, not a failure of the database). They do not use up the
+   * attempts, which count the database's transient failures; under a storm of changes to the same directories ten
+   * attempts were not always enough (a rename lost its race ten times in a row). Bounded here, and by
+   * {@link #CONFLICT_WAIT_MS}.
+   */
+  static final int MAX_CONFLICTS = 64;
+  /** How long one call keeps re-running on changed paths before the client is told to retry. */
+  static final long CONFLICT_WAIT_MS = 20_000;
   /** {@link #watchSubtreeLocks}'s wait until the namenode configures it. */
   static final long DEFAULT_SUBTREE_WAIT_MS = 5000;
 
@@ -108,6 +118,8 @@ public final class TransactionRunner {
     boolean maybeCommitted = false;
     TransientStoreException last = null;
     SubtreeWait subtreeWait = null;
+    int conflicts = 0;
+    long conflictDeadline = 0;
     for (int attempt = 1; attempt <= maxAttempts; attempt++) {
       TransactionContext context = null;
       try (Transaction transaction = operation.readOnly() ? store.beginReadOnly() : store.begin()) {
@@ -122,7 +134,8 @@ public final class TransactionRunner {
           // a retry runs again and fails the same way
           transaction.commit();
           context.committed();
-          metrics.committed(operation.name(), transaction.roundTrips(), transaction.statements(), attempt);
+          metrics.committed(operation.name(), transaction.roundTrips(), transaction.statements(),
+              attempt + conflicts);
           throw new CommittedFailure(partial.failure());
         }
         if (atMostOnce != null) {
@@ -131,7 +144,8 @@ public final class TransactionRunner {
         }
         transaction.commit();
         context.committed();
-        metrics.committed(operation.name(), transaction.roundTrips(), transaction.statements(), attempt);
+        metrics.committed(operation.name(), transaction.roundTrips(), transaction.statements(),
+            attempt + conflicts);
         return result;
       } catch (CommittedFailure done) {
         throw done.failure;
@@ -142,6 +156,24 @@ public final class TransactionRunner {
         }
         subtreeWait.waitFor(operation.name(), held);
         attempt--;
+      } catch (StalePathException changed) {
+        // Another operation changed a path between our resolving and locking it: re-run on the namespace as it is
+        // now (the hints are repaired), without using up an attempt, a bounded number of times.
+        if (conflicts == 0) {
+          conflictDeadline = clock.getAsLong() + CONFLICT_WAIT_MS;
+        }
+        conflicts++;
+        if (conflicts >= MAX_CONFLICTS || clock.getAsLong() >= conflictDeadline) {
+          metrics.failed(operation.name(), attempt + conflicts - 1);
+          // the message names paths and inode ids only: no database error is hidden behind it
+          throw new RetriableException(operation.name() + ": the namespace kept changing under it (" + conflicts
+              + " re-runs; last: " + changed.getMessage() + ")"
+              + (maybeCommitted ? "; one attempt whose commit reply was lost may have taken effect" : "")
+              + "; retry the call");
+        }
+        LOG.debug("{} re-runs after conflict {}: {}", operation.name(), conflicts, changed.getMessage());
+        attempt--;
+        backoff(conflicts);
       } catch (TransientStoreException e) {
         // A database that does not answer is not asked again here: each attempt would hold this handler for the
         // whole timeout. The client is told to retry (its retry of an at-most-once call finds the retry cache).
@@ -155,13 +187,13 @@ public final class TransactionRunner {
             }
             maybeCommitted = true; // not visible yet; a re-run that collides with it finds it below
           } else if (!operation.idempotent()) {
-            metrics.failed(operation.name(), attempt);
+            metrics.failed(operation.name(), attempt + conflicts);
             throw new IOException("The connection to the metadata database broke while committing "
                 + operation.name() + ": it may or may not have taken effect. Check before retrying.", e);
           }
         }
         if (unavailable) {
-          metrics.failed(operation.name(), attempt);
+          metrics.failed(operation.name(), attempt + conflicts);
           throw databaseUnavailable(operation.name(), e);
         }
         last = e;
@@ -185,7 +217,7 @@ public final class TransactionRunner {
             return first.value();
           }
         }
-        metrics.failed(operation.name(), attempt);
+        metrics.failed(operation.name(), attempt + conflicts);
         throw e;
       } finally {
         if (context != null) {
@@ -193,7 +225,7 @@ public final class TransactionRunner {
         }
       }
     }
-    metrics.failed(operation.name(), maxAttempts);
+    metrics.failed(operation.name(), maxAttempts + conflicts);
     throw new IOException("Operation " + operation.name() + " did not complete after " + maxAttempts
         + " attempts (canopy.namenode.transaction.max-attempts)"
         + (maybeCommitted ? ", and one attempt whose commit reply was lost may have taken effect" : "")
