@@ -1821,6 +1821,52 @@ public abstract class MetadataStoreContractTest {
     }
   }
 
+  /**
+   * Some blocks of a file read in a batch: exactly those blocks (ids the file does not hold, or another file's, left
+   * out) with their replicas and pipeline replicas, nothing of the file's other blocks; an empty set reads nothing.
+   */
+  @Test
+  void batchReadsSomeBlocksOfAFileWithTheirReplicasOnly() throws Exception {
+    Block first = new Block(20_022, 2_001, 0, 10, 2_001, BlockState.COMPLETE);
+    Block second = new Block(20_022, 2_002, 1, 10, 2_002, BlockState.COMPLETE);
+    Block third = new Block(20_022, 2_003, 2, 0, 2_003, BlockState.UNDER_CONSTRUCTION);
+    Block elsewhere = new Block(20_023, 2_004, 0, 10, 2_004, BlockState.COMPLETE);
+    Replica firstGood = new Replica(20_022, 2_001, "DS-1");
+    Replica firstBad = new Replica(20_022, 2_001, "DS-2").markedCorrupt(CorruptReason.SIZE_MISMATCH, 2_001);
+    Replica secondGood = new Replica(20_022, 2_002, "DS-1");
+    UcReplica thirdPipeline = new UcReplica(20_022, 2_003, "DS-3", UcReplicaState.RECEIVING, 2_003);
+    Replica elsewhereGood = new Replica(20_023, 2_004, "DS-1");
+    inTransaction(tx -> {
+      for (Block block : List.of(third, first, second, elsewhere)) {
+        tx.blocks().insert(block);
+      }
+      for (Replica replica : List.of(firstGood, firstBad, secondGood, elsewhereGood)) {
+        tx.replicas().insert(replica);
+      }
+      tx.ucReplicas().insert(thirdPipeline);
+    });
+    for (boolean readOnly : new boolean[] {false, true}) {
+      try (Transaction tx = readOnly ? store.beginReadOnly() : begin()) {
+        int before = tx.roundTrips();
+        ReadBatch batch = tx.batch();
+        ReadBatch.Result<ReadBatch.FileRows> firstAndThird = batch.fileRows(20_022, Set.of(2_001L, 2_003L, 2_004L,
+            9_999L));
+        ReadBatch.Result<ReadBatch.FileRows> second2 = batch.fileRows(20_022, Set.of(2_002L));
+        ReadBatch.Result<ReadBatch.FileRows> none = batch.fileRows(20_022, Set.of());
+        batch.execute();
+        assertEquals(1, tx.roundTrips() - before, "one round trip for the whole batch");
+        assertEquals(List.of(first, third), firstAndThird.get().blocks(), "blocks in index order");
+        assertEquals(Set.of(firstGood, firstBad), Set.copyOf(firstAndThird.get().replicas()));
+        assertEquals(List.of(thirdPipeline), firstAndThird.get().ucReplicas());
+        assertEquals(List.of(second), second2.get().blocks());
+        assertEquals(List.of(secondGood), second2.get().replicas());
+        assertEquals(List.of(), second2.get().ucReplicas());
+        assertEquals(List.of(), none.get().blocks());
+        assertEquals(List.of(), none.get().replicas());
+      }
+    }
+  }
+
   @Test
   void batchReadsAFilesRowsWithItsSmallDataInEitherTier() throws Exception {
     Block inlineBlock = new Block(20_012, -20_012, 0, 5, 1_011, BlockState.COMPLETE);

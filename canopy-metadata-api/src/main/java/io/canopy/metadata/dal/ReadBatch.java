@@ -90,6 +90,13 @@ public interface ReadBatch {
       }
     }
 
+    /** The rows of {@code rows} that belong to the blocks among {@code blockIds}. */
+    public static FileRows ofBlocks(FileRows rows, java.util.Set<Long> blockIds) {
+      return new FileRows(rows.blocks().stream().filter(b -> blockIds.contains(b.blockId())).toList(),
+          rows.replicas().stream().filter(r -> blockIds.contains(r.blockId())).toList(),
+          rows.ucReplicas().stream().filter(r -> blockIds.contains(r.blockId())).toList());
+    }
+
     /** The rows without the database-resident bytes. */
     public FileRows(List<Block> blocks, List<Replica> replicas, List<UcReplica> ucReplicas) {
       this(blocks, replicas, ucReplicas, false, Optional.empty());
@@ -102,6 +109,16 @@ public interface ReadBatch {
    */
   default Result<FileRows> fileRows(long inodeId) {
     return fileRows(inodeId, false);
+  }
+
+  /**
+   * {@link #fileRows(long)} restricted to some of the file's blocks: the blocks among {@code blockIds} (ids the file
+   * does not hold are left out) and their replicas and pipeline replicas. What applying a datanode's report of a few
+   * blocks of a long file needs; an engine reads only those rows (this default reads the whole file and filters).
+   */
+  default Result<FileRows> fileRows(long inodeId, java.util.Set<Long> blockIds) {
+    Result<FileRows> whole = fileRows(inodeId);
+    return () -> FileRows.ofBlocks(whole.get(), blockIds);
   }
 
   /**

@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A file's blocks, replicas and pipeline replicas (and, when asked for, its database-resident bytes) read with one
@@ -39,6 +40,18 @@ final class PgFileRows {
       + "UNION ALL SELECT 3::smallint, 0::bigint, 0::bigint, 0::bigint, 0::bigint, 0::smallint, 0::bigint, "
       + "0::bigint, NULL::text, data FROM small_file_data WHERE inode_id = ?";
 
+  /**
+   * Some blocks of a file and their replicas: the same union, each branch a primary-key range scan narrowed to the
+   * listed block ids (index conditions on (inode_id, block_id), not a filter over the file's rows).
+   */
+  private static final String SQL_OF_BLOCKS =
+      "SELECT 0::smallint, block_id, block_index::bigint, num_bytes, generation_stamp, state, recovery_id, "
+      + "truncate_length, NULL::text FROM blocks WHERE inode_id = ? AND block_id = ANY(?) "
+      + "UNION ALL SELECT 1::smallint, block_id, corrupt_reason::bigint, corrupt_generation_stamp, 0::bigint, "
+      + "0::smallint, 0::bigint, 0::bigint, storage_id FROM replicas WHERE inode_id = ? AND block_id = ANY(?) "
+      + "UNION ALL SELECT 2::smallint, block_id, state::bigint, generation_stamp, 0::bigint, 0::smallint, 0::bigint, "
+      + "0::bigint, storage_id FROM uc_replicas WHERE inode_id = ? AND block_id = ANY(?)";
+
   private PgFileRows() {
   }
 
@@ -52,6 +65,18 @@ final class PgFileRows {
       int parameters = withSmallData ? 5 : 3;
       for (int i = 1; i <= parameters; i++) {
         s.setLong(i, inodeId);
+      }
+    }, r -> map(inodeId, r));
+  }
+
+  /** The rows of the blocks among {@code blockIds} of a file, as {@link #part} reads a whole file's. */
+  static Jdbc.Part<Object> partOfBlocks(long inodeId, Set<Long> blockIds) {
+    Long[] ids = blockIds.toArray(new Long[0]);
+    return new Jdbc.Part<>(SQL_OF_BLOCKS, s -> {
+      java.sql.Array array = s.getConnection().createArrayOf("bigint", ids);
+      for (int table = 0; table < 3; table++) {
+        s.setLong(2 * table + 1, inodeId);
+        s.setArray(2 * table + 2, array);
       }
     }, r -> map(inodeId, r));
   }

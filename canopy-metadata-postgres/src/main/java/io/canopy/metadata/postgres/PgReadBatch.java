@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.function.Function;
 
 /** A {@link ReadBatch} sent as one multi-statement pipeline. */
@@ -156,6 +157,14 @@ final class PgReadBatch implements ReadBatch {
   @Override
   public Result<FileRows> fileRows(long inodeId, boolean withSmallData) {
     return add(PgFileRows.part(inodeId, withSmallData), rows -> PgFileRows.shape(inodeId, withSmallData, rows));
+  }
+
+  @Override
+  public Result<FileRows> fileRows(long inodeId, Set<Long> blockIds) {
+    if (blockIds.isEmpty()) {
+      return () -> new FileRows(List.of(), List.of(), List.of());
+    }
+    return add(PgFileRows.partOfBlocks(inodeId, blockIds), rows -> PgFileRows.shape(inodeId, false, rows));
   }
 
   @Override

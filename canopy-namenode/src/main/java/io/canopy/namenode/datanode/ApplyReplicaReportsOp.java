@@ -25,7 +25,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Applies what one datanode storage reported about the replicas of one file, under the file's exclusive lock: records
+ * Applies what one datanode storage reported about the replicas of one file, under the file's exclusive lock, reading
+ * only the reported blocks' rows (a full report's differences in a file of thousands of blocks touch a few): records
  * finalized replicas (completing committed blocks that reach minimum replication), forgets deleted or missing ones,
  * and marks corrupt the replicas whose stamp or length does not match their block (the leader deletes them when
  * {@link CorruptReplicas#deletable} allows); blocks of complete files that end up short of replicas, with too many,
@@ -40,6 +41,8 @@ public final class ApplyReplicaReportsOp implements Operation<List<ReportedRepli
   private final String datanodeUuid;
   private final String storageId;
   private final List<ReportedReplica> reports;
+  /** The reported blocks: only their rows are read (a long file's other blocks are not). */
+  private final Set<Long> blockIds = new HashSet<>();
   private final int minReplication;
   private final long nowMs;
 
@@ -50,6 +53,7 @@ public final class ApplyReplicaReportsOp implements Operation<List<ReportedRepli
     this.datanodeUuid = datanodeUuid;
     this.storageId = storageId;
     this.reports = reports;
+    reports.forEach(report -> blockIds.add(report.blockId()));
     this.minReplication = minReplication;
   }
 
@@ -65,7 +69,7 @@ public final class ApplyReplicaReportsOp implements Operation<List<ReportedRepli
 
   @Override
   public LockRequest locks() {
-    return LockRequest.inode(inodeId, LockMode.EXCLUSIVE).withFileData();
+    return LockRequest.inode(inodeId, LockMode.EXCLUSIVE).withFileBlocks(blockIds);
   }
 
   @Override
@@ -75,7 +79,8 @@ public final class ApplyReplicaReportsOp implements Operation<List<ReportedRepli
       return reports; // the file went away since the block lookup: its blocks moved, or belong to no file now
     }
     FileTables transaction = context.fileData(file, LockMode.EXCLUSIVE);
-    FileReplicas replicas = new FileReplicas(transaction, file, context.readFileData(file, LockMode.EXCLUSIVE));
+    FileReplicas replicas = new FileReplicas(transaction, file, context.readFileBlocks(file, blockIds,
+        LockMode.EXCLUSIVE));
     List<ReportedReplica> notHere = new ArrayList<>();
     for (ReportedReplica report : reports) {
       Block block = replicas.blocks.get(report.blockId());

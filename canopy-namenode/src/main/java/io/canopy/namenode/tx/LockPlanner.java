@@ -175,6 +175,9 @@ final class LockPlanner {
     if (request.hasInode()) {
       // Paths and an inode by id are never requested together today; the id comes last in the global order.
       byId = batch.inodeById(request.inodeId(), request.inodeMode());
+      if (request.inodeFileBlocks() != null) {
+        cache.prefetchFileBlocks(batch, request.inodeId(), request.inodeFileBlocks());
+      }
       if (request.inodeFileData() != PathLock.FileRead.NONE) {
         cache.prefetchFileData(batch, request.inodeId(),
             request.inodeFileData() == PathLock.FileRead.ROWS_AND_SMALL_DATA);
@@ -677,6 +680,7 @@ final class LockPlanner {
       }
       row = transaction.inodes().getById(request.inodeId(), request.inodeMode()).orElse(null);
       cache.fileData.remove(request.inodeId()); // prefetched without the lock: read again on demand
+      cache.fileBlocks.remove(request.inodeId());
     }
     cache.lockedById = row;
     if (row != null) {

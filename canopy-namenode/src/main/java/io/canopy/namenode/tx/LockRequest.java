@@ -4,6 +4,7 @@ import io.canopy.metadata.LockMode;
 import io.canopy.namenode.fs.FsPath;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Everything an operation locks and reads before its body runs: paths, or one inode named by id (writers and
@@ -15,6 +16,7 @@ public final class LockRequest {
   private long inodeId = -1;
   private LockMode inodeMode = LockMode.NONE;
   private PathLock.FileRead inodeFileData = PathLock.FileRead.NONE;
+  private Set<Long> inodeFileBlocks;
   private String leaseHolder;
   private boolean xattrs;
   private QuotaLocks quota = QuotaLocks.NONE;
@@ -63,8 +65,20 @@ public final class LockRequest {
     return withInodeFileData(PathLock.FileRead.ROWS_AND_SMALL_DATA);
   }
 
+  /**
+   * With {@link #inode}: also reads, in the same round trip as its lock, the blocks among {@code blockIds} and their
+   * replicas ({@link TransactionContext#readFileBlocks}), not the whole file: a report of a few blocks of a long file.
+   */
+  public LockRequest withFileBlocks(Set<Long> blockIds) {
+    if (!hasInode() || inodeFileData != PathLock.FileRead.NONE) {
+      throw new IllegalStateException("some blocks of a file on a request without an inode, or with its whole data");
+    }
+    inodeFileBlocks = Set.copyOf(blockIds);
+    return this;
+  }
+
   private LockRequest withInodeFileData(PathLock.FileRead read) {
-    if (!hasInode()) {
+    if (!hasInode() || inodeFileBlocks != null) {
       throw new IllegalStateException("file data on a request without an inode; use PathLock.withFileData");
     }
     inodeFileData = read;
@@ -147,6 +161,11 @@ public final class LockRequest {
 
   LockMode inodeMode() {
     return inodeMode;
+  }
+
+  /** The blocks {@link #withFileBlocks} asked for, or null. */
+  Set<Long> inodeFileBlocks() {
+    return inodeFileBlocks;
   }
 
   PathLock.FileRead inodeFileData() {

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * One transaction's cache of what it read and locked (the papers' per-transaction cache): filled by the
@@ -24,6 +25,8 @@ final class RowCache {
   final Map<FsPath, ResolvedPath> resolved = new HashMap<>();
   /** Files' block-level rows, read with the locks or on demand, by inode id. */
   final Map<Long, ReadBatch.Result<FileData>> fileData = new HashMap<>();
+  /** Some blocks' rows of a file ({@link LockRequest#withFileBlocks}), by inode id: never taken for the whole file. */
+  final Map<Long, FileBlocks> fileBlocks = new HashMap<>();
   /** Pages of children read with the locks, taken (once) by the operation that declared them. */
   final Map<ChildrenPage, ReadBatch.Result<List<Inode>>> childrenPages = new HashMap<>();
   /** Extended attributes read, by inode id; dropped when the operation changes them. */
@@ -49,6 +52,17 @@ final class RowCache {
     ReadBatch.Result<ReadBatch.FileRows> rows = batch.fileRows(inodeId, withSmallData);
     FileData[] split = new FileData[1]; // split into good and corrupt replicas once, however often it is asked
     this.fileData.put(inodeId, () -> split[0] != null ? split[0] : (split[0] = FileData.of(rows.get())));
+  }
+
+  void prefetchFileBlocks(ReadBatch batch, long inodeId, Set<Long> blockIds) {
+    ReadBatch.Result<ReadBatch.FileRows> rows = batch.fileRows(inodeId, blockIds);
+    FileData[] split = new FileData[1];
+    fileBlocks.put(inodeId, new FileBlocks(blockIds,
+        () -> split[0] != null ? split[0] : (split[0] = FileData.of(rows.get()))));
+  }
+
+  /** The rows of the blocks among {@code blockIds} of a file, read (or to be read) by one batch. */
+  record FileBlocks(Set<Long> blockIds, ReadBatch.Result<FileData> rows) {
   }
 
   static LockMode stronger(LockMode a, LockMode b) {

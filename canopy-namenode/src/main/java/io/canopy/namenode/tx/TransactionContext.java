@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.hadoop.ipc.RetriableException;
 
 /**
@@ -297,6 +298,34 @@ public final class TransactionContext {
       prefetched = cache.fileData.get(file.id());
     }
     return prefetched.get();
+  }
+
+  /**
+   * The rows of the blocks among {@code blockIds} of a file (those it holds) and of their replicas: read with its lock
+   * when the request asked for them ({@link LockRequest#withFileBlocks}), else taken from its whole data when that was
+   * read, else read now. The file must hold at least {@code needed}.
+   */
+  public FileData readFileBlocks(Inode file, Set<Long> blockIds, LockMode needed) throws StoreException {
+    requireLock(file, needed, "file data access");
+    RowCache.FileBlocks prefetched = cache.fileBlocks.get(file.id());
+    if (prefetched != null && prefetched.blockIds().containsAll(blockIds)) {
+      return prefetched.blockIds().equals(blockIds) ? prefetched.rows().get()
+          : only(prefetched.rows().get(), blockIds);
+    }
+    if (cache.fileData.containsKey(file.id())) {
+      return only(readFileData(file, needed), blockIds);
+    }
+    ReadBatch batch = transaction.batch();
+    ReadBatch.Result<ReadBatch.FileRows> rows = batch.fileRows(file.id(), blockIds);
+    batch.execute();
+    return FileData.of(rows.get());
+  }
+
+  private static FileData only(FileData data, Set<Long> blockIds) {
+    return new FileData(data.blocks().stream().filter(b -> blockIds.contains(b.blockId())).toList(),
+        data.replicas().stream().filter(r -> blockIds.contains(r.blockId())).toList(),
+        data.corruptReplicas().stream().filter(r -> blockIds.contains(r.blockId())).toList(),
+        data.ucReplicas().stream().filter(r -> blockIds.contains(r.blockId())).toList(), false, Optional.empty());
   }
 
   /**
