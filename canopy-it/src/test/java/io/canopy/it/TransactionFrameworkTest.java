@@ -127,32 +127,37 @@ class TransactionFrameworkTest {
    */
   @Test
   void pathsChangedUnderACallReRunItBeyondTheAttemptsButBoundedly() throws IOException {
-    assertTrue(runner.run(mkdirs("/raced/a")));
+    // a runner of its own, on a clock that never moves: the bound met is the count, whatever the machine's speed
+    List<Long> waits = new ArrayList<>();
+    TransactionRunner racing = new TransactionRunner(store, new InodeHintCache(1000), 4, new Random(2), waits::add,
+        () -> 0L, NameNodeConfig.RETRY_CACHE_EXPIRY_MS_DEFAULT, 1_000_000);
+    assertTrue(racing.run(mkdirs("/raced/a")));
     // the target's parent: a hint the lock round trip checks (a wrong hint higher up is resolved step by step)
-    long id = runner.run(new GetFileInfoOp(FsPath.parse("/raced/a"), superuser())).getFileId();
+    long id = racing.run(new GetFileInfoOp(FsPath.parse("/raced/a"), superuser())).getFileId();
     Inode real;
     try (io.canopy.metadata.dal.Transaction read = store.beginReadOnly()) {
       real = read.inodes().getById(id, LockMode.NONE).orElseThrow();
     }
     Inode wrong = real.toBuilder().id(id + 1_000_000).build();
     int[] poisonLeft = {7}; // more than the runner's 4 attempts
-    backoffs.clear();
-    assertTrue(runner.run(poisoning(mkdirs("/raced/a/b"), wrong, poisonLeft)));
+    assertTrue(racing.run(poisoning(racing, mkdirs("/raced/a/b"), wrong, poisonLeft)));
     assertEquals(0, poisonLeft[0]);
-    assertEquals(7, backoffs.size(), "one backoff per re-run: " + backoffs);
-    assertTrue(runner.run(new GetFileInfoOp(FsPath.parse("/raced/a/b"), superuser())) != null);
+    assertEquals(7, waits.size(), "one backoff per re-run: " + waits);
+    assertEquals(7, racing.metrics().snapshot().get("mkdirs").retries(), "the re-runs are counted as retries");
+    assertTrue(racing.run(new GetFileInfoOp(FsPath.parse("/raced/a/b"), superuser())) != null);
 
     poisonLeft[0] = Integer.MAX_VALUE;
     RetriableException error = assertThrows(RetriableException.class,
-        () -> runner.run(poisoning(mkdirs("/raced/a/c"), wrong, poisonLeft)));
+        () -> racing.run(poisoning(racing, mkdirs("/raced/a/c"), wrong, poisonLeft)));
     assertTrue(error.getMessage().contains("kept changing") && error.getMessage().contains("/raced/a")
         && !error.getMessage().contains("database"), error.getMessage());
     assertEquals(Integer.MAX_VALUE - 64, poisonLeft[0], "MAX_CONFLICTS runs, then the client retries");
-    assertEquals(null, runner.run(new GetFileInfoOp(FsPath.parse("/raced/a/c"), superuser())));
+    assertEquals(null, racing.run(new GetFileInfoOp(FsPath.parse("/raced/a/c"), superuser())));
   }
 
   /** {@code operation}, with the hint of {@code wrong}'s name made {@code wrong} before each of its next runs. */
-  private static <T> Operation<T> poisoning(Operation<T> operation, Inode wrong, int[] left) {
+  private static <T> Operation<T> poisoning(TransactionRunner runner, Operation<T> operation, Inode wrong,
+      int[] left) {
     return new Operation<>() {
       @Override
       public String name() {

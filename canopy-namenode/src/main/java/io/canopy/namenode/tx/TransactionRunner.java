@@ -42,7 +42,7 @@ public final class TransactionRunner {
   private static final long BACKOFF_BASE_MS = 5;
   private static final long BACKOFF_CAP_MS = 1000;
   /**
-   * Re-runs of one call because the namespace changed between resolving its paths and locking them (another
+   * Runs of one call that found the namespace changed between resolving its paths and locking them (another
    * operation committed in between: progress elsewhere, not a failure of the database). They do not use up the
    * attempts, which count the database's transient failures; under a storm of changes to the same directories ten
    * attempts were not always enough (a rename lost its race ten times in a row). Bounded here, and by
@@ -166,8 +166,10 @@ public final class TransactionRunner {
         if (conflicts >= MAX_CONFLICTS || clock.getAsLong() >= conflictDeadline) {
           metrics.failed(operation.name(), attempt + conflicts - 1);
           // the message names paths and inode ids only: no database error is hidden behind it
+          LOG.warn("{} gave up after {} runs that found their paths changed (last: {})", operation.name(),
+              conflicts, changed.getMessage());
           throw new RetriableException(operation.name() + ": the namespace kept changing under it (" + conflicts
-              + " re-runs; last: " + changed.getMessage() + ")"
+              + " runs found their paths changed; last: " + changed.getMessage() + ")"
               + (maybeCommitted ? "; one attempt whose commit reply was lost may have taken effect" : "")
               + "; retry the call");
         }
