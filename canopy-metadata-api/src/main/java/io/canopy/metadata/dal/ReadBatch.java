@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * Reads sent to the store together, in one round trip, and executed in the order they were added: row locks are
@@ -91,7 +92,7 @@ public interface ReadBatch {
     }
 
     /** The rows of {@code rows} that belong to the blocks among {@code blockIds}. */
-    public static FileRows ofBlocks(FileRows rows, java.util.Set<Long> blockIds) {
+    public static FileRows ofBlocks(FileRows rows, Set<Long> blockIds) {
       return new FileRows(rows.blocks().stream().filter(b -> blockIds.contains(b.blockId())).toList(),
           rows.replicas().stream().filter(r -> blockIds.contains(r.blockId())).toList(),
           rows.ucReplicas().stream().filter(r -> blockIds.contains(r.blockId())).toList());
@@ -116,7 +117,7 @@ public interface ReadBatch {
    * does not hold are left out) and their replicas and pipeline replicas. What applying a datanode's report of a few
    * blocks of a long file needs; an engine reads only those rows (this default reads the whole file and filters).
    */
-  default Result<FileRows> fileRows(long inodeId, java.util.Set<Long> blockIds) {
+  default Result<FileRows> fileRows(long inodeId, Set<Long> blockIds) {
     Result<FileRows> whole = fileRows(inodeId);
     return () -> FileRows.ofBlocks(whole.get(), blockIds);
   }

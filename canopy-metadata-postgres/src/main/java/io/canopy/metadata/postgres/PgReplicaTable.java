@@ -134,8 +134,7 @@ final class PgReplicaTable implements ReplicaTable, BufferedTable {
             s.setArray(2, s.getConnection().createArrayOf("integer", result.emptiedBuckets()));
           }, r -> r.getLong(1));
     }
-    int folded = result.folded();
-    return folded;
+    return result.folded();
   }
 
   @Override

@@ -7,6 +7,7 @@ import io.canopy.metadata.entity.UcReplica;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A file's block-level rows, read together. Its replica rows come split: {@code replicas} are the good ones, the only
@@ -28,6 +29,14 @@ public record FileData(List<Block> blocks, List<Replica> replicas, List<Replica>
     }
     return new FileData(blocks, List.copyOf(good), List.copyOf(corrupt), ucReplicas, rows.smallDataRead(),
         rows.smallData());
+  }
+
+  /** The rows of the blocks among {@code blockIds}, without the database-resident bytes. */
+  public FileData ofBlocks(Set<Long> blockIds) {
+    return new FileData(blocks.stream().filter(b -> blockIds.contains(b.blockId())).toList(),
+        replicas.stream().filter(r -> blockIds.contains(r.blockId())).toList(),
+        corruptReplicas.stream().filter(r -> blockIds.contains(r.blockId())).toList(),
+        ucReplicas.stream().filter(r -> blockIds.contains(r.blockId())).toList(), false, Optional.empty());
   }
 
   /** Every replica row of the file, good and corrupt. */

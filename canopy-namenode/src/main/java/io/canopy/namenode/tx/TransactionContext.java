@@ -310,22 +310,15 @@ public final class TransactionContext {
     RowCache.FileBlocks prefetched = cache.fileBlocks.get(file.id());
     if (prefetched != null && prefetched.blockIds().containsAll(blockIds)) {
       return prefetched.blockIds().equals(blockIds) ? prefetched.rows().get()
-          : only(prefetched.rows().get(), blockIds);
+          : prefetched.rows().get().ofBlocks(blockIds);
     }
     if (cache.fileData.containsKey(file.id())) {
-      return only(readFileData(file, needed), blockIds);
+      return readFileData(file, needed).ofBlocks(blockIds);
     }
     ReadBatch batch = transaction.batch();
     ReadBatch.Result<ReadBatch.FileRows> rows = batch.fileRows(file.id(), blockIds);
     batch.execute();
     return FileData.of(rows.get());
-  }
-
-  private static FileData only(FileData data, Set<Long> blockIds) {
-    return new FileData(data.blocks().stream().filter(b -> blockIds.contains(b.blockId())).toList(),
-        data.replicas().stream().filter(r -> blockIds.contains(r.blockId())).toList(),
-        data.corruptReplicas().stream().filter(r -> blockIds.contains(r.blockId())).toList(),
-        data.ucReplicas().stream().filter(r -> blockIds.contains(r.blockId())).toList(), false, Optional.empty());
   }
 
   /**
