@@ -21,6 +21,8 @@ import org.apache.hadoop.thirdparty.protobuf.ServiceException;
 /** Canopy's own calls to one namenode ({@link CanopyClientProtocolPB}), with the namenode's errors as IOExceptions. */
 public final class CanopyClientCalls implements CanopyClientProtocol, Closeable {
   private final CanopyClientProtocolPB proxy;
+  /** {@link ClientConfig#NETWORK_LOCATION}, sent with every open; null when unset. */
+  private final String networkLocation;
 
   /** As the current user. */
   public CanopyClientCalls(Configuration conf, InetSocketAddress namenode) throws IOException {
@@ -29,6 +31,7 @@ public final class CanopyClientCalls implements CanopyClientProtocol, Closeable 
 
   public CanopyClientCalls(Configuration conf, InetSocketAddress namenode, UserGroupInformation user)
       throws IOException {
+    this.networkLocation = ClientConfig.networkLocation(conf);
     Configuration own = new Configuration(conf);
     RPC.setProtocolEngine(own, CanopyClientProtocolPB.class, ProtobufRpcEngine2.class);
     this.proxy = RPC.getProxy(CanopyClientProtocolPB.class, RPC.getProtocolVersion(CanopyClientProtocolPB.class),
@@ -59,8 +62,12 @@ public final class CanopyClientCalls implements CanopyClientProtocol, Closeable 
   public SmallFileRead readSmallFile(String src, long offset, long length) throws IOException {
     ReadSmallFileResponseProto response;
     try {
-      response = proxy.readSmallFile(null, ReadSmallFileRequestProto.newBuilder().setSrc(src).setOffset(offset)
-          .setLength(length).build());
+      ReadSmallFileRequestProto.Builder request = ReadSmallFileRequestProto.newBuilder().setSrc(src)
+          .setOffset(offset).setLength(length);
+      if (networkLocation != null) {
+        request.setNetworkLocation(networkLocation);
+      }
+      response = proxy.readSmallFile(null, request.build());
     } catch (ServiceException e) {
       throw unwrapped(e);
     }

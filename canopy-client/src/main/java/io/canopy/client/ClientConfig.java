@@ -20,6 +20,13 @@ public final class ClientConfig {
   public static final int LOCATION_DOMAIN_ID_DEFAULT = 0;
 
   /**
+   * The client's network location as the cluster's topology mapping would give it ({@code /zone/rack}, e.g.
+   * {@code /az1/rack1}): the namenode lists the replicas of the client's zone, then of its rack, first when it opens a
+   * file. Unset: the namenode places the client by its IP address, as HDFS does.
+   */
+  public static final String NETWORK_LOCATION = "canopy.client.network-location";
+
+  /**
    * How often the client asks a namenode for the live namenode list while it is making calls. 0 or less: never;
    * the configured addresses are then the whole list.
    */
@@ -47,6 +54,23 @@ public final class ClientConfig {
   /** {@link #LOCATION_DOMAIN_ID}. */
   public static int locationDomainId(Configuration conf) {
     return conf.getInt(LOCATION_DOMAIN_ID, LOCATION_DOMAIN_ID_DEFAULT);
+  }
+
+  /**
+   * {@link #NETWORK_LOCATION}, or null when unset; refuses a value that is not a network location (a leading '/',
+   * non-empty components).
+   */
+  public static String networkLocation(Configuration conf) {
+    String configured = conf.getTrimmed(NETWORK_LOCATION);
+    if (configured == null || configured.isEmpty()) {
+      return null;
+    }
+    if (configured.charAt(0) != '/' || configured.length() == 1 || configured.endsWith("/")
+        || configured.contains("//")) {
+      throw new IllegalArgumentException(NETWORK_LOCATION + " must be a network location such as /az1/rack1, got '"
+          + configured + "'");
+    }
+    return configured;
   }
 
   /** {@link #NAMENODE_LIST_REFRESH_MS}. */

@@ -6,6 +6,8 @@ import io.canopy.metadata.MetadataStoreProvider;
 import io.canopy.metadata.entity.NamespaceIdentity;
 import io.canopy.namenode.blocks.BlockLocator;
 import io.canopy.namenode.blocks.BlockPlacement;
+import io.canopy.namenode.topology.ReaderOrder;
+import io.canopy.namenode.topology.TopologyResolver;
 import io.canopy.namenode.blocks.BlockServices;
 import io.canopy.namenode.blocks.ReplicaArrivals;
 import io.canopy.namenode.blocks.DatanodeRegistry;
@@ -182,7 +184,8 @@ public final class NameNode implements AutoCloseable {
         java.util.concurrent.TimeUnit.MILLISECONDS);
     String metricsFile = NameNodeConfig.metricsFile(conf);
     BlockServices blocks = new BlockServices(registry, new BlockPlacement(registry, new Random(random.nextLong())),
-        new BlockLocator(registry, identity.blockPoolId()), new ReplicaArrivals());
+        new BlockLocator(registry, identity.blockPoolId()), new ReplicaArrivals(),
+        new ReaderOrder(TopologyResolver.fromConf(conf), new Random(random.nextLong())));
     AtomicReference<InetSocketAddress> boundAddress = new AtomicReference<>();
     LeaderElection election = new LeaderElection(store, NameNodeConfig.electionSettings(conf),
         () -> boundAddress.get().getAddress().getHostAddress() + ":" + boundAddress.get().getPort(),
@@ -230,7 +233,8 @@ public final class NameNode implements AutoCloseable {
         () -> Math.max((electionSettings.missedRounds() + HANDOVER_EXTRA_ROUNDS) * election.roundMs(),
             staleHeartbeatMs + HANDOVER_EXTRA_HEARTBEATS * heartbeatMs), staleHeartbeatMs);
     DatanodeProtocolServer datanodes = new DatanodeProtocolServer(services, runner, registry, replicaReports,
-        fullReports, datanodeRandom, election, commandSources, appliers, blocks.arrivals());
+        fullReports, datanodeRandom, election, commandSources, appliers, blocks.arrivals(),
+        blocks.readers().topology());
     RpcServers servers = RpcServerFactory.build(conf, NameNodeConfig.rpcAddress(conf),
         NameNodeConfig.serviceRpcAddress(conf), new ClientProtocolServer(conf, services, blocks, runner,
             new ClusterAdminCalls(runner, blocks, services, replicaReports), subtreeOperations, election::selfId),

@@ -2,74 +2,176 @@ package io.canopy.namenode.blocks;
 
 import io.canopy.metadata.StoreException;
 import io.canopy.metadata.entity.StorageRecord;
+import io.canopy.namenode.topology.NetworkLocation;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
- * Chooses pipeline targets: distinct live datanodes with a usable storage, the client's own datanode first when it
- * is one (HDFS's writer-local rule), the rest in random order (seeded: injected).
+ * Chooses where a block's replicas go (design 019): distinct live datanodes with a usable storage, spread over zones
+ * and racks by their network locations ({@code /zone/rack}, {@link NetworkLocation}), with HDFS's
+ * {@code BlockPlacementPolicyDefault} order where zones play the part HDFS gives racks across them:
+ * <ol>
+ *   <li>the first replica on the writer's own datanode when it is one, else on a random datanode;</li>
+ *   <li>the second in another zone than the first, else on another rack, else anywhere;</li>
+ *   <li>the third in a zone holding none yet, else on the second's rack (when the first two are on different racks,
+ *       as HDFS does to save a cross-rack copy), else on a rack holding none, else anywhere;</li>
+ *   <li>every further one in a zone holding the fewest, on a rack holding the fewest.</li>
+ * </ol>
+ * So with replication 2 or more a block spans two zones whenever the cluster has two, and one replica per zone up to
+ * three. Replicas a block already has (a pipeline's, or those re-replication copies from) count as chosen first. Ties
+ * are broken at random (seeded: injected). Without zones (every location a plain rack) this is HDFS's rack rule.
  */
 public final class BlockPlacement {
   /** A chosen datanode and the storage the block goes to. */
   public record Target(DatanodeRegistry.Node node, StorageRecord storage) {
   }
 
-  private final DatanodeRegistry registry;
+  private final DatanodeSource registry;
   private final Random random;
 
-  public BlockPlacement(DatanodeRegistry registry, Random random) {
+  public BlockPlacement(DatanodeSource registry, Random random) {
     this.registry = registry;
     this.random = random;
   }
 
   /**
-   * Up to {@code count} targets, none in {@code excludedUuids}. Fails like HDFS when not even
+   * Up to {@code count} targets for a new block, none in {@code excludedUuids}. Fails like HDFS when not even
    * {@code minReplication} datanodes can be used.
    */
   public List<Target> choose(String path, int count, int minReplication, Set<String> excludedUuids,
       String clientAddress) throws IOException {
+    return choose(path, count, minReplication, excludedUuids, clientAddress, List.of());
+  }
+
+  /**
+   * As {@link #choose(String, int, int, Set, String)} for a block already held by the datanodes {@code holderUuids}
+   * (a pipeline growing back after a failure): the new targets complete their spread.
+   */
+  public List<Target> choose(String path, int count, int minReplication, Set<String> excludedUuids,
+      String clientAddress, List<String> holderUuids) throws IOException {
     List<DatanodeRegistry.Node> live = registry.live();
-    List<DatanodeRegistry.Node> candidates = shuffledCandidates(live, excludedUuids);
-    for (int i = 0; i < candidates.size(); i++) {
-      if (candidates.get(i).record().ipAddress().equals(clientAddress)) {
-        Collections.swap(candidates, 0, i);
-        break;
-      }
-    }
+    List<DatanodeRegistry.Node> candidates = shuffledCandidates(live, excludedUuids, holderUuids);
     if (candidates.size() < minReplication) {
       throw new IOException("File " + path + " could only be written to " + candidates.size() + " of the "
           + minReplication + " minReplication nodes. There are " + live.size() + " datanode(s) running and "
           + excludedUuids.size() + " node(s) are excluded in this operation.");
     }
-    List<Target> targets = new ArrayList<>();
-    for (DatanodeRegistry.Node node : candidates.subList(0, Math.min(count, candidates.size()))) {
-      targets.add(new Target(node, usableStorage(node)));
-    }
-    return targets;
+    return pick(candidates, locationsOf(holderUuids), count, clientAddress);
   }
 
   /**
-   * Up to {@code count} targets for new replicas of an existing block (re-replication): distinct live datanodes with a
-   * usable storage, none in {@code excludedUuids} (those holding or about to hold a replica), in random order. Fewer,
-   * or none, when the cluster has no more such datanodes.
+   * Up to {@code count} targets for new replicas of an existing block held by {@code holderUuids} (re-replication):
+   * distinct live datanodes with a usable storage, none in {@code excludedUuids} (those holding or about to hold a
+   * replica), restoring the block's spread over zones and racks. Fewer, or none, when the cluster has no more.
    */
-  public List<Target> chooseAdditional(int count, Set<String> excludedUuids) throws StoreException {
-    List<DatanodeRegistry.Node> candidates = shuffledCandidates(registry.live(), excludedUuids);
+  public List<Target> chooseAdditional(int count, Set<String> excludedUuids, List<String> holderUuids)
+      throws StoreException {
+    List<DatanodeRegistry.Node> candidates = shuffledCandidates(registry.live(), excludedUuids, holderUuids);
+    return pick(candidates, locationsOf(holderUuids), count, null);
+  }
+
+  private List<Target> pick(List<DatanodeRegistry.Node> candidates, List<NetworkLocation> chosen, int count,
+      String clientAddress) {
     List<Target> targets = new ArrayList<>();
-    for (DatanodeRegistry.Node node : candidates.subList(0, Math.min(Math.max(0, count), candidates.size()))) {
-      targets.add(new Target(node, usableStorage(node)));
+    List<DatanodeRegistry.Node> left = new ArrayList<>(candidates);
+    List<NetworkLocation> placed = new ArrayList<>(chosen);
+    while (targets.size() < count && !left.isEmpty()) {
+      DatanodeRegistry.Node next = next(left, placed, clientAddress);
+      left.remove(next);
+      placed.add(location(next));
+      targets.add(new Target(next, usableStorage(next)));
     }
     return targets;
   }
 
-  private List<DatanodeRegistry.Node> shuffledCandidates(List<DatanodeRegistry.Node> live, Set<String> excludedUuids) {
+  /** The next replica's datanode among {@code left} (shuffled), given where the block's replicas are. */
+  private static DatanodeRegistry.Node next(List<DatanodeRegistry.Node> left, List<NetworkLocation> placed,
+      String clientAddress) {
+    Set<String> zones = new HashSet<>();
+    Set<String> racks = new HashSet<>();
+    placed.forEach(l -> {
+      zones.add(l.zone());
+      racks.add(l.rack());
+    });
+    switch (placed.size()) {
+      case 0 -> {
+        return first(left, node -> clientAddress != null && node.record().ipAddress().equals(clientAddress));
+      }
+      case 1 -> {
+        NetworkLocation one = placed.get(0);
+        return first(left, node -> !location(node).sameZone(one), node -> !location(node).sameRack(one));
+      }
+      case 2 -> {
+        NetworkLocation one = placed.get(0);
+        NetworkLocation two = placed.get(1);
+        return first(left, node -> !zones.contains(location(node).zone()),
+            node -> !one.sameRack(two) && location(node).sameRack(two),
+            node -> !racks.contains(location(node).rack()));
+      }
+      default -> {
+        return leastCrowded(left, placed);
+      }
+    }
+  }
+
+  /** The first node meeting the earliest preference any node meets, else the first node. */
+  @SafeVarargs
+  private static DatanodeRegistry.Node first(List<DatanodeRegistry.Node> nodes,
+      Predicate<DatanodeRegistry.Node>... preferences) {
+    for (Predicate<DatanodeRegistry.Node> preference : preferences) {
+      for (DatanodeRegistry.Node node : nodes) {
+        if (preference.test(node)) {
+          return node;
+        }
+      }
+    }
+    return nodes.get(0);
+  }
+
+  /** The first node of a zone holding the fewest replicas, and within it of a rack holding the fewest. */
+  private static DatanodeRegistry.Node leastCrowded(List<DatanodeRegistry.Node> nodes, List<NetworkLocation> placed) {
+    DatanodeRegistry.Node best = null;
+    long bestScore = Long.MAX_VALUE;
+    for (DatanodeRegistry.Node node : nodes) {
+      NetworkLocation at = location(node);
+      long inZone = placed.stream().filter(at::sameZone).count();
+      long inRack = placed.stream().filter(at::sameRack).count();
+      long score = inZone * 1_000 + inRack;
+      if (score < bestScore) {
+        best = node;
+        bestScore = score;
+      }
+    }
+    return best;
+  }
+
+  private List<NetworkLocation> locationsOf(List<String> uuids) throws StoreException {
+    List<NetworkLocation> locations = new ArrayList<>();
+    for (String uuid : uuids) {
+      DatanodeRegistry.Node node = uuid == null ? null : registry.node(uuid);
+      if (node != null) {
+        locations.add(location(node));
+      }
+    }
+    return locations;
+  }
+
+  static NetworkLocation location(DatanodeRegistry.Node node) {
+    return NetworkLocation.parseOrUnknown(node.record().networkLocation());
+  }
+
+  private List<DatanodeRegistry.Node> shuffledCandidates(List<DatanodeRegistry.Node> live, Set<String> excludedUuids,
+      List<String> holderUuids) {
     List<DatanodeRegistry.Node> candidates = new ArrayList<>();
     for (DatanodeRegistry.Node node : live) {
-      if (!excludedUuids.contains(node.record().uuid()) && usableStorage(node) != null) {
+      String uuid = node.record().uuid();
+      if (!excludedUuids.contains(uuid) && !holderUuids.contains(uuid) && usableStorage(node) != null) {
         candidates.add(node);
       }
     }

@@ -1,9 +1,11 @@
 package io.canopy.namenode.blocks;
 
+import io.canopy.namenode.topology.ReaderOrder;
+
 /**
  * The block-side services operations use; {@code arrivals} wakes a complete() waiting for its last block's replica
- * reports.
+ * reports; {@code readers} orders a located block's replicas for its reader and resolves network locations.
  */
 public record BlockServices(DatanodeRegistry registry, BlockPlacement placement, BlockLocator locator,
-    ReplicaArrivals arrivals) {
+    ReplicaArrivals arrivals, ReaderOrder readers) {
 }

@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * This namenode's cache of the datanodes and storages tables. The database is authoritative (any namenode may have
  * received a heartbeat); the cache is reloaded when older than the refresh interval or when a storage is unknown.
  */
-public final class DatanodeRegistry {
+public final class DatanodeRegistry implements DatanodeSource {
   /** A datanode and its storages. */
   public record Node(DatanodeRecord record, List<StorageRecord> storages) {
   }
@@ -143,6 +143,7 @@ public final class DatanodeRegistry {
     return nodes;
   }
 
+  @Override
   public List<Node> live() throws StoreException {
     List<Node> live = new ArrayList<>();
     for (Node node : all()) {
@@ -165,6 +166,7 @@ public final class DatanodeRegistry {
     return uuid == null ? null : current.byUuid.get(uuid);
   }
 
+  @Override
   public Node node(String uuid) throws StoreException {
     Node node = fresh().byUuid.get(uuid);
     if (node == null) {

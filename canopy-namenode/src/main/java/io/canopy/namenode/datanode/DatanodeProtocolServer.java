@@ -10,6 +10,7 @@ import io.canopy.namenode.membership.LeaderElection;
 import io.canopy.namenode.membership.NotLeaderException;
 import io.canopy.namenode.ops.BlockOwnerOp;
 import io.canopy.namenode.ops.CommitBlockSynchronizationOp;
+import io.canopy.namenode.topology.TopologyResolver;
 import io.canopy.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -73,13 +74,17 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
   private final ReportAppliers appliers;
   private final ReportBuffer buffer = new ReportBuffer();
   private final ReplicaArrivals arrivals;
+  /** Places a registering datanode (its network location, design 019). */
+  private final TopologyResolver topology;
   /** Datanodes whose replay found reports missing: their next heartbeat here asks for a full report. */
   private final Set<String> fullReportWanted = ConcurrentHashMap.newKeySet();
   private final ReportCounters counters = new ReportCounters();
 
   public DatanodeProtocolServer(NamespaceServices services, TransactionRunner runner, DatanodeRegistry registry,
       ReplicaReportProcessor reports, FullReportTracker fullReports, Random random, LeaderElection election,
-      List<DatanodeCommandSource> commandSources, ReportAppliers appliers, ReplicaArrivals arrivals) {
+      List<DatanodeCommandSource> commandSources, ReportAppliers appliers, ReplicaArrivals arrivals,
+      TopologyResolver topology) {
+    this.topology = topology;
     this.appliers = appliers;
     this.arrivals = arrivals;
     this.election = election;
@@ -110,7 +115,8 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
     long now = services.now();
     DatanodeRecord record = new DatanodeRecord(registration.getDatanodeUuid(), registration.getHostName(),
         registration.getIpAddr(), registration.getXferPort(), registration.getInfoPort(),
-        registration.getInfoSecurePort(), registration.getIpcPort(), "/default-rack",
+        registration.getInfoSecurePort(), registration.getIpcPort(),
+        topology.resolve(registration.getIpAddr(), registration.getHostName()),
         registration.getSoftwareVersion(), now, 0, 0, 0, 0, 0, 0, now);
     runner.run(new RegisterDatanodeOp(record));
     // registering keeps the storages recorded: so does this namenode's view (with none, its block placement would
@@ -118,7 +124,8 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
     DatanodeRegistry.Node known = registry.cachedNode(record.uuid());
     registry.updated(record, known == null ? List.of() : known.storages());
     fullReports.registered(election.claimedTerm(), record.uuid()); // its first full report follows
-    LOG.info("Registered datanode {} at {}:{}", record.uuid(), record.ipAddress(), record.transferPort());
+    LOG.info("Registered datanode {} at {}:{} ({}, {})", record.uuid(), record.ipAddress(), record.transferPort(),
+        record.hostName(), record.networkLocation());
     return registration;
   }
 

@@ -67,8 +67,12 @@ public final class GetAdditionalDatanodeOp implements Operation<LocatedBlock> {
         }
       }
     }
+    List<String> holders = new ArrayList<>();
+    for (DatanodeInfo node : request.existing) {
+      holders.add(node.getDatanodeUuid()); // the pipeline's: the new ones complete its spread over zones and racks
+    }
     List<BlockPlacement.Target> chosen = blocks.placement().choose(request.path.toString(), request.additional,
-        Math.min(minReplication, request.additional), excluded, request.clientAddress);
+        Math.min(minReplication, request.additional), excluded, request.clientAddress, holders);
     List<DatanodeInfo> nodes = new ArrayList<>();
     List<String> storages = new ArrayList<>();
     List<StorageType> types = new ArrayList<>();

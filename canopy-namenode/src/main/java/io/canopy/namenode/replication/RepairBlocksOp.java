@@ -18,7 +18,6 @@ import io.canopy.namenode.tx.FileTables;
 import io.canopy.namenode.tx.TransactionContext;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -240,10 +239,8 @@ final class RepairBlocksOp implements Operation<List<BlockOutcome>> {
     }
 
     private BlockOutcome removeExcess(QueuedBlock row, Block block, List<ReplicaHolder> live, int replication) {
-      List<ReplicaHolder> candidates = new ArrayList<>(live);
-      candidates.sort(Comparator.comparingLong(ReplicaHolder::remaining).thenComparing(ReplicaHolder::uuid));
       List<String> removed = new ArrayList<>();
-      for (ReplicaHolder victim : candidates.subList(0, live.size() - replication)) {
+      for (ReplicaHolder victim : ExcessReplicas.victims(live, live.size() - replication)) {
         transaction.replicas().delete(victim.replica().key());
         transaction.invalidations().insert(new InvalidatedBlock(victim.uuid(), block.blockId(),
             block.generationStamp(), block.numBytes()));
@@ -280,7 +277,8 @@ final class RepairBlocksOp implements Operation<List<BlockOutcome>> {
       Set<String> doomed = doomedHolders(block, services.registry().live().stream().map(n -> n.record().uuid())
           .toList());
       excluded.addAll(doomed);
-      List<BlockPlacement.Target> chosen = services.placement().chooseAdditional(replication - live.size(), excluded);
+      List<BlockPlacement.Target> chosen = services.placement().chooseAdditional(replication - live.size(), excluded,
+          live.stream().map(ReplicaHolder::uuid).toList());
       if (chosen.isEmpty()) {
         // a datanode left out only while it deletes its old replica (a corrupt one just removed) is a target again
         // within the deletion grace: wait for it, rather than set the block aside as helpless for the idle backoff

@@ -16,7 +16,9 @@ import io.canopy.namenode.ops.ReadSmallFileOp;
 import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.tx.TransactionRunner;
 import java.io.IOException;
+import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.hdfs.protocolPB.PBHelperClient;
+import org.apache.hadoop.ipc.Server;
 import org.apache.hadoop.thirdparty.protobuf.ByteString;
 import org.apache.hadoop.thirdparty.protobuf.RpcController;
 import org.apache.hadoop.thirdparty.protobuf.ServiceException;
@@ -73,8 +75,11 @@ public final class CanopyClientProtocolServer implements CanopyClientProtocolPB 
     try {
       ReadSmallFileOp.Result result = runner.run(new ReadSmallFileOp(blocks.locator(),
           FsPath.parse("readSmallFile", request.getSrc()), request.getOffset(), request.getLength(), permissions()));
+      String clientIp = Server.getRemoteAddress();
+      LocatedBlocks located = blocks.readers().sort(result.blocks(), blocks.readers().readerAt(
+          request.hasNetworkLocation() ? request.getNetworkLocation() : null, clientIp), clientIp);
       ReadSmallFileResponseProto.Builder response = ReadSmallFileResponseProto.newBuilder()
-          .setLocatedBlocks(PBHelperClient.convert(result.blocks()).toByteString());
+          .setLocatedBlocks(PBHelperClient.convert(located).toByteString());
       if (result.data() != null) {
         response.setData(ByteString.copyFrom(result.data()));
       }

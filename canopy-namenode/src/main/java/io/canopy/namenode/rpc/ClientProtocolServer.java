@@ -103,6 +103,7 @@ import org.apache.hadoop.hdfs.protocol.HdfsLocatedFileStatus;
 import org.apache.hadoop.hdfs.protocol.LastBlockWithStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
+import org.apache.hadoop.ipc.Server;
 import org.apache.hadoop.hdfs.protocol.OpenFileEntry;
 import org.apache.hadoop.hdfs.protocol.OpenFilesIterator.OpenFilesType;
 import org.apache.hadoop.hdfs.protocol.ReplicatedBlockStats;
@@ -384,8 +385,10 @@ public final class ClientProtocolServer extends UnsupportedClientCalls {
 
   @Override
   public LocatedBlocks getBlockLocations(String src, long offset, long length) throws IOException {
-    return runner.run(new GetBlockLocationsOp(blocks.locator(), FsPath.parse("getBlockLocations", src), offset,
-        length, permissions()));
+    LocatedBlocks located = runner.run(new GetBlockLocationsOp(blocks.locator(),
+        FsPath.parse("getBlockLocations", src), offset, length, permissions()));
+    String clientIp = Server.getRemoteAddress();
+    return blocks.readers().sort(located, blocks.readers().readerAt(null, clientIp), clientIp);
   }
 
   @Override

@@ -1,0 +1,94 @@
+package io.canopy.namenode.topology;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfoWithStorage;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
+
+/**
+ * Orders each located block's replicas for a reader, nearest first (design 019), as HDFS's {@code sortLocatedBlocks}
+ * does by network distance, with zones above racks: replicas in the reader's zone first, within them those on its
+ * rack, within those its own datanode (same IP address); replicas at the same distance in random order (seeded:
+ * injected), which spreads reads of a hot file over its replicas. The reader's location is the one a Canopy client
+ * declares ({@code canopy.client.network-location}), else its IP address's through the topology mapping.
+ */
+public final class ReaderOrder {
+  private final TopologyResolver topology;
+  private final Random random;
+
+  public ReaderOrder(TopologyResolver topology, Random random) {
+    this.topology = topology;
+    this.random = random;
+  }
+
+  public TopologyResolver topology() {
+    return topology;
+  }
+
+  /**
+   * Where the reader is: {@code declared} when it is a network location (a Canopy client's setting), else the
+   * mapping's location for {@code clientIp}; {@link NetworkLocation#UNKNOWN} when neither places it.
+   */
+  public NetworkLocation readerAt(String declared, String clientIp) {
+    if (declared != null && !declared.isEmpty()) {
+      try {
+        return NetworkLocation.parse(declared);
+      } catch (IllegalArgumentException e) {
+        return NetworkLocation.UNKNOWN; // the client checks its own setting; a bad one only loses the order
+      }
+    }
+    return clientIp == null ? NetworkLocation.UNKNOWN : topology.locate(clientIp, null);
+  }
+
+  /** Sorts every block of {@code blocks}, the last one included, in place; returns {@code blocks}. */
+  public LocatedBlocks sort(LocatedBlocks blocks, NetworkLocation reader, String clientIp) {
+    if (blocks == null) {
+      return null;
+    }
+    for (LocatedBlock block : blocks.getLocatedBlocks()) {
+      sort(block, reader, clientIp);
+    }
+    if (blocks.getLastLocatedBlock() != null) {
+      sort(blocks.getLastLocatedBlock(), reader, clientIp);
+    }
+    return blocks;
+  }
+
+  /** Sorts one block's replicas (and its storage ids and types with them) in place. */
+  public void sort(LocatedBlock block, NetworkLocation reader, String clientIp) {
+    DatanodeInfoWithStorage[] locations = block.getLocations();
+    if (locations.length < 2) {
+      return;
+    }
+    List<DatanodeInfoWithStorage> order = new ArrayList<>(Arrays.asList(locations));
+    synchronized (random) {
+      Collections.shuffle(order, random);
+    }
+    order.sort(Comparator.comparingInt(node -> distance(reader, clientIp, node)));
+    for (int i = 0; i < locations.length; i++) {
+      locations[i] = order.get(i);
+    }
+    block.updateCachedStorageInfo();
+  }
+
+  /**
+   * 0 on the reader's own datanode in its rack, 1 elsewhere on its rack, 2 elsewhere in its zone, 3 in another zone;
+   * an unplaced reader is in the unnamed zone on the default rack, so in a cluster without locations every replica is
+   * at 0 or 1.
+   */
+  static int distance(NetworkLocation reader, String clientIp, DatanodeInfoWithStorage node) {
+    NetworkLocation at = NetworkLocation.parseOrUnknown(node.getNetworkLocation());
+    if (!at.sameZone(reader)) {
+      return 3;
+    }
+    if (!at.sameRack(reader)) {
+      return 2;
+    }
+    return clientIp != null && clientIp.equals(node.getIpAddr()) ? 0 : 1;
+  }
+}
