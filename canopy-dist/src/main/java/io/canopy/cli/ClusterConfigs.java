@@ -16,6 +16,8 @@ import io.canopy.metadata.MetadataConfig;
 import io.canopy.metadata.postgres.PostgresSettings;
 import io.canopy.namenode.NameNodeConfig;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
+import org.apache.hadoop.net.TableMapping;
 
 /**
  * The Hadoop configuration files of a cluster: the client's in {@code DIR/etc} and one set per namenode and datanode
@@ -140,12 +142,54 @@ public final class ClusterConfigs {
       files.get(CANOPY_SITE).put(NameNodeConfig.RPC_ADDRESS, "127.0.0.1:" + cluster.port(role));
       files.get(CANOPY_SITE).put(NameNodeConfig.SERVICE_RPC_ADDRESS, "127.0.0.1:" + cluster.servicePort(role));
     }
+    if (role != null && cluster.zoneOf(role) > 0) {
+      zoneKeys(role, cluster).forEach((key, value) -> files.get(fileFor(key)).put(key, value));
+    }
     if (datanode) {
       files.get(HDFS_SITE).put("dfs.datanode.address", "127.0.0.1:" + cluster.port(role));
       cluster.ipcPort(role).ifPresent(port -> files.get(HDFS_SITE).put("dfs.datanode.ipc.address",
           "127.0.0.1:" + port));
     }
     return files;
+  }
+
+  /**
+   * A process's keys in a cluster laid over simulated zones (design 019): every process of zone K listens on 127.0.0.1
+   * like the others, so a datanode is placed by its host name, {@code datanode-I.azK.localhost} (a loopback name,
+   * never resolved: clients reach datanodes by address), which the namenodes' topology table maps to
+   * {@code /azK/rack1}; a namenode publishes location domain K.
+   */
+  static Map<String, String> zoneKeys(Role role, ClusterProperties cluster) {
+    int zone = cluster.zoneOf(role);
+    Map<String, String> keys = new TreeMap<>();
+    if (role.kind() == Role.Kind.DATANODE) {
+      keys.put("dfs.datanode.hostname", datanodeHostName(role, zone));
+    } else if (role.kind() == Role.Kind.NAMENODE) {
+      keys.put(NameNodeConfig.LOCATION_DOMAIN_ID, Integer.toString(zone));
+      keys.put(CommonConfigurationKeysPublic.NET_TOPOLOGY_NODE_SWITCH_MAPPING_IMPL_KEY, TableMapping.class.getName());
+    }
+    return keys;
+  }
+
+  /** The host name a datanode of a zoned cluster registers with. */
+  static String datanodeHostName(Role datanode, int zone) {
+    return datanode.name() + ".az" + zone + ".localhost";
+  }
+
+  /** The network location of zone K's datanodes. */
+  public static String zoneLocation(int zone) {
+    return "/az" + zone + "/rack1";
+  }
+
+  /** The namenodes' topology table of a zoned cluster: one line per datanode, host name and network location. */
+  static String topologyTable(ClusterProperties cluster) {
+    StringBuilder table = new StringBuilder("# Written by canopy up --azs: datanode host name, network location\n");
+    for (int i = 1; i <= cluster.datanodes(); i++) {
+      Role datanode = Role.datanode(i);
+      int zone = cluster.zoneOf(datanode);
+      table.append(datanodeHostName(datanode, zone)).append(' ').append(zoneLocation(zone)).append('\n');
+    }
+    return table.toString();
   }
 
   /**
@@ -177,6 +221,12 @@ public final class ClusterConfigs {
 
   /** Writes the client's configuration and every namenode's and datanode's. */
   public static void writeAll(ClusterLayout layout, ClusterProperties cluster) throws IOException {
+    if (cluster.zones() > 0) {
+      Files.createDirectories(layout.etc());
+      Files.writeString(layout.topologyTable(), topologyTable(cluster));
+    } else {
+      Files.deleteIfExists(layout.topologyTable());
+    }
     write(layout.etc(), filesFor(null, cluster), "the clients of cluster " + layout.root(), false);
     write(layout.stockClientEtc(), stockClientFiles(cluster), "Hadoop clients without Canopy's jar of cluster "
         + layout.root(), false);
@@ -184,6 +234,10 @@ public final class ClusterConfigs {
       if (role.kind() != Role.Kind.DATABASE) {
         Map<String, Map<String, String>> files = filesFor(role, cluster);
         boolean namenode = role.kind() == Role.Kind.NAMENODE;
+        if (namenode && cluster.zones() > 0) {
+          files.get(CORE_SITE).put(CommonConfigurationKeysPublic.NET_TOPOLOGY_TABLE_MAPPING_FILE_KEY,
+              layout.topologyTable().toString());
+        }
         if (namenode) {
           files.get(CANOPY_SITE).put(NameNodeConfig.METRICS_FILE, layout.metricsFile(role).toString());
           files.get(CANOPY_SITE).putAll(MetadataAccess.settings(layout, cluster, MetadataAccess.Login.OWNER,

@@ -60,6 +60,11 @@ public final class ClusterLayout {
     return etc().resolve("stock-client");
   }
 
+  /** The topology table of a cluster laid over simulated zones (canopy up --azs): datanode host name, location. */
+  public Path topologyTable() {
+    return etc().resolve("topology.table");
+  }
+
   /** Configuration directory of one namenode or datanode process. */
   public Path confDir(Role role) {
     return role.kind() == Role.Kind.DATABASE ? etc() : etc().resolve(role.name());
@@ -88,7 +93,10 @@ public final class ClusterLayout {
     return root.resolve("logs");
   }
 
-  /** The log of {@code role}'s process: the datanodes share one process, so they share {@code datanodes.log}. */
+  /**
+   * The log of {@code role}'s process: the datanodes share one process (one per zone in a cluster over simulated
+   * zones), so they share {@code datanodes.log}.
+   */
   public Path logFile(Role role) {
     return logsDir().resolve(role.kind() == Role.Kind.DATANODE ? DATANODES_LOG : role.name() + ".log");
   }

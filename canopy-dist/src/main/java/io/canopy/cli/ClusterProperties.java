@@ -26,6 +26,7 @@ import java.util.stream.Collectors;
 public final class ClusterProperties {
   private static final String NAMENODES = "namenodes";
   private static final String DATANODES = "datanodes";
+  private static final String ZONES = "zones";
   private static final String PORT_PREFIX = "port.";
   private static final String OVERRIDE_PREFIX = "override.";
   private static final String IPC_SUFFIX = ".ipc";
@@ -33,12 +34,23 @@ public final class ClusterProperties {
 
   private final int namenodes;
   private final int datanodes;
+  /** Simulated availability zones the processes are spread over (design 019); 0: none. */
+  private final int zones;
   private final Map<String, Integer> ports;
   private final Map<String, String> overrides;
 
   public ClusterProperties(int namenodes, int datanodes, Map<String, Integer> ports, Map<String, String> overrides) {
+    this(namenodes, datanodes, 0, ports, overrides);
+  }
+
+  public ClusterProperties(int namenodes, int datanodes, int zones, Map<String, Integer> ports,
+      Map<String, String> overrides) {
+    if (zones < 0) {
+      throw new IllegalArgumentException("invariant: zones >= 0, got " + zones);
+    }
     this.namenodes = namenodes;
     this.datanodes = datanodes;
+    this.zones = zones;
     this.ports = Collections.unmodifiableMap(new TreeMap<>(ports));
     this.overrides = Collections.unmodifiableMap(new TreeMap<>(overrides));
   }
@@ -49,6 +61,19 @@ public final class ClusterProperties {
 
   public int datanodes() {
     return datanodes;
+  }
+
+  /** The simulated availability zones (canopy up --azs), 0 when the cluster has none. */
+  public int zones() {
+    return zones;
+  }
+
+  /**
+   * The zone of a namenode or datanode, 1..{@link #zones()}, round-robin by index (namenode 1 and datanode 1 in zone
+   * 1, namenode 2 and datanode 2 in zone 2, ...); 0 when the cluster has no zones.
+   */
+  public int zoneOf(Role role) {
+    return zones == 0 ? 0 : (role.index() - 1) % zones + 1;
   }
 
   /**
@@ -122,7 +147,7 @@ public final class ClusterProperties {
     Role added = Role.namenode(namenodes + 1);
     morePorts.put(added.name(), port);
     morePorts.put(servicePortKey(added), servicePort);
-    return new ClusterProperties(namenodes + 1, datanodes, morePorts, overrides);
+    return new ClusterProperties(namenodes + 1, datanodes, zones, morePorts, overrides);
   }
 
   /** {@code -D} configuration overrides, written into every process's configuration. */
@@ -176,7 +201,8 @@ public final class ClusterProperties {
         }
       }
       return Optional.of(new ClusterProperties(Integer.parseInt(properties.getProperty(NAMENODES, "1").trim()),
-          Integer.parseInt(properties.getProperty(DATANODES, "0").trim()), ports, overrides));
+          Integer.parseInt(properties.getProperty(DATANODES, "0").trim()),
+          Integer.parseInt(properties.getProperty(ZONES, "0").trim()), ports, overrides));
     } catch (IOException | NumberFormatException e) {
       throw new CliException("Cannot read " + file + ": " + e.getMessage() + "; fix or delete the file");
     }
@@ -186,6 +212,7 @@ public final class ClusterProperties {
     Properties properties = new Properties();
     properties.setProperty(NAMENODES, Integer.toString(namenodes));
     properties.setProperty(DATANODES, Integer.toString(datanodes));
+    properties.setProperty(ZONES, Integer.toString(zones));
     ports.forEach((role, port) -> properties.setProperty(PORT_PREFIX + role, Integer.toString(port)));
     overrides.forEach((key, value) -> properties.setProperty(OVERRIDE_PREFIX + key, value));
     StringWriter text = new StringWriter();

@@ -14,7 +14,9 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
@@ -206,17 +208,23 @@ final class ClusterStarter {
     ClusterProbe probe = new ClusterProbe(ClusterConfigs.load(layout.etc()));
     // Heartbeats are stamped by the namenode's clock on this same machine; allow a little rounding.
     long launchedMillis = System.currentTimeMillis() - CLOCK_SLACK_MS;
-    // One process runs every datanode (design 014), each with its configuration and data directory.
-    List<Role> roles = new ArrayList<>();
-    List<String> arguments = new ArrayList<>();
+    // One process runs every datanode (design 014), each with its configuration and data directory; in a cluster
+    // laid over simulated zones, one process per zone, so that a zone can be lost as a whole (design 019).
+    Map<Integer, List<Role>> byZone = new TreeMap<>();
     for (int i = 1; i <= cluster.datanodes(); i++) {
       Role role = Role.datanode(i);
-      Files.createDirectories(layout.dataNodeDir(i));
-      roles.add(role);
-      arguments.add(layout.confDir(role).toString());
-      arguments.add(layout.dataNodeDir(i).toString());
+      byZone.computeIfAbsent(cluster.zoneOf(role), zone -> new ArrayList<>()).add(role);
     }
-    List<Started> datanodes = launch(roles, arguments);
+    List<Started> datanodes = new ArrayList<>();
+    for (List<Role> roles : byZone.values()) {
+      List<String> arguments = new ArrayList<>();
+      for (Role role : roles) {
+        Files.createDirectories(layout.dataNodeDir(role.index()));
+        arguments.add(layout.confDir(role).toString());
+        arguments.add(layout.dataNodeDir(role.index()).toString());
+      }
+      datanodes.addAll(launch(roles, arguments));
+    }
     int namenodePort = cluster.port(Role.namenode(1));
     Set<Integer> live = new HashSet<>();
     waitForDatanodes(datanodes, () -> notLive(live), () -> {

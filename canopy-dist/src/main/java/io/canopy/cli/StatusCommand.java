@@ -16,9 +16,10 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "status", mixinStandardHelpOptions = true,
     description = {"Show which processes of the cluster run, with pids and ports.",
-        "One line per role of the cluster in DIR (every namenode and datanode; the datanodes share one process): role, running or stopped, pid "
-        + "and port (namenodes: their RPC port for clients, then the service port their datanodes report to; "
-        + "datanodes: their data-transfer port, then their IPC port). Only "
+        "One line per role of the cluster in DIR (every namenode and datanode; the datanodes share one process, one per zone with --azs): "
+        + "role, running or stopped, pid and port (namenodes: their RPC port for clients, then the service port their datanodes report to; "
+        + "datanodes: their data-transfer port, then their IPC port), and a zone's number in a cluster over simulated "
+        + "zones. Only "
         + "checks that the processes live; `canopy up` checks that they serve, and `canopy admin namenodes` shows "
         + "the namenodes' ids, heartbeats and leader."},
     exitCodeListHeading = "%nExit status:%n",
@@ -63,8 +64,9 @@ public final class StatusCommand implements Callable<Integer> {
       Optional<ProcessHandle> process = daemons.running(role);
       running += process.isPresent() ? 1 : 0;
       String port = cluster.ports().containsKey(role.name()) ? Integer.toString(cluster.port(role)) : "-";
-      out.println(String.format("%-12s %-8s pid %-8s port %s%s", role, process.isPresent() ? "running" : "stopped",
-          process.map(handle -> Long.toString(handle.pid())).orElse("-"), port, secondPort(cluster, role)));
+      out.println(String.format("%-12s %-8s pid %-8s port %s%s%s", role, process.isPresent() ? "running" : "stopped",
+          process.map(handle -> Long.toString(handle.pid())).orElse("-"), port, secondPort(cluster, role),
+          zone(cluster, role)));
     }
     if (daemons.running(Role.DATABASE).isEmpty()) {
       OptionalLong orphan = Postmaster.orphan(layout.databaseDir()).map(h -> OptionalLong.of(h.pid()))
@@ -88,6 +90,11 @@ public final class StatusCommand implements Callable<Integer> {
     }
     Integer service = cluster.ports().get(ClusterProperties.servicePortKey(role));
     return role.kind() == Role.Kind.NAMENODE && service != null ? " service " + service : "";
+  }
+
+  /** " zone K" for a namenode or datanode of a cluster over simulated zones; empty otherwise. */
+  private static String zone(ClusterProperties cluster, Role role) {
+    return cluster.zones() == 0 || role.kind() == Role.Kind.DATABASE ? "" : " zone " + cluster.zoneOf(role);
   }
 
   /** 0 when all {@code total} processes run, 3 when none does, 1 otherwise. */

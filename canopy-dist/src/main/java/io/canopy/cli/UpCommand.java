@@ -37,9 +37,16 @@ import picocli.CommandLine.Spec;
         + "`canopy up` restarts the same cluster with the same data.",
         "If the cluster is already running (and no different counts or settings are asked for) it says so, "
         + "prints the fs.defaultFS line and exits 0.",
+        "With --azs N the namenodes and datanodes are spread round-robin over N simulated availability zones, all "
+        + "on 127.0.0.1: namenode I publishes location domain K and datanode I is placed at /azK/rack1 (by its host "
+        + "name datanode-I.azK.localhost in the namenodes' topology table DIR/etc/topology.table), where K is "
+        + "(I - 1) mod N + 1. Replicas then span zones. A client says where it is with "
+        + "-D canopy.client.location-domain-id=K (its zone's namenodes first) and "
+        + "-D canopy.client.network-location=/azK/rack1 (its zone's replicas first).",
         "Examples:",
         "  canopy up",
         "  canopy up --namenodes 3 --datanodes 3 -D dfs.blocksize=1048576",
+        "  canopy up --azs 3 --namenodes 3 --datanodes 6",
         "See also `canopy namenode` (add a namenode to the running cluster) and `canopy admin namenodes`."},
     exitCodeListHeading = "%nExit status:%n",
     exitCodeList = {"0:the cluster is running", "1:it could not be started (the message names the role and its log)",
@@ -47,6 +54,7 @@ import picocli.CommandLine.Spec;
 public final class UpCommand implements Callable<Integer> {
   static final int MAX_NAMENODES = 16;
   static final int MAX_DATANODES = 64;
+  static final int MAX_ZONES = 16;
   static final int DEFAULT_NAMENODES = 1;
   static final int DEFAULT_DATANODES = 3;
 
@@ -62,6 +70,11 @@ public final class UpCommand implements Callable<Integer> {
       description = "DataNodes to run, 0.." + MAX_DATANODES + " (default: as last time, else " + DEFAULT_DATANODES
           + ").")
   Integer datanodes;
+
+  @Option(names = "--azs", paramLabel = "N",
+      description = "Simulated availability zones to spread the processes over, 0.." + MAX_ZONES
+          + "; 0: none (default: as last time, else 0).")
+  Integer zones;
 
   @Option(names = "-D", paramLabel = "KEY=VALUE",
       description = "Configuration setting for every process and the clients (dfs.* goes to hdfs-site.xml, "
@@ -102,7 +115,7 @@ public final class UpCommand implements Callable<Integer> {
       plan.store(layout.propertiesFile());
       ClusterConfigs.writeAll(layout, plan);
       out.println("Starting Canopy in " + layout.root() + ": " + Role.count(plan.namenodes(), Role.Kind.NAMENODE)
-          + ", " + Role.count(plan.datanodes(), Role.Kind.DATANODE));
+          + ", " + Role.count(plan.datanodes(), Role.Kind.DATANODE) + zonesText(plan));
       out.flush();
       ClusterStarter starter = new ClusterStarter(layout, plan, DaemonLauncher.forThisJvm(layout), out,
           spec.commandLine().getErr(), Duration.ofSeconds(timeoutSeconds));
@@ -122,6 +135,9 @@ public final class UpCommand implements Callable<Integer> {
     }
     if (datanodes != null && (datanodes < 0 || datanodes > MAX_DATANODES)) {
       throw new CliException(2, "--datanodes must be within [0, " + MAX_DATANODES + "], got " + datanodes);
+    }
+    if (zones != null && (zones < 0 || zones > MAX_ZONES)) {
+      throw new CliException(2, "--azs must be within [0, " + MAX_ZONES + "], got " + zones);
     }
     if (timeoutSeconds < 1) {
       throw new CliException(2, "--timeout must be at least 1 second, got " + timeoutSeconds);
@@ -157,12 +173,14 @@ public final class UpCommand implements Callable<Integer> {
           + "` first" : stopFirst));
     }
     boolean sameCounts = (namenodes == null || namenodes == cluster.namenodes())
-        && (datanodes == null || datanodes == cluster.datanodes());
+        && (datanodes == null || datanodes == cluster.datanodes())
+        && (zones == null || zones == cluster.zones());
     boolean sameSettings = !clearSettings && cluster.overrides().entrySet().containsAll(overrides.entrySet());
     if (!sameCounts || !sameSettings) {
       throw new CliException("The cluster in " + layout.root() + " is already running with "
           + Role.count(cluster.namenodes(), Role.Kind.NAMENODE) + ", "
-          + Role.count(cluster.datanodes(), Role.Kind.DATANODE) + " and settings " + cluster.overrides()
+          + Role.count(cluster.datanodes(), Role.Kind.DATANODE) + zonesText(cluster) + " and settings "
+          + cluster.overrides()
           + "; to change them run `canopy down --dir " + layout.root() + "` first");
     }
     out.println("Canopy is already running in " + layout.root());
@@ -170,6 +188,12 @@ public final class UpCommand implements Callable<Integer> {
     out.println("fs.defaultFS=" + cluster.defaultFs());
     out.flush();
     return 0;
+  }
+
+  /** ", over N simulated availability zones" for a zoned cluster, else nothing. */
+  static String zonesText(ClusterProperties cluster) {
+    return cluster.zones() == 0 ? "" : ", over " + cluster.zones() + " simulated availability zone"
+        + (cluster.zones() == 1 ? "" : "s");
   }
 
   /** With several namenodes: where each is, as the nameservice of the client configuration lists them. */
@@ -185,6 +209,7 @@ public final class UpCommand implements Callable<Integer> {
         : previous.map(ClusterProperties::namenodes).orElse(DEFAULT_NAMENODES);
     int datanodeCount = datanodes != null ? datanodes
         : previous.map(ClusterProperties::datanodes).orElse(DEFAULT_DATANODES);
+    int zoneCount = zones != null ? zones : previous.map(ClusterProperties::zones).orElse(0);
     Map<String, String> settings = new TreeMap<>();
     if (!clearSettings) {
       previous.ifPresent(cluster -> settings.putAll(cluster.overrides()));
@@ -204,7 +229,7 @@ public final class UpCommand implements Callable<Integer> {
             taken, out);
       }
     }
-    return new ClusterProperties(namenodeCount, datanodeCount, ports, settings);
+    return new ClusterProperties(namenodeCount, datanodeCount, zoneCount, ports, settings);
   }
 
   private static void planPort(String key, String what, Map<String, Integer> previousPorts, Map<String, Integer> ports,
