@@ -27,6 +27,36 @@ class ClusterConfigsTest {
   }
 
   @Test
+  void zonesPlaceDatanodesByHostNameAndGiveNamenodesTheirDomain() throws Exception {
+    ClusterLayout layout = new ClusterLayout(dir);
+    ClusterProperties zoned = new ClusterProperties(2, 3, 2, cluster(Map.of()).ports(), Map.of());
+    ClusterConfigs.writeAll(layout, zoned);
+    assertEquals(List.of(1, 2, 1), List.of(zoned.zoneOf(Role.datanode(1)), zoned.zoneOf(Role.datanode(2)),
+        zoned.zoneOf(Role.datanode(3))));
+    Configuration datanode2 = ClusterConfigs.load(layout.confDir(Role.datanode(2)));
+    assertEquals("datanode-2.az2.localhost", datanode2.get("dfs.datanode.hostname"));
+    Configuration namenode2 = ClusterConfigs.load(layout.confDir(Role.namenode(2)));
+    assertEquals("2", namenode2.get("canopy.namenode.location-domain-id"));
+    assertEquals("org.apache.hadoop.net.TableMapping", namenode2.get("net.topology.node.switch.mapping.impl"));
+    Path table = Path.of(namenode2.get("net.topology.table.file.name"));
+    assertEquals(layout.topologyTable(), table);
+    assertEquals(List.of("datanode-1.az1.localhost /az1/rack1", "datanode-2.az2.localhost /az2/rack1",
+        "datanode-3.az1.localhost /az1/rack1"), Files.readAllLines(table).stream()
+        .filter(line -> !line.startsWith("#")).toList());
+    // the table, read by Hadoop's own mapping as the namenode reads it, places datanode 3 in zone 1
+    org.apache.hadoop.net.TableMapping mapping = new org.apache.hadoop.net.TableMapping();
+    mapping.setConf(namenode2);
+    assertEquals(List.of("/az1/rack1"), mapping.resolve(List.of("datanode-3.az1.localhost")));
+    // the client's configuration has no zone: a client says where it is
+    assertNull(ClusterConfigs.load(layout.etc()).get("canopy.client.location-domain-id"));
+    // a cluster without zones has neither keys nor table
+    ClusterConfigs.writeAll(layout, cluster(Map.of()));
+    assertTrue(Files.notExists(layout.topologyTable()));
+    assertEquals(io.canopy.datanode.DataNodeLauncher.DEFAULTS.get("dfs.datanode.hostname"),
+        ClusterConfigs.load(layout.confDir(Role.datanode(2))).get("dfs.datanode.hostname"));
+  }
+
+  @Test
   void overridesReachEveryProcessAndTheClient() throws Exception {
     ClusterLayout layout = new ClusterLayout(dir);
     ClusterConfigs.writeAll(layout, cluster(Map.of("dfs.blocksize", "1048576", "canopy.metadata.pool.size", "7",

@@ -39,6 +39,13 @@ class ClusterPropertiesTest {
     assertEquals(List.of(Role.DATABASE, Role.namenode(1), Role.namenode(2), Role.datanode(1)),
         List.copyOf(Role.all(read.namenodes(), read.datanodes(), true)));
     assertTrue(Files.readString(file).startsWith("# Written by canopy up"));
+    assertEquals(0, read.zones(), "no zones unless asked");
+    new ClusterProperties(2, 1, 3, written.ports(), Map.of()).store(file);
+    ClusterProperties zoned = ClusterProperties.load(file).orElseThrow();
+    assertEquals(3, zoned.zones());
+    assertEquals(3, zoned.withAddedNamenode(40200, 40201).zones(), "an added namenode keeps the zones");
+    assertEquals(List.of(1, 2, 3, 1), List.of(zoned.zoneOf(Role.namenode(1)), zoned.zoneOf(Role.namenode(2)),
+        zoned.zoneOf(Role.namenode(3)), zoned.zoneOf(Role.namenode(4))));
   }
 
   @Test

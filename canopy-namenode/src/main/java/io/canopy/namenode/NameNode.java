@@ -183,9 +183,11 @@ public final class NameNode implements AutoCloseable {
     housekeeping.scheduleWithFixedDelay(() -> purgeRetryCache(store), purgeInterval, purgeInterval,
         java.util.concurrent.TimeUnit.MILLISECONDS);
     String metricsFile = NameNodeConfig.metricsFile(conf);
-    BlockServices blocks = new BlockServices(registry, new BlockPlacement(registry, new Random(random.nextLong())),
+    TopologyResolver topology = TopologyResolver.fromConf(conf);
+    BlockServices blocks = new BlockServices(registry,
+        new BlockPlacement(registry, topology, new Random(random.nextLong())),
         new BlockLocator(registry, identity.blockPoolId()), new ReplicaArrivals(),
-        new ReaderOrder(TopologyResolver.fromConf(conf), new Random(random.nextLong())));
+        new ReaderOrder(topology, new Random(random.nextLong())));
     AtomicReference<InetSocketAddress> boundAddress = new AtomicReference<>();
     LeaderElection election = new LeaderElection(store, NameNodeConfig.electionSettings(conf),
         () -> boundAddress.get().getAddress().getHostAddress() + ":" + boundAddress.get().getPort(),
@@ -209,7 +211,7 @@ public final class NameNode implements AutoCloseable {
         LeaseMonitor.intervalMs(conf), System::currentTimeMillis));
     FullReportTracker fullReports = new FullReportTracker(System::currentTimeMillis,
         NameNodeConfig.fullReportAskAgainMs(conf));
-    ReplicationServices replication = replicationServices(conf, registry, fullReports,
+    ReplicationServices replication = replicationServices(conf, registry, topology, fullReports,
         new Random(random.nextLong()));
     commandSources.add(new TransferCommandSource(replication, identity.blockPoolId()));
     leaderWork.add(new DeadDatanodeMonitor(runner, replication));
@@ -316,9 +318,9 @@ public final class NameNode implements AutoCloseable {
 
   /** The leader's block housekeeping state: empty until this namenode leads, forgotten when a new term starts. */
   private static ReplicationServices replicationServices(Configuration conf, DatanodeRegistry registry,
-      FullReportTracker fullReports, Random random) {
+      TopologyResolver topology, FullReportTracker fullReports, Random random) {
     ReplicationSettings settings = NameNodeConfig.replicationSettings(conf);
-    return new ReplicationServices(registry, new BlockPlacement(registry, random),
+    return new ReplicationServices(registry, new BlockPlacement(registry, topology, random),
         new PendingTransfers(System::currentTimeMillis, settings.pendingTimeoutMs()),
         new RecentDeletions(System::currentTimeMillis, settings.deletionGraceMs(),
             ReplicationSettings.RECENT_DELETIONS_LIMIT),

@@ -3,6 +3,7 @@ package io.canopy.namenode.blocks;
 import io.canopy.metadata.StoreException;
 import io.canopy.metadata.entity.StorageRecord;
 import io.canopy.namenode.topology.NetworkLocation;
+import io.canopy.namenode.topology.TopologyResolver;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -17,7 +18,8 @@ import java.util.function.Predicate;
  * and racks by their network locations ({@code /zone/rack}, {@link NetworkLocation}), with HDFS's
  * {@code BlockPlacementPolicyDefault} order where zones play the part HDFS gives racks across them:
  * <ol>
- *   <li>the first replica on the writer's own datanode when it is one, else on a random datanode;</li>
+ *   <li>the first replica on the writer's own datanode when it is one, else on a datanode of the writer's rack, else
+ *       of its zone (the writer placed by the topology mapping from its address, as HDFS does), else anywhere;</li>
  *   <li>the second in another zone than the first, else on another rack, else anywhere;</li>
  *   <li>the third in a zone holding none yet, else on the second's rack (when the first two are on different racks,
  *       as HDFS does to save a cross-rack copy), else on a rack holding none, else anywhere;</li>
@@ -33,10 +35,12 @@ public final class BlockPlacement {
   }
 
   private final DatanodeSource registry;
+  private final TopologyResolver topology;
   private final Random random;
 
-  public BlockPlacement(DatanodeSource registry, Random random) {
+  public BlockPlacement(DatanodeSource registry, TopologyResolver topology, Random random) {
     this.registry = registry;
+    this.topology = topology;
     this.random = random;
   }
 
@@ -81,8 +85,10 @@ public final class BlockPlacement {
     List<Target> targets = new ArrayList<>();
     List<DatanodeRegistry.Node> left = new ArrayList<>(candidates);
     List<NetworkLocation> placed = new ArrayList<>(chosen);
+    NetworkLocation writer = clientAddress == null || !chosen.isEmpty() ? NetworkLocation.UNKNOWN
+        : topology.locate(clientAddress, null);
     while (targets.size() < count && !left.isEmpty()) {
-      DatanodeRegistry.Node next = next(left, placed, clientAddress);
+      DatanodeRegistry.Node next = next(left, placed, clientAddress, writer);
       left.remove(next);
       placed.add(location(next));
       targets.add(new Target(next, usableStorage(next)));
@@ -92,7 +98,7 @@ public final class BlockPlacement {
 
   /** The next replica's datanode among {@code left} (shuffled), given where the block's replicas are. */
   private static DatanodeRegistry.Node next(List<DatanodeRegistry.Node> left, List<NetworkLocation> placed,
-      String clientAddress) {
+      String clientAddress, NetworkLocation writer) {
     Set<String> zones = new HashSet<>();
     Set<String> racks = new HashSet<>();
     placed.forEach(l -> {
@@ -101,7 +107,8 @@ public final class BlockPlacement {
     });
     switch (placed.size()) {
       case 0 -> {
-        return first(left, node -> clientAddress != null && node.record().ipAddress().equals(clientAddress));
+        return first(left, node -> clientAddress != null && node.record().ipAddress().equals(clientAddress),
+            node -> location(node).sameRack(writer), node -> location(node).sameZone(writer));
       }
       case 1 -> {
         NetworkLocation one = placed.get(0);

@@ -8,7 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.canopy.metadata.entity.DatanodeRecord;
 import io.canopy.metadata.entity.StorageRecord;
 import io.canopy.namenode.topology.NetworkLocation;
+import io.canopy.namenode.topology.TopologyResolver;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -16,10 +19,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
+import org.apache.hadoop.net.DNSToSwitchMapping;
+import org.apache.hadoop.net.TableMapping;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Zone- and rack-aware placement (design 019), over many seeds and cluster shapes. */
 class BlockPlacementTest {
+  @TempDir
+  Path dir;
+
   private static final int SEEDS = 200;
 
   @Test
@@ -78,6 +89,24 @@ class BlockPlacementTest {
   }
 
   @Test
+  void aWriterThatIsNoDatanodeGetsTheFirstReplicaOnItsRackElseInItsZone() throws IOException {
+    Path table = dir.resolve("topology.table");
+    Files.writeString(table, "10.9.0.1 /az2/rack2\n10.9.0.2 /az3/rack7\n");
+    Configuration conf = new Configuration(false);
+    conf.setClass(CommonConfigurationKeysPublic.NET_TOPOLOGY_NODE_SWITCH_MAPPING_IMPL_KEY, TableMapping.class,
+        DNSToSwitchMapping.class);
+    conf.set(CommonConfigurationKeysPublic.NET_TOPOLOGY_TABLE_MAPPING_FILE_KEY, table.toString());
+    TopologyResolver topology = TopologyResolver.fromConf(conf);
+    Map<String, DatanodeRegistry.Node> cluster = cluster("/az1/rack1", "/az2/rack1", "/az2/rack2", "/az3/rack1",
+        "/az3/rack2");
+    for (int seed = 0; seed < SEEDS; seed++) {
+      BlockPlacement placement = placement(cluster, seed, topology);
+      assertEquals("/az2/rack2", locations(placement.choose("/f", 3, 1, Set.of(), "10.9.0.1")).get(0).rack());
+      assertEquals("/az3", locations(placement.choose("/f", 3, 1, Set.of(), "10.9.0.2")).get(0).zone());
+    }
+  }
+
+  @Test
   void aPipelineGrowingBackAndReReplicationRestoreTheZoneSpread() throws IOException {
     Map<String, DatanodeRegistry.Node> cluster = cluster("/az1/rack1", "/az1/rack1", "/az1/rack2", "/az2/rack1",
         "/az3/rack1");
@@ -119,6 +148,11 @@ class BlockPlacementTest {
   }
 
   private static BlockPlacement placement(Map<String, DatanodeRegistry.Node> cluster, long seed) {
+    return placement(cluster, seed, TopologyResolver.fromConf(new Configuration(false)));
+  }
+
+  private static BlockPlacement placement(Map<String, DatanodeRegistry.Node> cluster, long seed,
+      TopologyResolver topology) {
     return new BlockPlacement(new DatanodeSource() {
       @Override
       public List<DatanodeRegistry.Node> live() {
@@ -129,7 +163,7 @@ class BlockPlacementTest {
       public DatanodeRegistry.Node node(String uuid) {
         return cluster.get(uuid);
       }
-    }, new Random(seed));
+    }, topology, new Random(seed));
   }
 
   private static List<NetworkLocation> locations(List<BlockPlacement.Target> targets) {
