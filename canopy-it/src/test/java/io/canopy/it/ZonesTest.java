@@ -6,10 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.canopy.bench.mix.CallWindows;
+import io.canopy.bench.mix.MixLoad;
+import io.canopy.bench.mix.MixNamespace;
+import io.canopy.bench.mix.MixSettings;
+import io.canopy.bench.mix.NamespaceBuilder;
+import io.canopy.bench.mix.NamespaceShape;
 import io.canopy.cli.ClusterConfigs;
 import io.canopy.client.ClientConfig;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintWriter;
 import java.net.URI;
 import java.net.URL;
 import java.nio.file.Path;
@@ -33,8 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A cluster over three simulated availability zones, as {@code canopy up --azs 3} lays it (design 019): one namenode
  * and two datanodes per zone, a datanode process per zone. Every block spans the three zones; a client of zone 2 reads
- * from zone 2's datanodes only (their read counters); then every process of the leader's zone is SIGKILLed while a
- * workload runs: no acknowledged operation fails, every file reads back byte-identical, and the new leader re-replicates
+ * from zone 2's datanodes only (their read counters); then every process of the leader's zone is SIGKILLed while the
+ * Spotify mix and a workload checking file contents run as clients of that zone: no operation fails, every file reads back byte-identical, and the new leader re-replicates
  * every block onto the two zones left, three replicas spanning both.
  */
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
@@ -46,6 +53,9 @@ class ZonesTest {
   private static final Pattern MEMBER = Pattern.compile("(?m)^(\\d+)  127\\.0\\.0\\.1:(\\d+)  .*  leader$");
   private static final Duration REPAIR_BUDGET = Duration.ofSeconds(120);
   private static final Duration METRICS_REFRESH = Duration.ofSeconds(25);
+  private static final int MIX_THREADS = 4;
+  /** The mix's namespace: 15 directories of 16 files (up to 100 bytes, on datanodes). */
+  private static final int MIX_DEPTH = 3;
 
   @TempDir
   static Path work;
@@ -113,19 +123,36 @@ class ZonesTest {
       Thread.sleep(500);
     }
 
-    // Lose the leader's zone, all of it, while a workload runs through the nameservice.
+    // Lose the leader's zone, all of it, while the Spotify mix and a workload checking every file's bytes run
+    // through the nameservice, as clients of that zone: their namenode dies, they must fail over.
     int lost = zoneOfLeader(processes);
-    Configuration workloadConf = clientConf(lost, true); // its zone's namenode dies: it must fail over
-    try (FileSystem fs = FileSystem.newInstance(URI.create("hdfs://canopy"), workloadConf)) {
+    Configuration workloadConf = clientConf(lost, true);
+    URI nameservice = URI.create("hdfs://canopy");
+    MixSettings mixSettings = MixSettings.defaults().withBaseDirectory("/mix").withThreads(MIX_THREADS)
+        .withShape(NamespaceShape.defaults().withDepth(MIX_DEPTH)).withBuilderThreads(MIX_THREADS).withSeed(17);
+    try (FileSystem fs = FileSystem.newInstance(nameservice, workloadConf)) {
+      MixNamespace namespace = new NamespaceBuilder(fs, mixSettings.shape(), mixSettings.seed(),
+          mixSettings.builderThreads(), new PrintWriter(System.out, true)).buildOrLoad(
+              new org.apache.hadoop.fs.Path(mixSettings.baseDirectory()));
       FailoverWorkload workload = new FailoverWorkload(fs, new org.apache.hadoop.fs.Path("/work"), 4, 60);
-      workload.start();
-      workload.awaitOperations(40, 60_000);
-      for (long[] process : processes.values()) {
-        if (process[1] == lost) {
-          ProcessHandle.of(process[0]).ifPresent(ProcessHandle::destroyForcibly);
+      CallWindows.WindowResult mix;
+      try (MixLoad load = MixLoad.start(nameservice, workloadConf, mixSettings, namespace)) {
+        CallWindows.Window window = load.startWindow();
+        workload.start();
+        workload.awaitOperations(40, 60_000);
+        for (long[] process : processes.values()) {
+          if (process[1] == lost) {
+            ProcessHandle.of(process[0]).ifPresent(ProcessHandle::destroyForcibly);
+          }
         }
+        workload.join(180_000);
+        mix = window.end();
       }
-      workload.join(180_000);
+      System.out.printf("zone %d lost: Spotify mix %d operations in %.1f s (%d failed), workload %d operations%n",
+          lost, mix.operations(), mix.seconds(), mix.failures(), workload.operations());
+      assertEquals(0, mix.failures(), "Spotify-mix operations failed when zone " + lost + " was lost: "
+          + mix.firstFailures());
+      assertTrue(mix.operations() > 0, "the mix ran: " + mix);
       assertEquals(List.of(), workload.failures(), "no acknowledged operation fails when zone " + lost + " is lost");
       assertEquals(List.of(), workload.verify(fs));
       for (Map.Entry<org.apache.hadoop.fs.Path, byte[]> file : before.entrySet()) {
