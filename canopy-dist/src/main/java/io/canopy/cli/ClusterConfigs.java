@@ -15,9 +15,9 @@ import io.canopy.datanode.DataNodeLauncher;
 import io.canopy.metadata.MetadataConfig;
 import io.canopy.metadata.postgres.PostgresSettings;
 import io.canopy.namenode.NameNodeConfig;
+import io.canopy.namenode.topology.NameTableMapping;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
-import org.apache.hadoop.net.TableMapping;
 
 /**
  * The Hadoop configuration files of a cluster: the client's in {@code DIR/etc} and one set per namenode and datanode
@@ -155,10 +155,30 @@ public final class ClusterConfigs {
 
   /**
    * A process's keys in a cluster laid over simulated zones (design 019): every process of zone K listens on 127.0.0.1
-   * like the others, so a datanode is placed by its host name, {@code datanode-I.azK.localhost} (a loopback name,
-   * never resolved: clients reach datanodes by address), which the namenodes' topology table maps to
-   * {@code /azK/rack1}; a namenode publishes location domain K.
+   * like the others, so a datanode is placed by its host name, {@code datanode-I.azK.localhost} (a loopback name;
+   * clients reach datanodes by address), which the namenodes' topology table maps to {@code /azK/rack1} through
+   * {@link NameTableMapping} (names looked up as written, never through DNS, where such a name may resolve to
+   * 127.0.0.1); a namenode publishes location domain K. -D cannot set these keys in such a cluster:
+   * {@link #ZONE_KEYS}.
    */
+  static final List<String> ZONE_KEYS = List.of("dfs.datanode.hostname",
+      CommonConfigurationKeysPublic.NET_TOPOLOGY_NODE_SWITCH_MAPPING_IMPL_KEY,
+      CommonConfigurationKeysPublic.NET_TOPOLOGY_TABLE_MAPPING_FILE_KEY, NameNodeConfig.LOCATION_DOMAIN_ID);
+
+  /** Throws a usage error when a -D setting would undo what --azs sets per process. */
+  static void checkZoneOverrides(int zones, Map<String, String> overrides) {
+    if (zones == 0) {
+      return;
+    }
+    for (String key : ZONE_KEYS) {
+      if (overrides.containsKey(key)) {
+        throw new CliException(2, "-D " + key + " cannot be set in a cluster over simulated zones (--azs " + zones
+            + "): canopy up sets it for each process from its zone; run `canopy up --azs 0` for a cluster without "
+            + "zones, configured as you like");
+      }
+    }
+  }
+
   static Map<String, String> zoneKeys(Role role, ClusterProperties cluster) {
     int zone = cluster.zoneOf(role);
     Map<String, String> keys = new TreeMap<>();
@@ -166,7 +186,8 @@ public final class ClusterConfigs {
       keys.put("dfs.datanode.hostname", datanodeHostName(role, zone));
     } else if (role.kind() == Role.Kind.NAMENODE) {
       keys.put(NameNodeConfig.LOCATION_DOMAIN_ID, Integer.toString(zone));
-      keys.put(CommonConfigurationKeysPublic.NET_TOPOLOGY_NODE_SWITCH_MAPPING_IMPL_KEY, TableMapping.class.getName());
+      keys.put(CommonConfigurationKeysPublic.NET_TOPOLOGY_NODE_SWITCH_MAPPING_IMPL_KEY,
+          NameTableMapping.class.getName());
     }
     return keys;
   }

@@ -203,7 +203,7 @@ public final class ClusterProperties {
       return Optional.of(new ClusterProperties(Integer.parseInt(properties.getProperty(NAMENODES, "1").trim()),
           Integer.parseInt(properties.getProperty(DATANODES, "0").trim()),
           Integer.parseInt(properties.getProperty(ZONES, "0").trim()), ports, overrides));
-    } catch (IOException | NumberFormatException e) {
+    } catch (IOException | IllegalArgumentException e) { // NumberFormatException, a negative count
       throw new CliException("Cannot read " + file + ": " + e.getMessage() + "; fix or delete the file");
     }
   }

@@ -216,6 +216,7 @@ public final class UpCommand implements Callable<Integer> {
     }
     settings.putAll(overrides);
     MetadataAccess.checkLoginSettings(settings);
+    ClusterConfigs.checkZoneOverrides(zoneCount, settings);
     Map<String, Integer> previousPorts = previous.map(ClusterProperties::ports).orElse(Map.of());
     Map<String, Integer> ports = new TreeMap<>();
     Set<Integer> taken = new HashSet<>();

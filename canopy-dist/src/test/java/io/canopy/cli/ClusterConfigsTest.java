@@ -37,16 +37,20 @@ class ClusterConfigsTest {
     assertEquals("datanode-2.az2.localhost", datanode2.get("dfs.datanode.hostname"));
     Configuration namenode2 = ClusterConfigs.load(layout.confDir(Role.namenode(2)));
     assertEquals("2", namenode2.get("canopy.namenode.location-domain-id"));
-    assertEquals("org.apache.hadoop.net.TableMapping", namenode2.get("net.topology.node.switch.mapping.impl"));
+    assertEquals("io.canopy.namenode.topology.NameTableMapping",
+        namenode2.get("net.topology.node.switch.mapping.impl"));
     Path table = Path.of(namenode2.get("net.topology.table.file.name"));
     assertEquals(layout.topologyTable(), table);
     assertEquals(List.of("datanode-1.az1.localhost /az1/rack1", "datanode-2.az2.localhost /az2/rack1",
         "datanode-3.az1.localhost /az1/rack1"), Files.readAllLines(table).stream()
         .filter(line -> !line.startsWith("#")).toList());
-    // the table, read by Hadoop's own mapping as the namenode reads it, places datanode 3 in zone 1
-    org.apache.hadoop.net.TableMapping mapping = new org.apache.hadoop.net.TableMapping();
-    mapping.setConf(namenode2);
-    assertEquals(List.of("/az1/rack1"), mapping.resolve(List.of("datanode-3.az1.localhost")));
+    // the table, read by the mapping the namenode runs, places datanode 3 in zone 1
+    assertEquals("/az1/rack1", io.canopy.namenode.topology.TopologyResolver.fromConf(namenode2)
+        .resolve("127.0.0.1", "datanode-3.az1.localhost"));
+    CliException refused = assertThrows(CliException.class,
+        () -> ClusterConfigs.checkZoneOverrides(2, Map.of("dfs.datanode.hostname", "x")));
+    assertTrue(refused.getMessage().contains("--azs 2"), refused.getMessage());
+    ClusterConfigs.checkZoneOverrides(0, Map.of("dfs.datanode.hostname", "x"));
     // the client's configuration has no zone: a client says where it is
     assertNull(ClusterConfigs.load(layout.etc()).get("canopy.client.location-domain-id"));
     // a cluster without zones has neither keys nor table

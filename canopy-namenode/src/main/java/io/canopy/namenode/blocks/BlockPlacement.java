@@ -27,7 +27,10 @@ import java.util.function.Predicate;
  * </ol>
  * So with replication 2 or more a block spans two zones whenever the cluster has two, and one replica per zone up to
  * three. Replicas a block already has (a pipeline's, or those re-replication copies from) count as chosen first. Ties
- * are broken at random (seeded: injected). Without zones (every location a plain rack) this is HDFS's rack rule.
+ * are broken at random (seeded: injected). Without zones (every location a plain rack) this is HDFS's rack rule. A
+ * datanode with a plain rack in a cluster with zones (one the topology does not place, on {@code /default-rack})
+ * never counts as "another zone": it gets replicas only where the zone rules leave a choice of racks, so a forgotten
+ * table line does not make it every block's third replica.
  */
 public final class BlockPlacement {
   /** A chosen datanode and the storage the block goes to. */
@@ -107,17 +110,20 @@ public final class BlockPlacement {
     });
     switch (placed.size()) {
       case 0 -> {
+        boolean placedWriter = !writer.equals(NetworkLocation.UNKNOWN); // an unplaced writer has no rack to prefer
         return first(left, node -> clientAddress != null && node.record().ipAddress().equals(clientAddress),
-            node -> location(node).sameRack(writer), node -> location(node).sameZone(writer));
+            node -> placedWriter && location(node).sameRack(writer),
+            node -> placedWriter && writer.hasZone() && location(node).sameZone(writer));
       }
       case 1 -> {
         NetworkLocation one = placed.get(0);
-        return first(left, node -> !location(node).sameZone(one), node -> !location(node).sameRack(one));
+        return first(left, node -> location(node).hasZone() && !location(node).sameZone(one),
+            node -> !location(node).sameRack(one));
       }
       case 2 -> {
         NetworkLocation one = placed.get(0);
         NetworkLocation two = placed.get(1);
-        return first(left, node -> !zones.contains(location(node).zone()),
+        return first(left, node -> location(node).hasZone() && !zones.contains(location(node).zone()),
             node -> !one.sameRack(two) && location(node).sameRack(two),
             node -> !racks.contains(location(node).rack()));
       }

@@ -10,6 +10,7 @@ import io.canopy.namenode.membership.LeaderElection;
 import io.canopy.namenode.membership.NotLeaderException;
 import io.canopy.namenode.ops.BlockOwnerOp;
 import io.canopy.namenode.ops.CommitBlockSynchronizationOp;
+import io.canopy.namenode.topology.NetworkLocation;
 import io.canopy.namenode.topology.TopologyResolver;
 import io.canopy.namenode.tx.TransactionRunner;
 import java.io.IOException;
@@ -126,7 +127,26 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
     fullReports.registered(election.claimedTerm(), record.uuid()); // its first full report follows
     LOG.info("Registered datanode {} at {}:{} ({}, {})", record.uuid(), record.ipAddress(), record.transferPort(),
         record.hostName(), record.networkLocation());
+    warnOnMixedTopology(record);
     return registration;
+  }
+
+  /**
+   * HDFS refuses a datanode whose location has another depth than the others' ({@code /rack} among {@code /az/rack}):
+   * Canopy takes it (refusing would keep it out until every namenode's view changed) but says so, because the zone
+   * rules then never count it as a zone (design 019).
+   */
+  private void warnOnMixedTopology(DatanodeRecord registered) {
+    boolean zoned = NetworkLocation.parseOrUnknown(registered.networkLocation()).hasZone();
+    for (DatanodeRegistry.Node other : registry.live()) {
+      if (NetworkLocation.parseOrUnknown(other.record().networkLocation()).hasZone() != zoned) {
+        LOG.warn("Datanode {} ({} {}) is at {}, but datanode {} ({}) is at {}: locations of the form /zone/rack and "
+            + "/rack are mixed; check the topology mapping (net.topology.*) of every namenode",
+            registered.uuid(), registered.hostName(), registered.ipAddress(), registered.networkLocation(),
+            other.record().uuid(), other.record().hostName(), other.record().networkLocation());
+        return;
+      }
+    }
   }
 
   @Override

@@ -20,14 +20,17 @@ public record NetworkLocation(String zone, String rack) {
   }
 
   /**
-   * Parses a network location as HDFS normalizes it: a leading '/', components separated by '/', no empty component.
+   * Parses a network location as HDFS normalizes it: a leading '/', components separated by '/', no empty component,
+   * a trailing '/' dropped.
    *
    * @throws IllegalArgumentException naming the location when it is not one
    */
-  public static NetworkLocation parse(String location) {
+  public static NetworkLocation parse(String given) {
+    String location = given != null && given.length() > 1 && given.endsWith("/")
+        ? given.substring(0, given.length() - 1) : given;
     if (location == null || location.isEmpty() || location.charAt(0) != '/' || location.length() == 1
         || location.endsWith("/") || location.contains("//")) {
-      throw new IllegalArgumentException("Network location '" + location + "' is not of the form /zone/rack or "
+      throw new IllegalArgumentException("Network location '" + given + "' is not of the form /zone/rack or "
           + "/rack (a leading '/', non-empty components)");
     }
     int second = location.indexOf('/', 1);
@@ -41,6 +44,11 @@ public record NetworkLocation(String zone, String rack) {
     } catch (IllegalArgumentException e) {
       return UNKNOWN;
     }
+  }
+
+  /** Whether the location names a zone (two or more components); a one-component one is a rack of no zone. */
+  public boolean hasZone() {
+    return !zone.isEmpty();
   }
 
   public boolean sameZone(NetworkLocation other) {

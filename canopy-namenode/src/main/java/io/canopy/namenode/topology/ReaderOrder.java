@@ -1,7 +1,6 @@
 package io.canopy.namenode.topology;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
@@ -14,7 +13,8 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
  * Orders each located block's replicas for a reader, nearest first (design 019), as HDFS's {@code sortLocatedBlocks}
  * does by network distance, with zones above racks: replicas in the reader's zone first, within them those on its
  * rack, within those its own datanode (same IP address); replicas at the same distance in random order (seeded:
- * injected), which spreads reads of a hot file over its replicas. The reader's location is the one a Canopy client
+ * injected), which spreads reads of a hot file over its replicas. A reader the topology does not place gets its own
+ * datanode first and the others in random order. The reader's location is the one a Canopy client
  * declares ({@code canopy.client.network-location}), else its IP address's through the topology mapping.
  */
 public final class ReaderOrder {
@@ -65,23 +65,32 @@ public final class ReaderOrder {
     if (locations.length < 2) {
       return;
     }
-    List<DatanodeInfoWithStorage> order = new ArrayList<>(Arrays.asList(locations));
-    synchronized (random) {
-      Collections.shuffle(order, random);
+    // each replica's distance once; ties shuffled (Random is thread-safe), then a stable sort by distance
+    List<Placed> order = new ArrayList<>(locations.length);
+    for (DatanodeInfoWithStorage node : locations) {
+      order.add(new Placed(node, distance(reader, clientIp, node)));
     }
-    order.sort(Comparator.comparingInt(node -> distance(reader, clientIp, node)));
+    Collections.shuffle(order, random);
+    order.sort(Comparator.comparingInt(Placed::distance));
     for (int i = 0; i < locations.length; i++) {
-      locations[i] = order.get(i);
+      locations[i] = order.get(i).node();
     }
     block.updateCachedStorageInfo();
   }
 
+  private record Placed(DatanodeInfoWithStorage node, int distance) {
+  }
+
   /**
-   * 0 on the reader's own datanode in its rack, 1 elsewhere on its rack, 2 elsewhere in its zone, 3 in another zone;
-   * an unplaced reader is in the unnamed zone on the default rack, so in a cluster without locations every replica is
-   * at 0 or 1.
+   * 0 on the reader's own datanode (same address), 1 elsewhere on its rack, 2 elsewhere in its zone, 3 in another
+   * zone. An unplaced reader ({@link NetworkLocation#UNKNOWN}) prefers its own datanode only: nothing is near it, and
+   * a datanode the topology left on the default rack is no nearer than any other.
    */
   static int distance(NetworkLocation reader, String clientIp, DatanodeInfoWithStorage node) {
+    boolean own = clientIp != null && clientIp.equals(node.getIpAddr());
+    if (reader.equals(NetworkLocation.UNKNOWN)) {
+      return own ? 0 : 1;
+    }
     NetworkLocation at = NetworkLocation.parseOrUnknown(node.getNetworkLocation());
     if (!at.sameZone(reader)) {
       return 3;
@@ -89,6 +98,6 @@ public final class ReaderOrder {
     if (!at.sameRack(reader)) {
       return 2;
     }
-    return clientIp != null && clientIp.equals(node.getIpAddr()) ? 0 : 1;
+    return own ? 0 : 1;
   }
 }

@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * {@code net.topology.script.file.name}; {@code TableMapping} with {@code net.topology.table.file.name}). As HDFS
  * does, a caching mapping (the script and table ones) is asked for the IP address and another one for the host name;
  * when the first answer is the default rack, Canopy also asks for the other name, so a table may name hosts either way
- * (that is how {@code canopy up --azs} places datanodes that all listen on 127.0.0.1: by host name). A location that is
+ * ({@code canopy up --azs} places datanodes that all listen on 127.0.0.1 by host name, with {@link NameTableMapping},
+ * which looks names up as given). A location that is
  * not of the form {@code /zone/rack} or {@code /rack} is logged and taken as the default rack.
  */
 public final class TopologyResolver {

@@ -107,6 +107,16 @@ class BlockPlacementTest {
   }
 
   @Test
+  void aDatanodeTheTopologyLeftOnTheDefaultRackNeverStandsForAZone() throws IOException {
+    Map<String, DatanodeRegistry.Node> cluster = cluster("/az1/rack1", "/az1/rack1", "/az2/rack1", "/az2/rack1",
+        "/default-rack");
+    for (int seed = 0; seed < SEEDS; seed++) {
+      List<String> chosen = uuids(placement(cluster, seed).choose("/f", 3, 1, Set.of(), "10.7.7.7"));
+      assertTrue(!chosen.subList(1, 3).contains("dn5"), "seed " + seed + ": " + chosen);
+    }
+  }
+
+  @Test
   void aPipelineGrowingBackAndReReplicationRestoreTheZoneSpread() throws IOException {
     Map<String, DatanodeRegistry.Node> cluster = cluster("/az1/rack1", "/az1/rack1", "/az1/rack2", "/az2/rack1",
         "/az3/rack1");

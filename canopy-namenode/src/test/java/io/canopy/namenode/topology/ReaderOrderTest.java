@@ -41,6 +41,20 @@ class ReaderOrderTest {
   }
 
   @Test
+  void anUnplacedReaderGetsItsOwnDatanodeFirstAndNoDefaultRackFavourite() {
+    int defaultRackFirst = 0;
+    for (int round = 0; round < 300; round++) {
+      LocatedBlock block = block(node("az1", "10.0.1.1", "/az1/rack1"), node("lost", "10.0.9.9", "/default-rack"),
+          node("az2", "10.0.2.1", "/az2/rack1"));
+      order.sort(block, NetworkLocation.UNKNOWN, "10.7.7.7");
+      defaultRackFirst += block.getLocations()[0].getDatanodeUuid().equals("lost") ? 1 : 0;
+      order.sort(block, NetworkLocation.UNKNOWN, "10.0.2.1");
+      assertEquals("az2", block.getLocations()[0].getDatanodeUuid(), "its own datanode");
+    }
+    assertEquals(100, defaultRackFirst, 45, "a datanode on the default rack is as near as any other");
+  }
+
+  @Test
   void aDeclaredLocationWinsOverTheAddressAndABadOneIsNoPlace() {
     assertEquals(NetworkLocation.parse("/az2/rack1"), order.readerAt("/az2/rack1", "127.0.0.1"));
     assertEquals(NetworkLocation.UNKNOWN, order.readerAt("az2", "127.0.0.1"));
