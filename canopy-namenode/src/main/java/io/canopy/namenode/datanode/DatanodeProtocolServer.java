@@ -1,5 +1,6 @@
 package io.canopy.namenode.datanode;
 
+import io.canopy.metadata.StoreException;
 import io.canopy.metadata.entity.DatanodeRecord;
 import io.canopy.metadata.entity.InvalidatedBlock;
 import io.canopy.namenode.blocks.DatanodeRegistry;
@@ -136,7 +137,7 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
    * Canopy takes it (refusing would keep it out until every namenode's view changed) but says so, because the zone
    * rules then never count it as a zone (design 019).
    */
-  private void warnOnMixedTopology(DatanodeRecord registered) {
+  private void warnOnMixedTopology(DatanodeRecord registered) throws StoreException {
     boolean zoned = NetworkLocation.parseOrUnknown(registered.networkLocation()).hasZone();
     for (DatanodeRegistry.Node other : registry.live()) {
       if (NetworkLocation.parseOrUnknown(other.record().networkLocation()).hasZone() != zoned) {
