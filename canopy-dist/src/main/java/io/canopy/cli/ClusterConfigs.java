@@ -173,8 +173,8 @@ public final class ClusterConfigs {
     for (String key : ZONE_KEYS) {
       if (overrides.containsKey(key)) {
         throw new CliException(2, "-D " + key + " cannot be set in a cluster over simulated zones (--azs " + zones
-            + "): canopy up sets it for each process from its zone; run `canopy up --azs 0` for a cluster without "
-            + "zones, configured as you like");
+            + "): canopy up sets it for each process from its zone; leave it out (`--clear-settings` forgets one "
+            + "given to an earlier `up`), or run `canopy up --azs 0` for a cluster without zones");
       }
     }
   }

@@ -151,9 +151,11 @@ public final class BlockPlacement {
   private static DatanodeRegistry.Node leastCrowded(List<DatanodeRegistry.Node> nodes, List<NetworkLocation> placed) {
     DatanodeRegistry.Node best = null;
     long bestScore = Long.MAX_VALUE;
+    boolean zoned = placed.stream().anyMatch(NetworkLocation::hasZone);
     for (DatanodeRegistry.Node node : nodes) {
       NetworkLocation at = location(node);
-      long inZone = placed.stream().filter(at::sameZone).count();
+      // a datanode of no zone among zoned replicas is no empty zone: it comes last
+      long inZone = zoned && !at.hasZone() ? placed.size() + 1 : placed.stream().filter(at::sameZone).count();
       long inRack = placed.stream().filter(at::sameRack).count();
       long score = inZone * 1_000 + inRack;
       if (score < bestScore) {

@@ -137,9 +137,16 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
    * Canopy takes it (refusing would keep it out until every namenode's view changed) but says so, because the zone
    * rules then never count it as a zone (design 019).
    */
-  private void warnOnMixedTopology(DatanodeRecord registered) throws StoreException {
+  private void warnOnMixedTopology(DatanodeRecord registered) {
     boolean zoned = NetworkLocation.parseOrUnknown(registered.networkLocation()).hasZone();
-    for (DatanodeRegistry.Node other : registry.live()) {
+    List<DatanodeRegistry.Node> live;
+    try {
+      live = registry.live();
+    } catch (StoreException e) { // the registration committed: a warning is not worth failing it
+      LOG.debug("No datanode view to compare {}'s location with: {}", registered.uuid(), e.toString());
+      return;
+    }
+    for (DatanodeRegistry.Node other : live) {
       if (NetworkLocation.parseOrUnknown(other.record().networkLocation()).hasZone() != zoned) {
         LOG.warn("Datanode {} ({} {}) is at {}, but datanode {} ({}) is at {}: locations of the form /zone/rack and "
             + "/rack are mixed; check the topology mapping (net.topology.*) of every namenode",

@@ -24,8 +24,11 @@ final class ExcessReplicas {
     List<ReplicaHolder> victims = new ArrayList<>();
     while (victims.size() < count) {
       List<NetworkLocation> locations = kept.stream().map(ExcessReplicas::location).toList();
+      boolean zoned = locations.stream().anyMatch(NetworkLocation::hasZone);
+      // among zoned replicas, one on a datanode of no zone (the topology did not place it) protects no zone: first
       ReplicaHolder victim = kept.stream().min(Comparator
-          .comparingLong((ReplicaHolder h) -> -locations.stream().filter(location(h)::sameZone).count())
+          .comparingInt((ReplicaHolder h) -> zoned && !location(h).hasZone() ? 0 : 1)
+          .thenComparingLong(h -> -locations.stream().filter(location(h)::sameZone).count())
           .thenComparingLong(h -> -locations.stream().filter(location(h)::sameRack).count())
           .thenComparingLong(ReplicaHolder::remaining)
           .thenComparing(h -> h.uuid() == null ? "" : h.uuid())).orElseThrow();

@@ -22,15 +22,18 @@ import org.slf4j.LoggerFactory;
  * 127.0.0.1 (as {@code *.localhost} names do where systemd-resolved answers) is looked up as 127.0.0.1: that is right
  * for real hosts and wrong for {@code canopy up --azs}, whose datanodes all listen on 127.0.0.1 and are told apart by
  * their host names alone (design 019). Not a caching mapping, so {@link TopologyResolver} asks it for the host name
- * first, as HDFS asks such mappings. Unknown names, and every name when the file is unreadable (logged once per load),
- * are on the default rack. The table is read on first use and again on {@link #reloadCachedMappings()}.
+ * first, as HDFS asks such mappings. Unknown names, and every name while the file is unreadable (logged once, read
+ * again at each lookup), are on the default rack. The table is read on first use and again on
+ * {@link #reloadCachedMappings()}.
  */
 public final class NameTableMapping implements DNSToSwitchMapping, Configurable {
   private static final Logger LOG = LoggerFactory.getLogger(NameTableMapping.class);
 
   private Configuration conf;
-  /** Name to location; null until loaded (guarded by this). */
+  /** Name to location; null until loaded, and again after a load that could not read the file (guarded by this). */
   private Map<String, String> table;
+  /** Whether a failed load was logged already (guarded by this): a missing file is read again, quietly. */
+  private boolean failureLogged;
 
   @Override
   public void setConf(Configuration conf) {
@@ -44,19 +47,18 @@ public final class NameTableMapping implements DNSToSwitchMapping, Configurable 
 
   @Override
   public synchronized List<String> resolve(List<String> names) {
-    if (table == null) {
-      table = load();
-    }
+    Map<String, String> current = table == null ? load() : table;
     List<String> locations = new ArrayList<>(names.size());
     for (String name : names) {
-      locations.add(table.getOrDefault(name, NetworkLocation.DEFAULT_RACK));
+      locations.add(current.getOrDefault(name, NetworkLocation.DEFAULT_RACK));
     }
     return locations;
   }
 
   @Override
   public synchronized void reloadCachedMappings() {
-    table = load();
+    table = null;
+    load();
   }
 
   @Override
@@ -64,12 +66,14 @@ public final class NameTableMapping implements DNSToSwitchMapping, Configurable 
     reloadCachedMappings();
   }
 
+  /** Reads the table; keeps it when readable, so that an unreadable one is tried again on the next lookup. */
   private Map<String, String> load() {
     String key = CommonConfigurationKeysPublic.NET_TOPOLOGY_TABLE_MAPPING_FILE_KEY;
     String file = conf == null ? null : conf.getTrimmed(key);
     Map<String, String> loaded = new HashMap<>();
     if (file == null || file.isEmpty()) {
       LOG.warn("{} is not set: every node is on {}", key, NetworkLocation.DEFAULT_RACK);
+      table = loaded;
       return loaded;
     }
     try {
@@ -83,9 +87,15 @@ public final class NameTableMapping implements DNSToSwitchMapping, Configurable 
         }
       }
     } catch (IOException e) {
-      LOG.warn("Cannot read the topology table {}: every node is on {}: {}", file, NetworkLocation.DEFAULT_RACK,
-          e.toString());
+      if (!failureLogged) {
+        LOG.warn("Cannot read the topology table {}: nodes are on {} until it can be read: {}", file,
+            NetworkLocation.DEFAULT_RACK, e.toString());
+        failureLogged = true;
+      }
+      return loaded;
     }
+    table = loaded;
+    failureLogged = false;
     return loaded;
   }
 }

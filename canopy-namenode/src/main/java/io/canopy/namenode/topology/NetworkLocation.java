@@ -5,13 +5,13 @@ import java.util.Objects;
 /**
  * Where a datanode or a client is, from its Hadoop network location ({@code /az/rack}, design 019): the zone is the
  * location's first component when it has two or more ({@code /az1/rack1} is rack {@code /az1/rack1} of zone
- * {@code /az1}), and a one-component location ({@code /default-rack}, {@code /rack7}) is a rack of the cluster's one
- * unnamed zone, so a cluster without zones places and sorts as HDFS does with racks.
+ * {@code /az1}), and a one-component location ({@code /default-rack}, {@code /rack7}) is a rack of no zone, so a
+ * cluster without zones places and sorts as HDFS does with racks.
  */
 public record NetworkLocation(String zone, String rack) {
   /** HDFS's location of a node the topology mapping does not place. */
   public static final String DEFAULT_RACK = "/default-rack";
-  /** The location of a client or node nobody placed: a rack of its own in the unnamed zone. */
+  /** The location of a client or node nobody placed: the default rack, of no zone. */
   public static final NetworkLocation UNKNOWN = new NetworkLocation("", DEFAULT_RACK);
 
   public NetworkLocation {

@@ -66,8 +66,7 @@ public final class TopologyResolver {
     }
     String location = answer == null || answer.isEmpty() ? null : answer.get(0);
     try {
-      NetworkLocation.parse(location);
-      return location;
+      return NetworkLocation.parse(location).rack(); // normalized: a trailing '/' dropped
     } catch (IllegalArgumentException e) {
       LOG.error("The topology mapping placed {} at '{}', which is not a network location; using {}", name, location,
           NetworkLocation.DEFAULT_RACK);

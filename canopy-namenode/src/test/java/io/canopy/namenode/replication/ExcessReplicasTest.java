@@ -30,6 +30,12 @@ class ExcessReplicasTest {
   }
 
   @Test
+  void aReplicaOnADatanodeOfNoZoneGoesFirstAmongZonedOnes() {
+    List<ReplicaHolder> live = holders("/az1/rack1:50", "/az2/rack1:10", "/default-rack:90", "/az3/rack1:5");
+    assertEquals(List.of("dn3"), uuids(ExcessReplicas.victims(live, 1)));
+  }
+
+  @Test
   void withoutLocationsTheFullestDatanodesGoAsBefore() {
     List<ReplicaHolder> live = holders("/default-rack:30", "/default-rack:10", "/default-rack:20");
     assertEquals(List.of("dn2", "dn3"), uuids(ExcessReplicas.victims(live, 2)));

@@ -36,8 +36,12 @@ class TopologyResolverTest {
     assertEquals("/az3/rack2", resolver.resolve("127.0.0.9", "unknown.localhost"), "then the address");
     assertEquals(NetworkLocation.DEFAULT_RACK, resolver.resolve("127.0.0.1", "datanode-9.localhost"));
     Configuration missing = tableConf(NameTableMapping.class, "");
-    missing.set(CommonConfigurationKeysPublic.NET_TOPOLOGY_TABLE_MAPPING_FILE_KEY, dir.resolve("absent").toString());
-    assertEquals(NetworkLocation.DEFAULT_RACK, TopologyResolver.fromConf(missing).resolve(null, "datanode-1"));
+    Path late = dir.resolve("late.table");
+    missing.set(CommonConfigurationKeysPublic.NET_TOPOLOGY_TABLE_MAPPING_FILE_KEY, late.toString());
+    TopologyResolver beforeTheFile = TopologyResolver.fromConf(missing);
+    assertEquals(NetworkLocation.DEFAULT_RACK, beforeTheFile.resolve(null, "datanode-1"));
+    Files.writeString(late, "datanode-1 /az2/rack1/\n");
+    assertEquals("/az2/rack1", beforeTheFile.resolve(null, "datanode-1"), "read once it exists; '/' dropped");
   }
 
   private Configuration tableConf(Class<? extends org.apache.hadoop.net.DNSToSwitchMapping> mapping, String lines)
