@@ -1,6 +1,7 @@
 package io.canopy.client;
 
 import io.canopy.client.proto.CanopyClientProtocolProtos.CompleteSmallRequestProto;
+import io.canopy.client.proto.CanopyClientProtocolProtos.DeclareLocationRequestProto;
 import io.canopy.client.proto.CanopyClientProtocolProtos.GetSmallFileSettingsRequestProto;
 import io.canopy.client.proto.CanopyClientProtocolProtos.ReadSmallFileRequestProto;
 import io.canopy.client.proto.CanopyClientProtocolProtos.ReadSmallFileResponseProto;
@@ -73,6 +74,15 @@ public final class CanopyClientCalls implements CanopyClientProtocol, Closeable 
     }
     return new SmallFileRead(PBHelperClient.convert(LocatedBlocksProto.parseFrom(response.getLocatedBlocks())),
         response.hasData() ? response.getData().toByteArray() : null);
+  }
+
+  @Override
+  public void declareLocation(String location) throws IOException {
+    try {
+      proxy.declareLocation(null, DeclareLocationRequestProto.newBuilder().setNetworkLocation(location).build());
+    } catch (ServiceException e) {
+      throw unwrapped(e);
+    }
   }
 
   /**

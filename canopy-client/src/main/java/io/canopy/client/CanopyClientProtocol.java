@@ -24,4 +24,11 @@ public interface CanopyClientProtocol {
   /** The located blocks of {@code src} as getBlockLocations answers them, and its bytes when in the database. */
   @Idempotent
   SmallFileRead readSmallFile(String src, long offset, long length) throws IOException;
+
+  /**
+   * Tells the namenode where this client is ({@code /zone/rack}): it remembers the location by the RPC client id, which
+   * this client's stock calls share, to order replicas for its reads and place its writes' first replicas.
+   */
+  @Idempotent
+  void declareLocation(String networkLocation) throws IOException;
 }

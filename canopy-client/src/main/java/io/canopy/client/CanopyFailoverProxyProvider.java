@@ -64,6 +64,12 @@ public class CanopyFailoverProxyProvider<T> extends AbstractNNFailoverProxyProvi
   private final ExecutorService ownExecutor;
   private final T dispatcher;
   private final Map<String, NNProxyInfo<T>> proxies = new HashMap<>();
+  /** {@link ClientConfig#NETWORK_LOCATION}, declared to each namenode called; null when unset. */
+  private final String networkLocation;
+  private final LongSupplier clock;
+  private final Executor background;
+  /** When the location was last declared to each namenode address (guarded by this). */
+  private final Map<String, Long> declaredAt = new HashMap<>();
   private boolean closed;
 
   /** The constructor Hadoop's {@code NameNodeProxiesClient} calls. */
@@ -92,6 +98,9 @@ public class CanopyFailoverProxyProvider<T> extends AbstractNNFailoverProxyProvi
     this.selector = new NamenodeSelector(policy, ClientConfig.locationDomainId(this.conf),
         ClientConfig.failedNamenodeAvoidMs(this.conf), clock, new Random(seed), seeds);
     this.ownExecutor = refreshExecutor == null ? refreshThread(nameservice) : null;
+    this.networkLocation = ClientConfig.networkLocation(this.conf);
+    this.clock = clock;
+    this.background = refreshExecutor != null ? refreshExecutor : ownExecutor;
     this.refresher = new NamenodeListRefresher(nameservice, selector,
         canonicalAddresses(source != null ? source
             : new NamenodeListClient(this.conf, ugi, ClientConfig.NAMENODE_LIST_RPC_TIMEOUT_MS)),
@@ -164,7 +173,36 @@ public class CanopyFailoverProxyProvider<T> extends AbstractNNFailoverProxyProvi
       throw new IllegalStateException("The namenode proxies of " + nameservice + " are closed");
     }
     NNProxyInfo<T> info = proxies.computeIfAbsent(address, a -> new NNProxyInfo<>(NetUtils.createSocketAddr(a)));
-    return createProxyIfNeeded(info).proxy;
+    T proxy = createProxyIfNeeded(info).proxy;
+    maybeDeclareLocation(address, info.getAddress());
+    return proxy;
+  }
+
+  /**
+   * With {@link ClientConfig#NETWORK_LOCATION} set, tells a namenode where this client is, in the background, when
+   * first called and again every {@value ClientConfig#DECLARE_LOCATION_AGAIN_MS} ms (a restarted namenode forgot):
+   * the namenode keys it by the RPC client id that this JVM's stock calls share, so their getBlockLocations,
+   * addBlock and getAdditionalDatanode, which carry no location, get this client's zone (design 019). A failure only
+   * leaves the namenode placing this client by its address, as HDFS does.
+   */
+  private void maybeDeclareLocation(String address, InetSocketAddress socket) {
+    if (networkLocation == null) {
+      return;
+    }
+    long now = clock.getAsLong();
+    Long last = declaredAt.get(address);
+    if (last != null && now - last < ClientConfig.DECLARE_LOCATION_AGAIN_MS) {
+      return;
+    }
+    declaredAt.put(address, now);
+    background.execute(() -> {
+      try (CanopyClientCalls calls = new CanopyClientCalls(conf, socket, ugi)) {
+        calls.declareLocation(networkLocation);
+      } catch (IOException | RuntimeException e) {
+        LOG.debug("Could not declare network location {} to namenode {}: it places this client by its address",
+            networkLocation, address, e);
+      }
+    });
   }
 
   /** Refreshes the namenode list now, on the calling thread; true when a namenode answered. */

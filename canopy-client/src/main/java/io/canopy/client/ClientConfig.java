@@ -30,6 +30,8 @@ public final class ClientConfig {
    * How often the client asks a namenode for the live namenode list while it is making calls. 0 or less: never;
    * the configured addresses are then the whole list.
    */
+  /** How often a client declares its {@link #NETWORK_LOCATION} again to a namenode it calls. */
+  public static final long DECLARE_LOCATION_AGAIN_MS = 60_000;
   public static final String NAMENODE_LIST_REFRESH_MS = "canopy.client.namenode-list.refresh-ms";
   public static final long NAMENODE_LIST_REFRESH_MS_DEFAULT = 30_000;
 

@@ -173,6 +173,18 @@ public final class MiniCanopyCluster implements AutoCloseable {
   }
 
   /**
+   * Starts one more datanode (the next index) that registers under {@code hostName} ({@code dfs.datanode.hostname};
+   * it still listens on the loopback address), so a topology mapping of the test can place it by that name.
+   */
+  public DataNode startDataNode(String hostName) throws IOException {
+    Configuration dataNodeConf = dataNodeConfiguration();
+    dataNodeConf.set("dfs.datanode.hostname", hostName);
+    DataNode dataNode = DataNodeLauncher.start(dataNodeConf, directory.resolve("dn" + dataNodes.size()));
+    dataNodes.add(dataNode);
+    return dataNode;
+  }
+
+  /**
    * The configuration datanodes of this cluster start with: the cluster's, plus every namenode not stopped as an HA
    * nameservice, with the service addresses datanodes report to.
    */

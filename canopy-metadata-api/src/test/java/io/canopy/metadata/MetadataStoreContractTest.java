@@ -726,6 +726,8 @@ public abstract class MetadataStoreContractTest {
       assertEquals(List.of(reported, stale, marked), tx.replicas().corrupt(null, 10), "key order, good rows skipped");
       assertEquals(List.of(reported, stale), tx.replicas().corrupt(null, 2));
       assertEquals(List.of(marked), tx.replicas().corrupt(stale.key(), 2));
+      assertEquals(List.of(good), tx.replicas().good(null, 10), "key order across files, corrupt rows skipped");
+      assertEquals(List.of(), tx.replicas().good(good.key(), 10));
     }
     // A replica reported again as good does not overwrite a corrupt row: only an update does.
     inTransaction(tx -> tx.replicas().insert(new Replica(20_001, 1_001, "DS-2")));
@@ -735,6 +737,10 @@ public abstract class MetadataStoreContractTest {
     inTransaction(tx -> tx.replicas().update(new Replica(20_001, 1_001, "DS-2")));
     try (Transaction tx = begin()) {
       assertEquals(List.of(stale, marked), tx.replicas().corrupt(null, 10));
+      Replica healed = new Replica(20_001, 1_001, "DS-2");
+      assertEquals(List.of(good, healed), tx.replicas().good(null, 10));
+      assertEquals(List.of(good), tx.replicas().good(null, 1), "bounded by the limit");
+      assertEquals(List.of(healed), tx.replicas().good(good.key(), 1), "strictly after the key given");
     }
   }
 

@@ -6,6 +6,7 @@ import io.canopy.metadata.MetadataStoreProvider;
 import io.canopy.metadata.entity.NamespaceIdentity;
 import io.canopy.namenode.blocks.BlockLocator;
 import io.canopy.namenode.blocks.BlockPlacement;
+import io.canopy.namenode.topology.ClientLocations;
 import io.canopy.namenode.topology.ReaderOrder;
 import io.canopy.namenode.topology.TopologyResolver;
 import io.canopy.namenode.blocks.BlockServices;
@@ -34,6 +35,7 @@ import io.canopy.namenode.ops.SafeModeOp;
 import io.canopy.namenode.ops.SubtreeOperations;
 import io.canopy.namenode.replication.DeadDatanodeMonitor;
 import io.canopy.namenode.replication.PendingTransfers;
+import io.canopy.namenode.replication.PlacementScan;
 import io.canopy.namenode.replication.RecentDeletions;
 import io.canopy.namenode.replication.ReplicationMonitor;
 import io.canopy.namenode.replication.ReplicationServices;
@@ -115,12 +117,15 @@ public final class NameNode implements AutoCloseable {
   private final NamespaceServices services;
   private final SubtreeOperations subtreeOperations;
   private final ReportCounters reportCounters;
+  private final ClientLocations clientLocations;
 
   private NameNode(MetadataStore store, RpcServers servers, SmallBlockReadServer smallFileReads,
       TransactionRunner runner, ScheduledExecutorService housekeeping, LeaderElection election,
       ScheduledExecutorService electionThread, LeaderDuties duties, ReplicaReportProcessor replicaReports,
-      NamespaceServices services, SubtreeOperations subtreeOperations, ReportCounters reportCounters) {
+      NamespaceServices services, SubtreeOperations subtreeOperations, ReportCounters reportCounters,
+      ClientLocations clientLocations) {
     this.reportCounters = reportCounters;
+    this.clientLocations = clientLocations;
     this.store = store;
     this.servers = servers;
     this.smallFileReads = smallFileReads;
@@ -187,7 +192,8 @@ public final class NameNode implements AutoCloseable {
     BlockServices blocks = new BlockServices(registry,
         new BlockPlacement(registry, topology, new Random(random.nextLong())),
         new BlockLocator(registry, identity.blockPoolId()), new ReplicaArrivals(),
-        new ReaderOrder(topology, new Random(random.nextLong())));
+        new ReaderOrder(topology, new Random(random.nextLong())),
+        new ClientLocations(ClientLocations.DEFAULT_LIMIT));
     AtomicReference<InetSocketAddress> boundAddress = new AtomicReference<>();
     LeaderElection election = new LeaderElection(store, NameNodeConfig.electionSettings(conf),
         () -> boundAddress.get().getAddress().getHostAddress() + ":" + boundAddress.get().getPort(),
@@ -218,6 +224,7 @@ public final class NameNode implements AutoCloseable {
     leaderWork.add(new DeadSubtreeLockCleaner(runner, namenodeAlive, subtreeCleanupMs));
     leaderWork.add(new BucketChangeFolder(runner, NameNodeConfig.bucketFoldIntervalMs(conf)));
     leaderWork.add(new ReplicationMonitor(runner, replication));
+    leaderWork.add(new PlacementScan(runner, replication, NameNodeConfig.placementScanReplicasPerRun(conf)));
     leaderWork.add(new StartupSafeModeMonitor(runner, store.blockCensus(), services.safeMode(), fullReports, registry,
         System::currentTimeMillis));
     UnknownReplicas unknownReplicas = new UnknownReplicas(runner, () -> election.leaderTerm().orElse(0),
@@ -289,7 +296,7 @@ public final class NameNode implements AutoCloseable {
         servers.clientAddress(), servers.serviceAddress(), store.describe(), seed);
     LOG.info("Namenode {} joined the group; leader: {}", election.selfId(), election.leaderId());
     return new NameNode(store, servers, smallFileReads, runner, housekeeping, election, electionThread, duties,
-        replicaReports, services, subtreeOperations, datanodes.counters());
+        replicaReports, services, subtreeOperations, datanodes.counters(), blocks.clients());
   }
 
   /**
@@ -450,6 +457,11 @@ public final class NameNode implements AutoCloseable {
   }
 
   /** This namenode's copy of the cluster-wide safe mode. */
+  /** The network locations clients declared to this namenode (design 019). */
+  public ClientLocations clientLocations() {
+    return clientLocations;
+  }
+
   public SafeMode safeMode() {
     return services.safeMode();
   }

@@ -139,6 +139,13 @@ public final class NameNodeConfig {
   public static final String REPLICATION_BLOCKS_PER_RUN = "canopy.namenode.replication.blocks-per-run";
   public static final int REPLICATION_BLOCKS_PER_RUN_DEFAULT = 1000;
   /**
+   * Good replicas the leader's placement scan reads per run (every 3 s), looking for blocks all in one zone or rack
+   * while the cluster has more: it runs when a leader term starts and when the live datanodes come to span two
+   * zones (or racks) again.
+   */
+  public static final String PLACEMENT_SCAN_REPLICAS_PER_RUN = "canopy.namenode.placement-scan.replicas-per-run";
+  public static final int PLACEMENT_SCAN_REPLICAS_PER_RUN_DEFAULT = 10_000;
+  /**
    * How long after a file is closed its blocks may stay short of replicas before the leader copies them: the time
    * the pipeline's datanodes have to report the replicas they wrote.
    */
@@ -344,6 +351,15 @@ public final class NameNodeConfig {
   /** {@link #REPLICATION_BLOCKS_PER_RUN}. */
   public static int replicationBlocksPerRun(Configuration conf) {
     return conf.getInt(REPLICATION_BLOCKS_PER_RUN, REPLICATION_BLOCKS_PER_RUN_DEFAULT);
+  }
+
+  /** {@link #PLACEMENT_SCAN_REPLICAS_PER_RUN}, at least 1. */
+  public static int placementScanReplicasPerRun(Configuration conf) {
+    int replicas = conf.getInt(PLACEMENT_SCAN_REPLICAS_PER_RUN, PLACEMENT_SCAN_REPLICAS_PER_RUN_DEFAULT);
+    if (replicas < 1) {
+      throw new IllegalArgumentException(PLACEMENT_SCAN_REPLICAS_PER_RUN + " must be at least 1, got " + replicas);
+    }
+    return replicas;
   }
 
   /** {@link #REPLICATION_REPORT_GRACE_MS}. */

@@ -61,6 +61,13 @@ public interface ReplicaTable {
   List<Replica> onStorage(String storageId, ReplicaKey after, int limit) throws StoreException;
 
   /**
+   * Up to {@code limit} good (not corrupt) replicas of every file, ordered by (inode id, block id, storage id),
+   * strictly after {@code after} (null: from the first): a primary-key scan across partitions, no lock. Leader
+   * housekeeping only (the placement scan looking for blocks held in one zone or rack).
+   */
+  List<Replica> good(ReplicaKey after, int limit) throws StoreException;
+
+  /**
    * Up to {@code limit} corrupt replicas in (inode id, block id, storage id) order, strictly after {@code after} (null:
    * from the first): an index scan across partitions over corrupt rows only, for administrators' counts.
    */

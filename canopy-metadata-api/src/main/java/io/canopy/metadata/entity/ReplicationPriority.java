@@ -14,7 +14,12 @@ public enum ReplicationPriority {
   /** More live replicas than the file's replication: some are to be deleted. */
   EXCESS(3),
   /** No live replica at all: nothing to copy from until a datanode holding one comes back. */
-  MISSING(4);
+  MISSING(4),
+  /**
+   * As many live replicas as the file's replication, but all in one zone (or rack) while the cluster has more: one
+   * copy to another zone is made, then the excess one goes from the crowded zone (HDFS's badly distributed blocks).
+   */
+  MISPLACED(5);
 
   private final int code;
 

@@ -53,7 +53,16 @@ public final class BlockPlacement {
    */
   public List<Target> choose(String path, int count, int minReplication, Set<String> excludedUuids,
       String clientAddress) throws IOException {
-    return choose(path, count, minReplication, excludedUuids, clientAddress, List.of());
+    return choose(path, count, minReplication, excludedUuids, clientAddress, null, List.of());
+  }
+
+  /**
+   * As {@link #choose(String, int, int, Set, String)} for a writer that declared its location ({@code declared},
+   * null when it did not): its first replica goes to that rack, else zone, unless it is on a datanode itself.
+   */
+  public List<Target> choose(String path, int count, int minReplication, Set<String> excludedUuids,
+      String clientAddress, NetworkLocation declared) throws IOException {
+    return choose(path, count, minReplication, excludedUuids, clientAddress, declared, List.of());
   }
 
   /**
@@ -61,7 +70,7 @@ public final class BlockPlacement {
    * (a pipeline growing back after a failure): the new targets complete their spread.
    */
   public List<Target> choose(String path, int count, int minReplication, Set<String> excludedUuids,
-      String clientAddress, List<String> holderUuids) throws IOException {
+      String clientAddress, NetworkLocation declared, List<String> holderUuids) throws IOException {
     List<DatanodeRegistry.Node> live = registry.live();
     List<DatanodeRegistry.Node> candidates = shuffledCandidates(live, excludedUuids, holderUuids);
     if (candidates.size() < minReplication) {
@@ -69,7 +78,7 @@ public final class BlockPlacement {
           + minReplication + " minReplication nodes. There are " + live.size() + " datanode(s) running and "
           + excludedUuids.size() + " node(s) are excluded in this operation.");
     }
-    return pick(candidates, locationsOf(holderUuids), count, clientAddress);
+    return pick(candidates, locationsOf(holderUuids), count, clientAddress, declared);
   }
 
   /**
@@ -80,18 +89,22 @@ public final class BlockPlacement {
   public List<Target> chooseAdditional(int count, Set<String> excludedUuids, List<String> holderUuids)
       throws StoreException {
     List<DatanodeRegistry.Node> candidates = shuffledCandidates(registry.live(), excludedUuids, holderUuids);
-    return pick(candidates, locationsOf(holderUuids), count, null);
+    return pick(candidates, locationsOf(holderUuids), count, null, null);
   }
 
   private List<Target> pick(List<DatanodeRegistry.Node> candidates, List<NetworkLocation> chosen, int count,
-      String clientAddress) {
+      String clientAddress, NetworkLocation declared) {
     List<Target> targets = new ArrayList<>();
     List<DatanodeRegistry.Node> left = new ArrayList<>(candidates);
     List<NetworkLocation> placed = new ArrayList<>(chosen);
-    NetworkLocation writer = clientAddress == null || !chosen.isEmpty() ? NetworkLocation.UNKNOWN
-        : topology.locate(clientAddress, null);
+    NetworkLocation writer = !chosen.isEmpty() ? NetworkLocation.UNKNOWN : declared != null ? declared
+        : clientAddress == null ? NetworkLocation.UNKNOWN : topology.locate(clientAddress, null);
+    // the writer's own datanode: same address, and at the location it declared if it declared one (every process of
+    // a local cluster has the same address)
+    Predicate<DatanodeRegistry.Node> own = node -> clientAddress != null
+        && node.record().ipAddress().equals(clientAddress) && (declared == null || location(node).sameRack(declared));
     while (targets.size() < count && !left.isEmpty()) {
-      DatanodeRegistry.Node next = next(left, placed, clientAddress, writer);
+      DatanodeRegistry.Node next = next(left, placed, own, writer);
       left.remove(next);
       placed.add(location(next));
       targets.add(new Target(next, usableStorage(next)));
@@ -101,7 +114,7 @@ public final class BlockPlacement {
 
   /** The next replica's datanode among {@code left} (shuffled), given where the block's replicas are. */
   private static DatanodeRegistry.Node next(List<DatanodeRegistry.Node> left, List<NetworkLocation> placed,
-      String clientAddress, NetworkLocation writer) {
+      Predicate<DatanodeRegistry.Node> own, NetworkLocation writer) {
     Set<String> zones = new HashSet<>();
     Set<String> racks = new HashSet<>();
     placed.forEach(l -> {
@@ -111,7 +124,7 @@ public final class BlockPlacement {
     switch (placed.size()) {
       case 0 -> {
         boolean placedWriter = !writer.equals(NetworkLocation.UNKNOWN); // an unplaced writer has no rack to prefer
-        return first(left, node -> clientAddress != null && node.record().ipAddress().equals(clientAddress),
+        return first(left, own,
             node -> placedWriter && location(node).sameRack(writer),
             node -> placedWriter && writer.hasZone() && location(node).sameZone(writer));
       }

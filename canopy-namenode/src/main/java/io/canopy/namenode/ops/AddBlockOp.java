@@ -12,6 +12,7 @@ import io.canopy.namenode.blocks.BlockPlacement;
 import io.canopy.namenode.blocks.BlockServices;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.permission.PermissionChecker;
+import io.canopy.namenode.topology.NetworkLocation;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.quota.QuotaUpdater;
 import io.canopy.namenode.quota.StorageSpace;
@@ -36,9 +37,9 @@ import org.apache.hadoop.hdfs.server.namenode.NotReplicatedYetException;
  * (same previous block, new block still empty) gets the block it was already given.
  */
 public final class AddBlockOp implements Operation<LocatedBlock> {
-  /** What the client asked for. */
+  /** What the client asked for; {@code clientLocation}: where it declared it is (null: placed by its address). */
   public record Request(FsPath path, long fileId, String holder, ExtendedBlock previous, DatanodeInfo[] excluded,
-      String clientAddress) {
+      String clientAddress, NetworkLocation clientLocation) {
   }
 
   private final NamespaceServices services;
@@ -103,7 +104,7 @@ public final class AddBlockOp implements Operation<LocatedBlock> {
       }
     }
     List<BlockPlacement.Target> targets = blocks.placement().choose(path, file.replication(), minReplication,
-        excluded, request.clientAddress);
+        excluded, request.clientAddress, request.clientLocation);
     // HDFS charges a whole preferred block per replica when it allocates one (and the committed previous block its
     // real length): checked against the quotas above, deepest first
     QuotaUpdater.chargeChangeOf(context, file, 0, StorageSpace.ofFile(file, fileBlocks) - spaceBefore

@@ -7,6 +7,7 @@ import io.canopy.namenode.blocks.BlockServices;
 import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.permission.PermissionChecker;
+import io.canopy.namenode.topology.NetworkLocation;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.TransactionContext;
@@ -24,7 +25,8 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 public final class GetAdditionalDatanodeOp implements Operation<LocatedBlock> {
   /** What the client asked for. */
   public record Request(FsPath path, long fileId, String holder, ExtendedBlock block, DatanodeInfo[] existing,
-      String[] existingStorageIds, DatanodeInfo[] excluded, int additional, String clientAddress) {
+      String[] existingStorageIds, DatanodeInfo[] excluded, int additional, String clientAddress,
+      NetworkLocation clientLocation) {
   }
 
   private final BlockServices blocks;
@@ -72,7 +74,8 @@ public final class GetAdditionalDatanodeOp implements Operation<LocatedBlock> {
       holders.add(node.getDatanodeUuid()); // the pipeline's: the new ones complete its spread over zones and racks
     }
     List<BlockPlacement.Target> chosen = blocks.placement().choose(request.path.toString(), request.additional,
-        Math.min(minReplication, request.additional), excluded, request.clientAddress, holders);
+        Math.min(minReplication, request.additional), excluded, request.clientAddress,
+        request.clientLocation, holders);
     List<DatanodeInfo> nodes = new ArrayList<>();
     List<String> storages = new ArrayList<>();
     List<StorageType> types = new ArrayList<>();

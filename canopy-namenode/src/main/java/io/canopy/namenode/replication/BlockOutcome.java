@@ -26,7 +26,7 @@ public record BlockOutcome(long inodeId, long blockId, Kind kind, PendingTransfe
      * kept queued until it has.
      */
     POSTPONED,
-    /** A copy to new datanodes was scheduled. */
+    /** A copy to new datanodes was scheduled (short of replicas, or all of them in one zone or rack). */
     TRANSFER_SCHEDULED,
     /** A copy is in flight already, or the only datanodes to copy to are deleting an old replica of the block. */
     WAITING,

@@ -23,23 +23,18 @@ final class ExcessReplicas {
     List<ReplicaHolder> kept = new ArrayList<>(live);
     List<ReplicaHolder> victims = new ArrayList<>();
     while (victims.size() < count) {
-      List<NetworkLocation> locations = kept.stream().map(ExcessReplicas::location).toList();
+      List<NetworkLocation> locations = ReplicaHolder.locations(kept);
       boolean zoned = locations.stream().anyMatch(NetworkLocation::hasZone);
       // among zoned replicas, one on a datanode of no zone (the topology did not place it) protects no zone: first
       ReplicaHolder victim = kept.stream().min(Comparator
-          .comparingInt((ReplicaHolder h) -> zoned && !location(h).hasZone() ? 0 : 1)
-          .thenComparingLong(h -> -locations.stream().filter(location(h)::sameZone).count())
-          .thenComparingLong(h -> -locations.stream().filter(location(h)::sameRack).count())
+          .comparingInt((ReplicaHolder h) -> zoned && !h.location().hasZone() ? 0 : 1)
+          .thenComparingLong(h -> -locations.stream().filter(h.location()::sameZone).count())
+          .thenComparingLong(h -> -locations.stream().filter(h.location()::sameRack).count())
           .thenComparingLong(ReplicaHolder::remaining)
           .thenComparing(h -> h.uuid() == null ? "" : h.uuid())).orElseThrow();
       kept.remove(victim);
       victims.add(victim);
     }
     return victims;
-  }
-
-  private static NetworkLocation location(ReplicaHolder holder) {
-    return holder.node() == null ? NetworkLocation.UNKNOWN
-        : NetworkLocation.parseOrUnknown(holder.node().record().networkLocation());
   }
 }

@@ -11,6 +11,7 @@ import io.canopy.metadata.entity.Replica;
 import io.canopy.metadata.entity.ReplicationPriority;
 import io.canopy.namenode.blocks.BlockPlacement;
 import io.canopy.namenode.membership.LeaderFence;
+import io.canopy.namenode.topology.NetworkLocation;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
 import io.canopy.namenode.tx.FileData;
@@ -31,19 +32,23 @@ import java.util.Set;
  * too few gets a copy scheduled from a live holder to new datanodes (handed out with the source's next heartbeat
  * once this commits). Nothing here ever deletes a good replica of a block that does not have more live replicas than
  * its replication, nor a corrupt one before the block has its replication in good ones; after a leader change,
- * deletions wait until the datanodes holding the block have sent this leader a full report.
+ * deletions wait until the datanodes holding the block have sent this leader a full report. A block with its
+ * replication whose replicas are all in one zone (or rack) while the cluster has more ({@link ReplicaSpread}) gets one
+ * copy in another; the excess replica then goes from the crowded zone ({@link ExcessReplicas}).
  */
 final class RepairBlocksOp implements Operation<List<BlockOutcome>> {
   private final long inodeId;
   private final long term;
   private final ReplicationServices services;
   private final int transferBudget;
+  private final ReplicaSpread spread;
 
-  RepairBlocksOp(long inodeId, long term, ReplicationServices services, int transferBudget) {
+  RepairBlocksOp(long inodeId, long term, ReplicationServices services, int transferBudget, ReplicaSpread spread) {
     this.inodeId = inodeId;
     this.term = term;
     this.services = services;
     this.transferBudget = transferBudget;
+    this.spread = spread;
   }
 
   @Override
@@ -131,11 +136,15 @@ final class RepairBlocksOp implements Operation<List<BlockOutcome>> {
           return BlockOutcome.of(inodeId, block.blockId(), BlockOutcome.Kind.POSTPONED);
         }
         corruptRemoved = removeCorrupt(block, deletable);
-        if (live.size() < replication) {
+        if (live.size() < replication || live.size() == replication && !spreadEnough(live, replication)) {
           // what is left of the block is copied on the next run; this one's deletions are reported now
-          keepQueued(row, ReplicationQueue.priority(live.size(), replication));
+          keepQueued(row, priority(live, replication));
           return new BlockOutcome(inodeId, block.blockId(), BlockOutcome.Kind.CORRUPT_REMOVED, null, corruptRemoved);
         }
+      }
+      if (live.size() == replication && !spreadEnough(live, replication)) {
+        keepQueued(row, ReplicationPriority.MISPLACED);
+        return copy(block, all(holders, corrupt), live, 1);
       }
       if (live.size() == replication) {
         transaction.replicationQueue().delete(row.key());
@@ -152,14 +161,30 @@ final class RepairBlocksOp implements Operation<List<BlockOutcome>> {
         return new BlockOutcome(inodeId, block.blockId(), BlockOutcome.Kind.EXCESS_REMOVED, null, removed);
       }
       keepQueued(row, ReplicationQueue.priority(live.size(), replication));
-      List<ReplicaHolder> all = new ArrayList<>(holders);
-      all.addAll(corrupt);
+      List<ReplicaHolder> all = all(holders, corrupt);
       if (live.isEmpty()) {
         List<String> holding = new ArrayList<>();
         all.forEach(h -> holding.add(h.uuid() == null ? h.replica().storageId() : h.uuid()));
         return new BlockOutcome(inodeId, block.blockId(), BlockOutcome.Kind.MISSING, null, holding);
       }
-      return copy(block, all, live, replication);
+      return copy(block, all, live, replication - live.size());
+    }
+
+    /** Whether the live replicas span the failure domains they should ({@link ReplicaSpread}). */
+    private boolean spreadEnough(List<ReplicaHolder> live, int replication) {
+      return spread.satisfied(ReplicaHolder.locations(live), replication);
+    }
+
+    /** The queue priority of a block with {@code live} replicas: a mis-placed one stays queued as such. */
+    private ReplicationPriority priority(List<ReplicaHolder> live, int replication) {
+      ReplicationPriority priority = ReplicationQueue.priority(live.size(), replication);
+      return priority == null && !spreadEnough(live, replication) ? ReplicationPriority.MISPLACED : priority;
+    }
+
+    private static List<ReplicaHolder> all(List<ReplicaHolder> holders, List<ReplicaHolder> corrupt) {
+      List<ReplicaHolder> all = new ArrayList<>(holders);
+      all.addAll(corrupt);
+      return all;
     }
 
     /**
@@ -250,11 +275,21 @@ final class RepairBlocksOp implements Operation<List<BlockOutcome>> {
         throw new IllegalStateException("invariant: removing excess replicas of block " + block.blockId()
             + " would leave " + (live.size() - removed.size()) + " live replicas, not its replication " + replication);
       }
-      transaction.replicationQueue().delete(row.key());
+      List<ReplicaHolder> kept = new ArrayList<>(live);
+      kept.removeIf(holder -> removed.contains(holder.uuid()));
+      if (spreadEnough(kept, replication)) {
+        transaction.replicationQueue().delete(row.key());
+      } else {
+        keepQueued(row, ReplicationPriority.MISPLACED); // all in one zone: copied to another on a later run
+      }
       return new BlockOutcome(inodeId, block.blockId(), BlockOutcome.Kind.EXCESS_REMOVED, null, removed);
     }
 
-    private BlockOutcome copy(Block block, List<ReplicaHolder> holders, List<ReplicaHolder> live, int replication)
+    /**
+     * Schedules a copy of the block to {@code wanted} new datanodes from its least busy live holder. A copy of a block
+     * that has its replication but not its spread ({@code live} all in one zone) goes to another zone or nowhere.
+     */
+    private BlockOutcome copy(Block block, List<ReplicaHolder> holders, List<ReplicaHolder> live, int wanted)
         throws StoreException {
       PendingTransfers.Transfer pending = services.pending().of(block.blockId());
       Set<String> holding = new HashSet<>();
@@ -277,8 +312,13 @@ final class RepairBlocksOp implements Operation<List<BlockOutcome>> {
       Set<String> doomed = doomedHolders(block, services.registry().live().stream().map(n -> n.record().uuid())
           .toList());
       excluded.addAll(doomed);
-      List<BlockPlacement.Target> chosen = services.placement().chooseAdditional(replication - live.size(), excluded,
+      List<BlockPlacement.Target> chosen = services.placement().chooseAdditional(wanted, excluded,
           live.stream().map(ReplicaHolder::uuid).toList());
+      if (live.size() >= file.replication()) {
+        List<NetworkLocation> held = ReplicaHolder.locations(live);
+        chosen = chosen.stream().filter(t -> spread.addsDomain(NetworkLocation.parseOrUnknown(
+            t.node().record().networkLocation()), held)).toList();
+      }
       if (chosen.isEmpty()) {
         // a datanode left out only while it deletes its old replica (a corrupt one just removed) is a target again
         // within the deletion grace: wait for it, rather than set the block aside as helpless for the idle backoff

@@ -4,6 +4,7 @@ import io.canopy.metadata.StoreException;
 import io.canopy.metadata.entity.Replica;
 import io.canopy.metadata.entity.StorageRecord;
 import io.canopy.namenode.blocks.DatanodeRegistry;
+import io.canopy.namenode.topology.NetworkLocation;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -26,6 +27,16 @@ record ReplicaHolder(Replica replica, DatanodeRegistry.Node node, boolean live) 
   /** The holding datanode's uuid, or null when unknown. */
   String uuid() {
     return node == null ? null : node.record().uuid();
+  }
+
+  /** Where the holding datanode is; {@link NetworkLocation#UNKNOWN} when no registered datanode has the storage. */
+  NetworkLocation location() {
+    return node == null ? NetworkLocation.UNKNOWN : NetworkLocation.parseOrUnknown(node.record().networkLocation());
+  }
+
+  /** The locations of {@code holders}, in their order. */
+  static List<NetworkLocation> locations(List<ReplicaHolder> holders) {
+    return holders.stream().map(ReplicaHolder::location).toList();
   }
 
   /** The datanode's remaining space (0 when unknown): excess replicas go first from the fullest datanodes. */

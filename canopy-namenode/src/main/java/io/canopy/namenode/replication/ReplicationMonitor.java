@@ -5,7 +5,9 @@ import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.leader.LeaderWork;
 import io.canopy.namenode.membership.NotLeaderException;
 import io.canopy.namenode.tx.TransactionRunner;
+import io.canopy.namenode.topology.NetworkLocation;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
@@ -62,7 +64,12 @@ public final class ReplicationMonitor implements LeaderWork {
     settlePendingTransfers();
     ReplicationSettings settings = services.settings();
     Set<String> live = new HashSet<>();
-    services.registry().live().forEach(node -> live.add(node.record().uuid()));
+    List<NetworkLocation> liveLocations = new ArrayList<>();
+    services.registry().live().forEach(node -> {
+      live.add(node.record().uuid());
+      liveLocations.add(NetworkLocation.parseOrUnknown(node.record().networkLocation()));
+    });
+    ReplicaSpread spread = ReplicaSpread.of(liveLocations);
     idle.liveDatanodesAre(live);
     int transfersLeft = Math.max(1, live.size() * settings.workMultiplier());
     Map<BlockOutcome.Kind, Integer> tally = new EnumMap<>(BlockOutcome.Kind.class);
@@ -92,7 +99,7 @@ public final class ReplicationMonitor implements LeaderWork {
           tally.merge(BlockOutcome.Kind.NOT_DUE, 1, Integer::sum);
           continue;
         }
-        transfersLeft -= repairFile(row.inodeId(), term, transfersLeft, tally, ofFile);
+        transfersLeft -= repairFile(row.inodeId(), term, transfersLeft, spread, tally, ofFile);
       }
     }
     cursor = reachedEnd ? null : after;
@@ -130,11 +137,11 @@ public final class ReplicationMonitor implements LeaderWork {
    * Runs one file's repair and applies its outcomes; returns the number of copies it scheduled. When nothing could be
    * done for any of its blocks, the rows seen ({@code rows}) are left alone until something changes.
    */
-  private int repairFile(long inodeId, long term, int transfersLeft, Map<BlockOutcome.Kind, Integer> tally,
-      List<QueuedBlock> rows) throws NotLeaderException {
+  private int repairFile(long inodeId, long term, int transfersLeft, ReplicaSpread spread,
+      Map<BlockOutcome.Kind, Integer> tally, List<QueuedBlock> rows) throws NotLeaderException {
     List<BlockOutcome> outcomes;
     try {
-      outcomes = runner.run(new RepairBlocksOp(inodeId, term, services, transfersLeft));
+      outcomes = runner.run(new RepairBlocksOp(inodeId, term, services, transfersLeft, spread));
     } catch (NotLeaderException e) {
       throw e;
     } catch (IOException | RuntimeException e) {
@@ -161,8 +168,8 @@ public final class ReplicationMonitor implements LeaderWork {
         PendingTransfers.Transfer transfer = outcome.transfer();
         services.pending().schedule(transfer);
         missing.found(blockId);
-        LOG.info("Block {} of file inode {} is short of replicas: copying it from datanode {} to {}", blockId,
-            outcome.inodeId(), transfer.sourceUuid(), transfer.targets());
+        LOG.info("Block {} of file inode {} is short of replicas, or has them all in one zone or rack: copying it "
+            + "from datanode {} to {}", blockId, outcome.inodeId(), transfer.sourceUuid(), transfer.targets());
         return 1;
       }
       case EXCESS_REMOVED, CORRUPT_REMOVED -> {

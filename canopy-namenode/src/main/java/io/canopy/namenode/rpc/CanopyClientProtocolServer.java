@@ -3,6 +3,8 @@ package io.canopy.namenode.rpc;
 import io.canopy.client.CanopyClientProtocolPB;
 import io.canopy.client.proto.CanopyClientProtocolProtos.CompleteSmallRequestProto;
 import io.canopy.client.proto.CanopyClientProtocolProtos.CompleteSmallResponseProto;
+import io.canopy.client.proto.CanopyClientProtocolProtos.DeclareLocationRequestProto;
+import io.canopy.client.proto.CanopyClientProtocolProtos.DeclareLocationResponseProto;
 import io.canopy.client.proto.CanopyClientProtocolProtos.GetSmallFileSettingsRequestProto;
 import io.canopy.client.proto.CanopyClientProtocolProtos.GetSmallFileSettingsResponseProto;
 import io.canopy.client.proto.CanopyClientProtocolProtos.ReadSmallFileRequestProto;
@@ -14,8 +16,11 @@ import io.canopy.namenode.fs.StorableText;
 import io.canopy.namenode.ops.CompleteSmallOp;
 import io.canopy.namenode.ops.ReadSmallFileOp;
 import io.canopy.namenode.permission.PermissionChecker;
+import io.canopy.namenode.topology.NetworkLocation;
+import io.canopy.namenode.topology.ReaderOrder;
 import io.canopy.namenode.tx.TransactionRunner;
 import java.io.IOException;
+import org.apache.hadoop.fs.InvalidRequestException;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.hdfs.protocolPB.PBHelperClient;
 import org.apache.hadoop.ipc.Server;
@@ -76,14 +81,38 @@ public final class CanopyClientProtocolServer implements CanopyClientProtocolPB 
       ReadSmallFileOp.Result result = runner.run(new ReadSmallFileOp(blocks.locator(),
           FsPath.parse("readSmallFile", request.getSrc()), request.getOffset(), request.getLength(), permissions()));
       String clientIp = Server.getRemoteAddress();
-      LocatedBlocks located = blocks.readers().sort(result.blocks(), blocks.readers().readerAt(
-          request.hasNetworkLocation() ? request.getNetworkLocation() : null, clientIp), clientIp);
+      NetworkLocation declared = ReaderOrder.declared(request.hasNetworkLocation() ? request.getNetworkLocation()
+          : null);
+      if (declared != null) {
+        blocks.clients().declare(Server.getClientId(), declared);
+      } else {
+        declared = blocks.clients().declared(Server.getClientId());
+      }
+      LocatedBlocks located = blocks.readers().sort(result.blocks(), blocks.readers().readerAt(declared, clientIp),
+          clientIp);
       ReadSmallFileResponseProto.Builder response = ReadSmallFileResponseProto.newBuilder()
           .setLocatedBlocks(PBHelperClient.convert(located).toByteString());
       if (result.data() != null) {
         response.setData(ByteString.copyFrom(result.data()));
       }
       return response.build();
+    } catch (IOException e) {
+      throw new ServiceException(e);
+    }
+  }
+
+  @Override
+  public DeclareLocationResponseProto declareLocation(RpcController controller, DeclareLocationRequestProto request)
+      throws ServiceException {
+    try {
+      NetworkLocation location;
+      try {
+        location = NetworkLocation.parse(request.getNetworkLocation());
+      } catch (IllegalArgumentException e) {
+        throw new InvalidRequestException(e.getMessage());
+      }
+      blocks.clients().declare(Server.getClientId(), location);
+      return DeclareLocationResponseProto.getDefaultInstance();
     } catch (IOException e) {
       throw new ServiceException(e);
     }

@@ -346,7 +346,8 @@ public final class ClientProtocolServer extends UnsupportedClientCalls {
     services.safeMode().check("Cannot add block to " + src);
     StorableText.require(CLIENT_NAME, clientName);
     return runner.run(new AddBlockOp(services, blocks, new AddBlockOp.Request(FsPath.parse("addBlock", src), fileId,
-        clientName, previous, excludeNodes, CallerInfo.address()), permissions()));
+        clientName, previous, excludeNodes, CallerInfo.address(), blocks.clients().declared(Server.getClientId())),
+        permissions()));
   }
 
   @Override
@@ -356,7 +357,8 @@ public final class ClientProtocolServer extends UnsupportedClientCalls {
     StorableText.require(CLIENT_NAME, clientName);
     return runner.run(new GetAdditionalDatanodeOp(blocks, services.limits().minReplication(),
         new GetAdditionalDatanodeOp.Request(FsPath.parse("getAdditionalDatanode", src), fileId, clientName, blk,
-            existings, existingStorageIDs, excludes, numAdditionalNodes, CallerInfo.address()), permissions()));
+            existings, existingStorageIDs, excludes, numAdditionalNodes, CallerInfo.address(),
+            blocks.clients().declared(Server.getClientId())), permissions()));
   }
 
   /** complete: waits a little for the last block's reports rather than answering "not yet" at once. */
@@ -388,7 +390,8 @@ public final class ClientProtocolServer extends UnsupportedClientCalls {
     LocatedBlocks located = runner.run(new GetBlockLocationsOp(blocks.locator(),
         FsPath.parse("getBlockLocations", src), offset, length, permissions()));
     String clientIp = Server.getRemoteAddress();
-    return blocks.readers().sort(located, blocks.readers().readerAt(null, clientIp), clientIp);
+    return blocks.readers().sort(located, blocks.readers().readerAt(blocks.clients().declared(Server.getClientId()),
+        clientIp), clientIp);
   }
 
   @Override

@@ -121,7 +121,8 @@ public final class ClusterAdminCalls {
             highest++;
             lowRedundancy++;
           }
-          case VERY_UNDER_REPLICATED, UNDER_REPLICATED -> lowRedundancy++;
+          // HDFS counts its badly distributed blocks among the low-redundancy ones too
+          case VERY_UNDER_REPLICATED, UNDER_REPLICATED, MISPLACED -> lowRedundancy++;
           case MISSING -> {
             missing++;
             missingFiles.add(block.inodeId());

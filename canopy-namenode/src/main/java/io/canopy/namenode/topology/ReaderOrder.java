@@ -31,18 +31,26 @@ public final class ReaderOrder {
   }
 
   /**
-   * Where the reader is: {@code declared} when it is a network location (a Canopy client's setting), else the
+   * Where the reader is: {@code declared} when the client declared a location (a Canopy client's setting), else the
    * mapping's location for {@code clientIp}; {@link NetworkLocation#UNKNOWN} when neither places it.
    */
-  public NetworkLocation readerAt(String declared, String clientIp) {
-    if (declared != null && !declared.isEmpty()) {
-      try {
-        return NetworkLocation.parse(declared);
-      } catch (IllegalArgumentException e) {
-        return NetworkLocation.UNKNOWN; // the client checks its own setting; a bad one only loses the order
-      }
+  public NetworkLocation readerAt(NetworkLocation declared, String clientIp) {
+    if (declared != null) {
+      return declared;
     }
     return clientIp == null ? NetworkLocation.UNKNOWN : topology.locate(clientIp, null);
+  }
+
+  /** A location a client sent, or null when it sent none or not one (the client checks its own setting). */
+  public static NetworkLocation declared(String sent) {
+    if (sent == null || sent.isEmpty()) {
+      return null;
+    }
+    try {
+      return NetworkLocation.parse(sent);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
   }
 
   /** Sorts every block of {@code blocks}, the last one included, in place; returns {@code blocks}. */

@@ -121,12 +121,28 @@ class BlockPlacementTest {
   }
 
   @Test
+  void aWriterThatDeclaredItsLocationGetsItsFirstReplicaThereThoughEveryDatanodeSharesItsAddress() throws IOException {
+    // a local cluster: every process on 127.0.0.1, so the address names no datanode in particular
+    Map<String, DatanodeRegistry.Node> cluster = clusterAt("127.0.0.1", "/az1/rack1", "/az2/rack1", "/az3/rack1",
+        "/az3/rack2");
+    for (int seed = 0; seed < SEEDS; seed++) {
+      List<NetworkLocation> at = locations(placement(cluster, seed).choose("/f", 2, 1, Set.of(), "127.0.0.1",
+          NetworkLocation.parse("/az3/rack2")));
+      assertEquals("/az3/rack2", at.get(0).rack(), "seed " + seed + ": the declared rack first");
+      assertNotEquals("/az3", at.get(1).zone(), "seed " + seed + ": the second in another zone");
+      assertEquals("/az2", locations(placement(cluster, seed).choose("/f", 1, 1, Set.of(), "127.0.0.1",
+          NetworkLocation.parse("/az2/elsewhere"))).get(0).zone(), "seed " + seed + ": no datanode on the declared "
+          + "rack: one of its zone");
+    }
+  }
+
+  @Test
   void aPipelineGrowingBackAndReReplicationRestoreTheZoneSpread() throws IOException {
     Map<String, DatanodeRegistry.Node> cluster = cluster("/az1/rack1", "/az1/rack1", "/az1/rack2", "/az2/rack1",
         "/az3/rack1");
     for (int seed = 0; seed < SEEDS; seed++) {
       // a pipeline left with one datanode of az1 gets its second replica in another zone
-      List<BlockPlacement.Target> added = placement(cluster, seed).choose("/f", 1, 1, Set.of("dn1"), null,
+      List<BlockPlacement.Target> added = placement(cluster, seed).choose("/f", 1, 1, Set.of("dn1"), null, null,
           List.of("dn1"));
       assertNotEquals("/az1", locations(added).get(0).zone(), "seed " + seed);
       // a block left with two replicas in az1 (its third zone lost) gets its copy in a zone holding none
@@ -150,10 +166,16 @@ class BlockPlacementTest {
 
   /** Datanodes dn1.. at the given locations, each with its own IP address and one usable storage. */
   static Map<String, DatanodeRegistry.Node> cluster(String... locations) {
+    return clusterAt(null, locations);
+  }
+
+  /** Datanodes dn1.. at {@code locations}, all on host {@code ip} (null: each on its own, 127.0.0.N). */
+  static Map<String, DatanodeRegistry.Node> clusterAt(String ip, String... locations) {
     Map<String, DatanodeRegistry.Node> nodes = new LinkedHashMap<>();
     for (int i = 0; i < locations.length; i++) {
       String uuid = "dn" + (i + 1);
-      DatanodeRecord record = new DatanodeRecord(uuid, uuid + ".localhost", "127.0.0." + (i + 1), 9866, 9864, 0,
+      DatanodeRecord record = new DatanodeRecord(uuid, uuid + ".localhost", ip != null ? ip : "127.0.0." + (i + 1),
+          9866, 9864, 0,
           9867, locations[i], "3.5.0", 0, 100L << 30, 0, 100L << 30, 0, 0, 0, 0);
       nodes.put(uuid, new DatanodeRegistry.Node(record,
           List.of(new StorageRecord(uuid, "DS-" + uuid, "DISK", false, 100L << 30, 0, 100L << 30, 0))));

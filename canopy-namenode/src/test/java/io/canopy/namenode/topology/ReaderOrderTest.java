@@ -56,8 +56,10 @@ class ReaderOrderTest {
 
   @Test
   void aDeclaredLocationWinsOverTheAddressAndABadOneIsNoPlace() {
-    assertEquals(NetworkLocation.parse("/az2/rack1"), order.readerAt("/az2/rack1", "127.0.0.1"));
-    assertEquals(NetworkLocation.UNKNOWN, order.readerAt("az2", "127.0.0.1"));
+    assertEquals(NetworkLocation.parse("/az2/rack1"), order.readerAt(ReaderOrder.declared("/az2/rack1"),
+        "127.0.0.1"));
+    assertEquals(null, ReaderOrder.declared("az2"), "not a location: as if none was sent");
+    assertEquals(NetworkLocation.UNKNOWN, order.readerAt(ReaderOrder.declared("az2"), "127.0.0.1"));
     assertEquals(NetworkLocation.UNKNOWN, order.readerAt(null, "127.0.0.1"));
   }
 

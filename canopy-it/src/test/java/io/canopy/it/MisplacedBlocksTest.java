@@ -1,0 +1,89 @@
+package io.canopy.it;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.canopy.metadata.MetadataStore;
+import io.canopy.metadata.entity.ReplicationPriority;
+import io.canopy.namenode.NameNodeConfig;
+import io.canopy.namenode.topology.NameTableMapping;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Blocks written while a single zone was up have all their replicas there. When a datanode of a second zone comes,
+ * the leader's placement scan finds them, the replication duty copies each to the new zone and removes the excess
+ * replica from the crowded one (design 019): every block ends with its replication over two zones, and reads back.
+ */
+@Timeout(180)
+class MisplacedBlocksTest {
+  private static final Duration BOUND = Duration.ofSeconds(90);
+  private static final int FILES = 3;
+  private static final int BLOCK_SIZE = 64 * 1024;
+
+  @TempDir
+  Path directory;
+
+  @Test
+  void blocksAllInOneZoneAreSpreadOnceASecondZoneIsUp() throws Exception {
+    Path table = directory.resolve("topology.table");
+    Files.writeString(table, String.join("\n", "dn-a1.az1.localhost /az1/rack1", "dn-a2.az1.localhost /az1/rack2",
+        "dn-b1.az2.localhost /az2/rack1", ""));
+    Configuration conf = MiniCanopyCluster.testConfiguration();
+    conf.set(CommonConfigurationKeysPublic.NET_TOPOLOGY_NODE_SWITCH_MAPPING_IMPL_KEY, NameTableMapping.class.getName());
+    conf.set(CommonConfigurationKeysPublic.NET_TOPOLOGY_TABLE_MAPPING_FILE_KEY, table.toString());
+    conf.setLong("dfs.namenode.redundancy.interval.seconds", 1);
+    conf.setLong(NameNodeConfig.REPLICATION_REPORT_GRACE_MS, 500);
+    // a few replicas per run: the scan pages through the blocks over several runs, cutting blocks at page ends
+    conf.setInt(NameNodeConfig.PLACEMENT_SCAN_REPLICAS_PER_RUN, 3);
+    try (MiniCanopyCluster cluster = MiniCanopyCluster.start(directory, conf, 1, 0);
+        MetadataStore store = cluster.openStore()) {
+      cluster.startDataNode("dn-a1.az1.localhost");
+      cluster.startDataNode("dn-a2.az1.localhost");
+      cluster.waitForDataNodes(2, BOUND);
+      DistributedFileSystem fs = cluster.fileSystem();
+      List<byte[]> contents = new ArrayList<>();
+      for (int i = 0; i < FILES; i++) {
+        byte[] data = TestFiles.randomBytes(3 * BLOCK_SIZE + 100, i);
+        TestFiles.write(fs, path(i), data, (short) 2, BLOCK_SIZE);
+        contents.add(data);
+      }
+      long blocks = StoreQueries.count(store, "SELECT count(*) FROM blocks");
+      assertEquals(FILES * 4, blocks);
+      Await.until("every block has its two replicas, both in zone az1", BOUND, () -> zoneSpans(store, "= 1") == blocks
+          && StoreQueries.count(store, "SELECT count(*) FROM replicas") == 2 * blocks);
+
+      cluster.startDataNode("dn-b1.az2.localhost");
+      cluster.waitForDataNodes(3, BOUND);
+      Await.until("every block has two replicas over two zones", BOUND, () -> zoneSpans(store, "= 2") == blocks
+          && StoreQueries.count(store, "SELECT count(*) FROM replicas") == 2 * blocks
+          && StoreQueries.count(store, "SELECT count(*) FROM replication_queue") == 0);
+      assertEquals(0, StoreQueries.count(store, "SELECT count(*) FROM replication_queue WHERE priority = "
+          + ReplicationPriority.MISPLACED.code()));
+      assertEquals(0, fs.getClient().getNamenode().getReplicatedBlockStats().getLowRedundancyBlocks());
+      for (int i = 0; i < FILES; i++) {
+        assertArrayEquals(contents.get(i), TestFiles.read(fs, path(i)), "file " + i + " reads back");
+      }
+    }
+  }
+
+  private static org.apache.hadoop.fs.Path path(int i) {
+    return new org.apache.hadoop.fs.Path("/zones/f" + i);
+  }
+
+  /** Blocks whose replicas span a number of zones matching {@code condition} (e.g. "= 2"). */
+  private static long zoneSpans(MetadataStore store, String condition) throws java.io.IOException {
+    return StoreQueries.count(store, "SELECT count(*) FROM (SELECT r.block_id FROM replicas r "
+        + "JOIN storages s ON s.storage_id = r.storage_id JOIN datanodes d ON d.uuid = s.datanode_uuid "
+        + "GROUP BY r.block_id HAVING count(DISTINCT split_part(d.network_location, '/', 2)) " + condition + ") b");
+  }
+}

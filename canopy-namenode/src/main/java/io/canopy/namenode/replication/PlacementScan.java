@@ -1,0 +1,194 @@
+package io.canopy.namenode.replication;
+
+import io.canopy.metadata.entity.Replica;
+import io.canopy.metadata.entity.ReplicaKey;
+import io.canopy.namenode.blocks.DatanodeRegistry;
+import io.canopy.namenode.leader.LeaderWork;
+import io.canopy.namenode.membership.NotLeaderException;
+import io.canopy.namenode.topology.NetworkLocation;
+import io.canopy.namenode.tx.TransactionRunner;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The leader's search for mis-placed blocks (HDFS's processMisReplicatedBlocks, which it runs at startup and when a
+ * single-rack cluster gains a second rack): blocks whose live replicas, two or more, all sit in one zone (or rack,
+ * without zones) while the live datanodes span several, as blocks written while a single zone was up do. Each one
+ * found is queued ({@link QueueMisplacedOp}); the replication duty then copies it to another zone and removes the
+ * excess replica from the crowded one. A block with one live replica is short of replicas, hence queued already.
+ *
+ * <p>A pass reads every good replica in key order, {@link #replicasPerRun} per run, and starts when a leader term
+ * begins and whenever the live datanodes come to span two domains again after spanning one (a zone back); nothing
+ * runs while they span one (no block can be mis-placed then: a cluster without zones or racks never scans).
+ */
+public final class PlacementScan implements LeaderWork {
+  private static final Logger LOG = LoggerFactory.getLogger(PlacementScan.class);
+  /** Replicas read per page, at most. */
+  static final int PAGE_SIZE = 1000;
+  /** Blocks checked between two progress lines in the log. */
+  static final long PROGRESS_EVERY_BLOCKS = 100_000;
+
+  private final TransactionRunner runner;
+  private final ReplicationServices services;
+  private final int replicasPerRun;
+  private final int pageSize;
+  // Only the duty thread touches what follows.
+  private long term = -1;
+  /** A pass is to start once the live datanodes span two domains. */
+  private boolean wanted;
+  private boolean scanning;
+  /** Where the pass continues (null: from the first replica). */
+  private ReplicaKey cursor;
+  private long blocksChecked;
+  private long blocksQueued;
+  private long startedMs;
+
+  public PlacementScan(TransactionRunner runner, ReplicationServices services, int replicasPerRun) {
+    if (replicasPerRun < 1) {
+      throw new IllegalArgumentException("placement scan replicas per run must be at least 1, got " + replicasPerRun);
+    }
+    this.runner = runner;
+    this.services = services;
+    this.replicasPerRun = replicasPerRun;
+    this.pageSize = Math.min(PAGE_SIZE, replicasPerRun);
+  }
+
+  @Override
+  public String name() {
+    return "placement-scan";
+  }
+
+  @Override
+  public long intervalMs() {
+    return services.settings().monitorIntervalMs();
+  }
+
+  /** Whether a pass is under way (for tests). */
+  public boolean scanning() {
+    return scanning;
+  }
+
+  @Override
+  public void run(long term) throws IOException {
+    if (term != this.term) {
+      this.term = term;
+      wanted = true;
+      scanning = false;
+      cursor = null;
+    }
+    List<NetworkLocation> live = new ArrayList<>();
+    for (DatanodeRegistry.Node node : services.registry().live()) {
+      live.add(NetworkLocation.parseOrUnknown(node.record().networkLocation()));
+    }
+    ReplicaSpread spread = ReplicaSpread.of(live);
+    if (!spread.mayMisplace()) {
+      if (scanning) {
+        LOG.info("Placement scan stops after {} blocks: the live datanodes span one {} only; it starts again when "
+            + "they span two", blocksChecked, spread.zoned() ? "zone" : "rack");
+      }
+      scanning = false;
+      wanted = true;
+      return;
+    }
+    if (wanted && !scanning) {
+      wanted = false;
+      scanning = true;
+      cursor = null;
+      blocksChecked = 0;
+      blocksQueued = 0;
+      startedMs = services.now();
+      LOG.info("Placement scan starts (leader term {}): looking for blocks all in one of the {} live {}", term,
+          spread.liveDomains(), spread.zoned() ? "zones" : "racks");
+    }
+    if (scanning) {
+      scan(spread);
+    }
+  }
+
+  private void scan(ReplicaSpread spread) throws IOException {
+    int read = 0;
+    while (read < replicasPerRun) {
+      List<Replica> page = runner.run(new GoodReplicaPageOp(cursor, pageSize));
+      read += Math.max(1, page.size());
+      boolean end = page.size() < pageSize;
+      List<List<Replica>> blocks = byBlock(page);
+      if (!end && blocks.size() > 1) {
+        blocks.remove(blocks.size() - 1); // the page may have cut the last block's replicas: read again next page
+      }
+      Map<Long, Set<Long>> misplaced = new LinkedHashMap<>();
+      for (List<Replica> replicas : blocks) {
+        blocksChecked++;
+        if (blocksChecked % PROGRESS_EVERY_BLOCKS == 0) {
+          LOG.info("Placement scan: {} blocks checked, {} queued as all in one {}", blocksChecked, blocksQueued,
+              spread.zoned() ? "zone" : "rack");
+        }
+        if (misplaced(replicas, spread)) {
+          Replica first = replicas.get(0);
+          misplaced.computeIfAbsent(first.inodeId(), f -> new TreeSet<>()).add(first.blockId());
+        }
+        cursor = replicas.get(replicas.size() - 1).key();
+      }
+      for (Map.Entry<Long, Set<Long>> file : misplaced.entrySet()) {
+        queue(file.getKey(), file.getValue(), spread);
+      }
+      if (end) {
+        LOG.info("Placement scan done in {} ms: {} blocks checked, {} queued as all in one {}",
+            services.now() - startedMs, blocksChecked, blocksQueued, spread.zoned() ? "zone" : "rack");
+        scanning = false;
+        cursor = null;
+        return;
+      }
+    }
+  }
+
+  /** Two or more live replicas, all in one domain: for any replication of two or more, too narrow. */
+  private boolean misplaced(List<Replica> replicas, ReplicaSpread spread) throws IOException {
+    List<ReplicaHolder> live = new ArrayList<>();
+    for (ReplicaHolder holder : ReplicaHolder.of(replicas, services.registry())) {
+      if (holder.live()) {
+        live.add(holder);
+      }
+    }
+    return live.size() >= ReplicaSpread.WANTED_DOMAINS
+        && !spread.satisfied(ReplicaHolder.locations(live), live.size());
+  }
+
+  private void queue(long inodeId, Set<Long> blockIds, ReplicaSpread spread) throws NotLeaderException {
+    try {
+      int queued = runner.run(new QueueMisplacedOp(inodeId, blockIds, term, services, spread));
+      blocksQueued += queued;
+      if (queued > 0) {
+        LOG.debug("{} block(s) of file inode {} have all their replicas in one {}: queued to be spread", queued,
+            inodeId, spread.zoned() ? "zone" : "rack");
+      }
+    } catch (NotLeaderException e) {
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("Queuing the mis-placed blocks {} of file inode {} failed; the next pass looks again", blockIds,
+          inodeId, e);
+    }
+  }
+
+  /** The replicas of a page, grouped by block, in page order. */
+  static List<List<Replica>> byBlock(List<Replica> page) {
+    List<List<Replica>> blocks = new ArrayList<>();
+    for (Replica replica : page) {
+      List<Replica> last = blocks.isEmpty() ? null : blocks.get(blocks.size() - 1);
+      if (last != null && last.get(0).inodeId() == replica.inodeId() && last.get(0).blockId() == replica.blockId()) {
+        last.add(replica);
+      } else {
+        List<Replica> block = new ArrayList<>();
+        block.add(replica);
+        blocks.add(block);
+      }
+    }
+    return blocks;
+  }
+}
