@@ -9,6 +9,8 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
+import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.hdfs.protocol.proto.HdfsProtos.LocatedBlocksProto;
 import org.apache.hadoop.hdfs.protocolPB.PBHelperClient;
 import org.apache.hadoop.ipc.ProtobufRpcEngine2;
@@ -32,11 +34,25 @@ public final class CanopyClientCalls implements CanopyClientProtocol, Closeable 
 
   public CanopyClientCalls(Configuration conf, InetSocketAddress namenode, UserGroupInformation user)
       throws IOException {
+    this(conf, namenode, user, 0);
+  }
+
+  /**
+   * With {@code rpcTimeoutMs} above 0, a call fails after that long without an answer, and a namenode that refuses
+   * the connection is not retried beyond the failover connection retries (for background calls that must not hang).
+   */
+  public CanopyClientCalls(Configuration conf, InetSocketAddress namenode, UserGroupInformation user,
+      int rpcTimeoutMs) throws IOException {
     this.networkLocation = ClientConfig.networkLocation(conf);
     Configuration own = new Configuration(conf);
+    if (rpcTimeoutMs > 0) {
+      own.setInt(CommonConfigurationKeysPublic.IPC_CLIENT_CONNECT_MAX_RETRIES_KEY, conf.getInt(
+          HdfsClientConfigKeys.Failover.CONNECTION_RETRIES_KEY, HdfsClientConfigKeys.Failover.CONNECTION_RETRIES_DEFAULT));
+      own.setInt(CommonConfigurationKeysPublic.IPC_CLIENT_CONNECT_TIMEOUT_KEY, rpcTimeoutMs);
+    }
     RPC.setProtocolEngine(own, CanopyClientProtocolPB.class, ProtobufRpcEngine2.class);
     this.proxy = RPC.getProxy(CanopyClientProtocolPB.class, RPC.getProtocolVersion(CanopyClientProtocolPB.class),
-        namenode, user, own, NetUtils.getDefaultSocketFactory(own));
+        namenode, user, own, NetUtils.getDefaultSocketFactory(own), rpcTimeoutMs);
   }
 
   @Override

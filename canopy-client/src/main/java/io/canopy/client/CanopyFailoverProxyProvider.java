@@ -12,6 +12,7 @@ import java.util.Random;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -195,14 +196,20 @@ public class CanopyFailoverProxyProvider<T> extends AbstractNNFailoverProxyProvi
       return;
     }
     declaredAt.put(address, now);
-    background.execute(() -> {
-      try (CanopyClientCalls calls = new CanopyClientCalls(conf, socket, ugi)) {
-        calls.declareLocation(networkLocation);
-      } catch (IOException | RuntimeException e) {
-        LOG.debug("Could not declare network location {} to namenode {}: it places this client by its address",
-            networkLocation, address, e);
-      }
-    });
+    try {
+      background.execute(() -> {
+        try (CanopyClientCalls calls = new CanopyClientCalls(conf, socket, ugi,
+            ClientConfig.NAMENODE_LIST_RPC_TIMEOUT_MS)) {
+          calls.declareLocation(networkLocation);
+        } catch (IOException | RuntimeException e) {
+          LOG.debug("Could not declare network location {} to namenode {}: it places this client by its address",
+              networkLocation, address, e);
+        }
+      });
+    } catch (RejectedExecutionException e) {
+      LOG.debug("Network location {} not declared to namenode {}: the provider is closing", networkLocation,
+          address);
+    }
   }
 
   /** Refreshes the namenode list now, on the calling thread; true when a namenode answered. */

@@ -21,17 +21,19 @@ public final class ClientConfig {
 
   /**
    * The client's network location as the cluster's topology mapping would give it ({@code /zone/rack}, e.g.
-   * {@code /az1/rack1}): the namenode lists the replicas of the client's zone, then of its rack, first when it opens a
-   * file. Unset: the namenode places the client by its IP address, as HDFS does.
+   * {@code /az1/rack1}): the namenode lists the replicas of the client's zone, then of its rack, first in every
+   * located block, and puts the first replica of the client's writes in its rack, else its zone. Sent with every
+   * open, and declared to each namenode the client calls through Canopy's failover provider. Unset: the namenode
+   * places the client by its IP address, as HDFS does.
    */
   public static final String NETWORK_LOCATION = "canopy.client.network-location";
+  /** How often a client declares its {@link #NETWORK_LOCATION} again to a namenode it calls. */
+  public static final long DECLARE_LOCATION_AGAIN_MS = 60_000;
 
   /**
    * How often the client asks a namenode for the live namenode list while it is making calls. 0 or less: never;
    * the configured addresses are then the whole list.
    */
-  /** How often a client declares its {@link #NETWORK_LOCATION} again to a namenode it calls. */
-  public static final long DECLARE_LOCATION_AGAIN_MS = 60_000;
   public static final String NAMENODE_LIST_REFRESH_MS = "canopy.client.namenode-list.refresh-ms";
   public static final long NAMENODE_LIST_REFRESH_MS_DEFAULT = 30_000;
 

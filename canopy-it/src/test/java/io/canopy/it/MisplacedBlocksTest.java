@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.entity.ReplicationPriority;
 import io.canopy.namenode.NameNodeConfig;
+import io.canopy.namenode.replication.PlacementScan;
 import io.canopy.namenode.topology.NameTableMapping;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,8 +44,8 @@ class MisplacedBlocksTest {
     conf.set(CommonConfigurationKeysPublic.NET_TOPOLOGY_TABLE_MAPPING_FILE_KEY, table.toString());
     conf.setLong("dfs.namenode.redundancy.interval.seconds", 1);
     conf.setLong(NameNodeConfig.REPLICATION_REPORT_GRACE_MS, 500);
-    // a few replicas per run: the scan pages through the blocks over several runs, cutting blocks at page ends
-    conf.setInt(NameNodeConfig.PLACEMENT_SCAN_REPLICAS_PER_RUN, 3);
+    // the fewest replicas per run (24 are recorded): the scan pages through them over two runs, cutting at a page end
+    conf.setInt(NameNodeConfig.PLACEMENT_SCAN_REPLICAS_PER_RUN, PlacementScan.MIN_REPLICAS_PER_RUN);
     try (MiniCanopyCluster cluster = MiniCanopyCluster.start(directory, conf, 1, 0);
         MetadataStore store = cluster.openStore()) {
       cluster.startDataNode("dn-a1.az1.localhost");

@@ -193,7 +193,7 @@ public final class NameNode implements AutoCloseable {
         new BlockPlacement(registry, topology, new Random(random.nextLong())),
         new BlockLocator(registry, identity.blockPoolId()), new ReplicaArrivals(),
         new ReaderOrder(topology, new Random(random.nextLong())),
-        new ClientLocations(ClientLocations.DEFAULT_LIMIT));
+        new ClientLocations(ClientLocations.DEFAULT_LIMIT, System::currentTimeMillis));
     AtomicReference<InetSocketAddress> boundAddress = new AtomicReference<>();
     LeaderElection election = new LeaderElection(store, NameNodeConfig.electionSettings(conf),
         () -> boundAddress.get().getAddress().getHostAddress() + ":" + boundAddress.get().getPort(),
@@ -456,12 +456,12 @@ public final class NameNode implements AutoCloseable {
     return replicaReports;
   }
 
-  /** This namenode's copy of the cluster-wide safe mode. */
   /** The network locations clients declared to this namenode (design 019). */
   public ClientLocations clientLocations() {
     return clientLocations;
   }
 
+  /** This namenode's copy of the cluster-wide safe mode. */
   public SafeMode safeMode() {
     return services.safeMode();
   }

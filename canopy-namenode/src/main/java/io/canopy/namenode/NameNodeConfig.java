@@ -2,6 +2,7 @@ package io.canopy.namenode;
 
 import io.canopy.metadata.MetadataConfig;
 import io.canopy.namenode.membership.ElectionSettings;
+import io.canopy.namenode.replication.PlacementScan;
 import io.canopy.namenode.replication.ReplicationSettings;
 import java.net.InetSocketAddress;
 import java.util.HashMap;
@@ -353,11 +354,12 @@ public final class NameNodeConfig {
     return conf.getInt(REPLICATION_BLOCKS_PER_RUN, REPLICATION_BLOCKS_PER_RUN_DEFAULT);
   }
 
-  /** {@link #PLACEMENT_SCAN_REPLICAS_PER_RUN}, at least 1. */
+  /** {@link #PLACEMENT_SCAN_REPLICAS_PER_RUN}, at least {@link PlacementScan#MIN_REPLICAS_PER_RUN}. */
   public static int placementScanReplicasPerRun(Configuration conf) {
     int replicas = conf.getInt(PLACEMENT_SCAN_REPLICAS_PER_RUN, PLACEMENT_SCAN_REPLICAS_PER_RUN_DEFAULT);
-    if (replicas < 1) {
-      throw new IllegalArgumentException(PLACEMENT_SCAN_REPLICAS_PER_RUN + " must be at least 1, got " + replicas);
+    if (replicas < PlacementScan.MIN_REPLICAS_PER_RUN) {
+      throw new IllegalArgumentException(PLACEMENT_SCAN_REPLICAS_PER_RUN + " must be at least "
+          + PlacementScan.MIN_REPLICAS_PER_RUN + ", got " + replicas);
     }
     return replicas;
   }

@@ -32,6 +32,12 @@ public final class PlacementScan implements LeaderWork {
   private static final Logger LOG = LoggerFactory.getLogger(PlacementScan.class);
   /** Replicas read per page, at most. */
   static final int PAGE_SIZE = 1000;
+  /** The smallest replicas-per-run accepted: a page holds whole blocks of any usual replication. */
+  public static final int MIN_REPLICAS_PER_RUN = 16;
+  /** Files queued (one transaction each) per run, at most: the leader's other duties share its thread. */
+  static final int FILES_QUEUED_PER_RUN = 100;
+  /** Failed attempts to queue one file before the pass gives up on it. */
+  static final int QUEUE_ATTEMPTS = 3;
   /** Blocks checked between two progress lines in the log. */
   static final long PROGRESS_EVERY_BLOCKS = 100_000;
 
@@ -49,10 +55,14 @@ public final class PlacementScan implements LeaderWork {
   private long blocksChecked;
   private long blocksQueued;
   private long startedMs;
+  /** The file whose queuing failed last, and how many times in a row. */
+  private long failedFile = -1;
+  private int failures;
 
   public PlacementScan(TransactionRunner runner, ReplicationServices services, int replicasPerRun) {
-    if (replicasPerRun < 1) {
-      throw new IllegalArgumentException("placement scan replicas per run must be at least 1, got " + replicasPerRun);
+    if (replicasPerRun < MIN_REPLICAS_PER_RUN) {
+      throw new IllegalArgumentException("placement scan replicas per run must be at least " + MIN_REPLICAS_PER_RUN
+          + ", got " + replicasPerRun);
     }
     this.runner = runner;
     this.services = services;
@@ -68,11 +78,6 @@ public final class PlacementScan implements LeaderWork {
   @Override
   public long intervalMs() {
     return services.settings().monitorIntervalMs();
-  }
-
-  /** Whether a pass is under way (for tests). */
-  public boolean scanning() {
-    return scanning;
   }
 
   @Override
@@ -112,9 +117,16 @@ public final class PlacementScan implements LeaderWork {
     }
   }
 
+  /**
+   * Reads pages until {@link #replicasPerRun} replicas were read or {@link #FILES_QUEUED_PER_RUN} files queued. A
+   * file's blocks are contiguous in key order: its mis-placed ones are queued together when the scan passes its last
+   * block of the page. The cursor only passes a file once it was queued (or given up on after
+   * {@link #QUEUE_ATTEMPTS} failures), so a run that stops early, or a file that failed, is taken up by the next run.
+   */
   private void scan(ReplicaSpread spread) throws IOException {
     int read = 0;
-    while (read < replicasPerRun) {
+    int queuedFiles = 0;
+    while (read < replicasPerRun && queuedFiles < FILES_QUEUED_PER_RUN) {
       List<Replica> page = runner.run(new GoodReplicaPageOp(cursor, pageSize));
       read += Math.max(1, page.size());
       boolean end = page.size() < pageSize;
@@ -122,22 +134,35 @@ public final class PlacementScan implements LeaderWork {
       if (!end && blocks.size() > 1) {
         blocks.remove(blocks.size() - 1); // the page may have cut the last block's replicas: read again next page
       }
-      Map<Long, Set<Long>> misplaced = new LinkedHashMap<>();
+      // the blocks of one file, from the cursor on; queued (or found fine) before the cursor passes them
+      long file = -1;
+      Set<Long> misplaced = new TreeSet<>();
+      ReplicaKey fileEnd = null;
+      long fileBlocks = 0;
       for (List<Replica> replicas : blocks) {
-        blocksChecked++;
-        if (blocksChecked % PROGRESS_EVERY_BLOCKS == 0) {
-          LOG.info("Placement scan: {} blocks checked, {} queued as all in one {}", blocksChecked, blocksQueued,
-              spread.zoned() ? "zone" : "rack");
+        long inodeId = replicas.get(0).inodeId();
+        if (inodeId != file && file >= 0) {
+          if (!settle(file, misplaced, fileEnd, fileBlocks, spread)) {
+            return; // queuing it failed: the next run starts again at this file
+          }
+          queuedFiles += misplaced.isEmpty() ? 0 : 1;
+          misplaced.clear();
+          fileBlocks = 0;
+          if (queuedFiles >= FILES_QUEUED_PER_RUN) {
+            return;
+          }
         }
+        file = inodeId;
+        fileBlocks++;
         if (misplaced(replicas, spread)) {
-          Replica first = replicas.get(0);
-          misplaced.computeIfAbsent(first.inodeId(), f -> new TreeSet<>()).add(first.blockId());
+          misplaced.add(replicas.get(0).blockId());
         }
-        cursor = replicas.get(replicas.size() - 1).key();
+        fileEnd = replicas.get(replicas.size() - 1).key();
       }
-      for (Map.Entry<Long, Set<Long>> file : misplaced.entrySet()) {
-        queue(file.getKey(), file.getValue(), spread);
+      if (file >= 0 && !settle(file, misplaced, fileEnd, fileBlocks, spread)) {
+        return;
       }
+      queuedFiles += misplaced.isEmpty() ? 0 : 1;
       if (end) {
         LOG.info("Placement scan done in {} ms: {} blocks checked, {} queued as all in one {}",
             services.now() - startedMs, blocksChecked, blocksQueued, spread.zoned() ? "zone" : "rack");
@@ -146,6 +171,25 @@ public final class PlacementScan implements LeaderWork {
         return;
       }
     }
+  }
+
+  /**
+   * Queues a file's mis-placed blocks of the page (none: nothing to do), then moves the cursor past them; false when
+   * queuing failed and the file is to be tried again on the next run.
+   */
+  private boolean settle(long inodeId, Set<Long> misplaced, ReplicaKey fileEnd, long fileBlocks,
+      ReplicaSpread spread) throws NotLeaderException {
+    if (!misplaced.isEmpty() && !queue(inodeId, misplaced, spread)) {
+      return false;
+    }
+    cursor = fileEnd;
+    long before = blocksChecked;
+    blocksChecked += fileBlocks;
+    if (blocksChecked / PROGRESS_EVERY_BLOCKS > before / PROGRESS_EVERY_BLOCKS) {
+      LOG.info("Placement scan: {} blocks checked, {} queued as all in one {}", blocksChecked, blocksQueued,
+          spread.zoned() ? "zone" : "rack");
+    }
+    return true;
   }
 
   /** Two or more live replicas, all in one domain: for any replication of two or more, too narrow. */
@@ -160,19 +204,31 @@ public final class PlacementScan implements LeaderWork {
         && !spread.satisfied(ReplicaHolder.locations(live), live.size());
   }
 
-  private void queue(long inodeId, Set<Long> blockIds, ReplicaSpread spread) throws NotLeaderException {
+  /** Queues the file's mis-placed blocks; false when that failed and is to be tried again on the next run. */
+  private boolean queue(long inodeId, Set<Long> blockIds, ReplicaSpread spread) throws NotLeaderException {
     try {
       int queued = runner.run(new QueueMisplacedOp(inodeId, blockIds, term, services, spread));
       blocksQueued += queued;
+      failedFile = -1;
       if (queued > 0) {
         LOG.debug("{} block(s) of file inode {} have all their replicas in one {}: queued to be spread", queued,
             inodeId, spread.zoned() ? "zone" : "rack");
       }
+      return true;
     } catch (NotLeaderException e) {
       throw e;
     } catch (IOException | RuntimeException e) {
-      LOG.warn("Queuing the mis-placed blocks {} of file inode {} failed; the next pass looks again", blockIds,
+      failures = failedFile == inodeId ? failures + 1 : 1;
+      failedFile = inodeId;
+      if (failures >= QUEUE_ATTEMPTS) {
+        LOG.warn("Queuing the mis-placed blocks {} of file inode {} failed {} times: this pass leaves them (the next "
+            + "pass, at the next leader term or when a zone comes back, looks again)", blockIds, inodeId, failures, e);
+        failedFile = -1;
+        return true;
+      }
+      LOG.warn("Queuing the mis-placed blocks {} of file inode {} failed; tried again on the next run", blockIds,
           inodeId, e);
+      return false;
     }
   }
 

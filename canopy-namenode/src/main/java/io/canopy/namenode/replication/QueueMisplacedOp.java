@@ -82,7 +82,10 @@ final class QueueMisplacedOp implements Operation<Integer> {
       List<ReplicaHolder> live = new ArrayList<>();
       ReplicaHolder.of(ofBlock, services.registry()).stream().filter(ReplicaHolder::live).forEach(live::add);
       if (!live.isEmpty() && !spread.satisfied(ReplicaHolder.locations(live), file.replication())) {
-        transaction.replicationQueue().put(new QueuedBlock(inodeId, blockId, ReplicationPriority.MISPLACED, now));
+        // short or over-replicated since the scan looked: queued as such (the repair spreads it all the same)
+        ReplicationPriority priority = ReplicationQueue.priority(live.size(), file.replication());
+        transaction.replicationQueue().put(new QueuedBlock(inodeId, blockId,
+            priority != null ? priority : ReplicationPriority.MISPLACED, now));
         count++;
       }
     }

@@ -43,9 +43,12 @@ public record ReplicaSpread(boolean zoned, int liveDomains) {
     return Math.min(WANTED_DOMAINS, Math.min(replication, liveDomains));
   }
 
-  /** Whether replicas at {@code held} are spread enough for a block of replication {@code replication}. */
+  /**
+   * Whether replicas at {@code held} are spread enough for a block of replication {@code replication}; always while
+   * the live cluster spans one domain (a block held only by datanodes of no zone included: nothing to spread it to).
+   */
   public boolean satisfied(Collection<NetworkLocation> held, int replication) {
-    return domains(held, zoned).size() >= wanted(replication);
+    return !mayMisplace() || domains(held, zoned).size() >= wanted(replication);
   }
 
   /** Whether a replica at {@code candidate} would add a domain to those of {@code held}. */

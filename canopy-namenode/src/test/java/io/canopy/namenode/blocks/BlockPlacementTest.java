@@ -137,6 +137,18 @@ class BlockPlacementTest {
   }
 
   @Test
+  void aWriterOnADatanodeGetsItUnlessItDeclaredAnotherRack() throws IOException {
+    Map<String, DatanodeRegistry.Node> cluster = cluster("/az1/rack1", "/az2/rack1", "/az3/rack1");
+    String dn2 = cluster.get("dn2").record().ipAddress();
+    for (int seed = 0; seed < SEEDS; seed++) {
+      assertEquals("dn2", uuids(placement(cluster, seed).choose("/f", 1, 1, Set.of(), dn2,
+          NetworkLocation.parse("/az2/rack1"))).get(0), "seed " + seed + ": on its own datanode, at its rack");
+      assertEquals("dn3", uuids(placement(cluster, seed).choose("/f", 1, 1, Set.of(), dn2,
+          NetworkLocation.parse("/az3/rack1"))).get(0), "seed " + seed + ": the declared rack wins over the address");
+    }
+  }
+
+  @Test
   void aPipelineGrowingBackAndReReplicationRestoreTheZoneSpread() throws IOException {
     Map<String, DatanodeRegistry.Node> cluster = cluster("/az1/rack1", "/az1/rack1", "/az1/rack2", "/az2/rack1",
         "/az3/rack1");

@@ -19,6 +19,8 @@ class ReplicaSpreadTest {
     assertTrue(oneZone.zoned());
     assertFalse(oneZone.mayMisplace(), "one live zone: nothing can be spread");
     assertTrue(oneZone.satisfied(at("/az1/rack1", "/az1/rack2"), 2));
+    assertTrue(ReplicaSpread.of(at("/az1/rack1", "/default-rack")).satisfied(at("/default-rack", "/default-rack"), 2),
+        "one live zone: a block held by datanodes of no zone has nowhere to go either");
 
     ReplicaSpread twoZones = ReplicaSpread.of(at("/az1/rack1", "/az1/rack2", "/az2/rack1"));
     assertEquals(2, twoZones.liveDomains());
