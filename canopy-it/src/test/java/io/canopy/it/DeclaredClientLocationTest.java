@@ -2,7 +2,10 @@ package io.canopy.it;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.canopy.client.CanopyClientCalls;
 import io.canopy.client.CanopyFailoverProxyProvider;
 import io.canopy.client.ClientConfig;
 import io.canopy.client.Nameservice;
@@ -16,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
+import org.apache.hadoop.fs.InvalidRequestException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
@@ -94,6 +98,12 @@ class DeclaredClientLocationTest {
         assertArrayEquals(data, TestFiles.read(reader, spread));
       }
       assertEquals(1, cluster.nameNode(0).clientLocations().size(), "one JVM, one RPC client id, one declaration");
+      try (CanopyClientCalls calls = new CanopyClientCalls(conf, cluster.nameNode(0).address())) {
+        InvalidRequestException refused = assertThrows(InvalidRequestException.class,
+            () -> calls.declareLocation("az2"));
+        assertTrue(refused.getMessage().contains("'az2'"), refused.getMessage());
+      }
+      assertEquals(1, cluster.nameNode(0).clientLocations().size(), "a refused declaration records nothing");
     }
   }
 

@@ -162,33 +162,25 @@ final class PgReplicaTable implements ReplicaTable, BufferedTable {
 
   @Override
   public List<Replica> good(ReplicaKey after, int limit) throws StoreException {
-    if (limit <= 0) {
-      throw new IllegalArgumentException("good replica page limit must be positive, got " + limit);
-    }
-    if (after == null) {
-      return jdbc.query("SELECT " + COLUMNS + " FROM replicas WHERE corrupt_reason = 0 "
-          + "ORDER BY inode_id, block_id, storage_id LIMIT ?", s -> s.setInt(1, limit), PgReplicaTable::map);
-    }
-    return jdbc.query("SELECT " + COLUMNS + " FROM replicas WHERE corrupt_reason = 0 "
-        + "AND (inode_id, block_id, storage_id) > (?, ?, ?) ORDER BY inode_id, block_id, storage_id LIMIT ?", s -> {
-          s.setLong(1, after.inodeId());
-          s.setLong(2, after.blockId());
-          s.setString(3, after.storageId());
-          s.setInt(4, limit);
-        }, PgReplicaTable::map);
+    return page("corrupt_reason = 0", "good", after, limit);
   }
 
   @Override
   public List<Replica> corrupt(ReplicaKey after, int limit) throws StoreException {
+    return page("corrupt_reason <> 0", "corrupt", after, limit);
+  }
+
+  /** Up to {@code limit} replicas meeting {@code condition} in key order, strictly after {@code after} (null: all). */
+  private List<Replica> page(String condition, String what, ReplicaKey after, int limit) throws StoreException {
     if (limit <= 0) {
-      throw new IllegalArgumentException("corrupt replica page limit must be positive, got " + limit);
+      throw new IllegalArgumentException(what + " replica page limit must be positive, got " + limit);
     }
     if (after == null) {
-      return jdbc.query("SELECT " + COLUMNS + " FROM replicas WHERE corrupt_reason <> 0 "
-          + "ORDER BY inode_id, block_id, storage_id LIMIT ?", s -> s.setInt(1, limit), PgReplicaTable::map);
+      return jdbc.query("SELECT " + COLUMNS + " FROM replicas WHERE " + condition
+          + " ORDER BY inode_id, block_id, storage_id LIMIT ?", s -> s.setInt(1, limit), PgReplicaTable::map);
     }
-    return jdbc.query("SELECT " + COLUMNS + " FROM replicas WHERE corrupt_reason <> 0 "
-        + "AND (inode_id, block_id, storage_id) > (?, ?, ?) ORDER BY inode_id, block_id, storage_id LIMIT ?", s -> {
+    return jdbc.query("SELECT " + COLUMNS + " FROM replicas WHERE " + condition
+        + " AND (inode_id, block_id, storage_id) > (?, ?, ?) ORDER BY inode_id, block_id, storage_id LIMIT ?", s -> {
           s.setLong(1, after.inodeId());
           s.setLong(2, after.blockId());
           s.setString(3, after.storageId());

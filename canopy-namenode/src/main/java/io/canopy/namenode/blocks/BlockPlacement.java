@@ -191,7 +191,7 @@ public final class BlockPlacement {
   }
 
   static NetworkLocation location(DatanodeRegistry.Node node) {
-    return NetworkLocation.parseOrUnknown(node.record().networkLocation());
+    return node.location();
   }
 
   private List<DatanodeRegistry.Node> shuffledCandidates(List<DatanodeRegistry.Node> live, Set<String> excludedUuids,

@@ -6,6 +6,7 @@ import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.DatanodeRecord;
 import io.canopy.metadata.entity.StorageRecord;
 import io.canopy.namenode.NameNodeConfig;
+import io.canopy.namenode.topology.NetworkLocation;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -27,6 +28,10 @@ import org.slf4j.LoggerFactory;
 public final class DatanodeRegistry implements DatanodeSource {
   /** A datanode and its storages. */
   public record Node(DatanodeRecord record, List<StorageRecord> storages) {
+    /** Where the datanode is (design 019); {@link NetworkLocation#UNKNOWN} for a malformed stored location. */
+    public NetworkLocation location() {
+      return NetworkLocation.parseOrUnknown(record.networkLocation());
+    }
   }
 
   private record View(Map<String, Node> byUuid, Map<String, String> uuidByStorage, long loadedAtMs) {

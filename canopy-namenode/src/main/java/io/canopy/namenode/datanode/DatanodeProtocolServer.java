@@ -147,7 +147,7 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
       return;
     }
     for (DatanodeRegistry.Node other : live) {
-      if (NetworkLocation.parseOrUnknown(other.record().networkLocation()).hasZone() != zoned) {
+      if (other.location().hasZone() != zoned) {
         LOG.warn("Datanode {} ({} {}) is at {}, but datanode {} ({}) is at {}: locations of the form /zone/rack and "
             + "/rack are mixed; check the topology mapping (net.topology.*) of every namenode",
             registered.uuid(), registered.hostName(), registered.ipAddress(), registered.networkLocation(),

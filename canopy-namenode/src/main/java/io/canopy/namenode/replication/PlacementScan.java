@@ -5,13 +5,10 @@ import io.canopy.metadata.entity.ReplicaKey;
 import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.leader.LeaderWork;
 import io.canopy.namenode.membership.NotLeaderException;
-import io.canopy.namenode.topology.NetworkLocation;
 import io.canopy.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.slf4j.Logger;
@@ -88,11 +85,8 @@ public final class PlacementScan implements LeaderWork {
       scanning = false;
       cursor = null;
     }
-    List<NetworkLocation> live = new ArrayList<>();
-    for (DatanodeRegistry.Node node : services.registry().live()) {
-      live.add(NetworkLocation.parseOrUnknown(node.record().networkLocation()));
-    }
-    ReplicaSpread spread = ReplicaSpread.of(live);
+    ReplicaSpread spread = ReplicaSpread.of(services.registry().live().stream().map(DatanodeRegistry.Node::location)
+        .toList());
     if (!spread.mayMisplace()) {
       if (scanning) {
         LOG.info("Placement scan stops after {} blocks: the live datanodes span one {} only; it starts again when "

@@ -316,8 +316,7 @@ final class RepairBlocksOp implements Operation<List<BlockOutcome>> {
           live.stream().map(ReplicaHolder::uuid).toList());
       if (live.size() >= file.replication()) {
         List<NetworkLocation> held = ReplicaHolder.locations(live);
-        chosen = chosen.stream().filter(t -> spread.addsDomain(NetworkLocation.parseOrUnknown(
-            t.node().record().networkLocation()), held)).toList();
+        chosen = chosen.stream().filter(t -> spread.addsDomain(t.node().location(), held)).toList();
       }
       if (chosen.isEmpty()) {
         // a datanode left out only while it deletes its old replica (a corrupt one just removed) is a target again

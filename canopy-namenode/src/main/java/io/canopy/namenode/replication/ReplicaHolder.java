@@ -31,7 +31,7 @@ record ReplicaHolder(Replica replica, DatanodeRegistry.Node node, boolean live) 
 
   /** Where the holding datanode is; {@link NetworkLocation#UNKNOWN} when no registered datanode has the storage. */
   NetworkLocation location() {
-    return node == null ? NetworkLocation.UNKNOWN : NetworkLocation.parseOrUnknown(node.record().networkLocation());
+    return node == null ? NetworkLocation.UNKNOWN : node.location();
   }
 
   /** The locations of {@code holders}, in their order. */

@@ -67,7 +67,7 @@ public final class ReplicationMonitor implements LeaderWork {
     List<NetworkLocation> liveLocations = new ArrayList<>();
     services.registry().live().forEach(node -> {
       live.add(node.record().uuid());
-      liveLocations.add(NetworkLocation.parseOrUnknown(node.record().networkLocation()));
+      liveLocations.add(node.location());
     });
     ReplicaSpread spread = ReplicaSpread.of(liveLocations);
     idle.liveDatanodesAre(live);
