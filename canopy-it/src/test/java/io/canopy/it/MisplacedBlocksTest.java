@@ -6,8 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.entity.ReplicationPriority;
 import io.canopy.namenode.NameNodeConfig;
+import io.canopy.namenode.datanode.ReplicaReportProcessor;
+import io.canopy.namenode.datanode.ReportedReplica;
 import io.canopy.namenode.replication.PlacementScan;
 import io.canopy.namenode.topology.NameTableMapping;
+import io.canopy.namenode.tx.TransactionRunner;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,13 +39,7 @@ class MisplacedBlocksTest {
 
   @Test
   void blocksAllInOneZoneAreSpreadOnceASecondZoneIsUp() throws Exception {
-    Path table = directory.resolve("topology.table");
-    Files.writeString(table, String.join("\n", "dn-a1.az1.localhost /az1/rack1", "dn-a2.az1.localhost /az1/rack2",
-        "dn-b1.az2.localhost /az2/rack1", ""));
-    Configuration conf = MiniCanopyCluster.testConfiguration();
-    conf.set(CommonConfigurationKeysPublic.NET_TOPOLOGY_NODE_SWITCH_MAPPING_IMPL_KEY, NameTableMapping.class.getName());
-    conf.set(CommonConfigurationKeysPublic.NET_TOPOLOGY_TABLE_MAPPING_FILE_KEY, table.toString());
-    conf.setLong("dfs.namenode.redundancy.interval.seconds", 1);
+    Configuration conf = zonedConfiguration(1);
     conf.setLong(NameNodeConfig.REPLICATION_REPORT_GRACE_MS, 500);
     // the fewest replicas per run (24 are recorded): the scan pages through them over two runs, cutting at a page end
     conf.setInt(NameNodeConfig.PLACEMENT_SCAN_REPLICAS_PER_RUN, PlacementScan.MIN_REPLICAS_PER_RUN);
@@ -75,6 +72,63 @@ class MisplacedBlocksTest {
         assertArrayEquals(contents.get(i), TestFiles.read(fs, path(i)), "file " + i + " reads back");
       }
     }
+  }
+
+  /**
+   * A report that brings a closed file's block back to its replication takes the block off the queue, unless its
+   * replicas all sit in one zone while another zone is live: then it stays queued, as mis-placed. The leader's duties
+   * are held off (an hour between runs) so that only the report decides.
+   */
+  @Test
+  void aReportCompletingABlockAllInOneZoneLeavesItQueuedAsMisplaced() throws Exception {
+    Configuration conf = zonedConfiguration(3600);
+    try (MiniCanopyCluster cluster = MiniCanopyCluster.start(directory, conf, 1, 0);
+        MetadataStore store = cluster.openStore()) {
+      cluster.startDataNode("dn-a1.az1.localhost");
+      cluster.startDataNode("dn-a2.az1.localhost");
+      cluster.waitForDataNodes(2, BOUND);
+      DistributedFileSystem fs = cluster.fileSystem();
+      TestFiles.write(fs, path(0), TestFiles.randomBytes(BLOCK_SIZE, 7), (short) 2, BLOCK_SIZE);
+      Await.until("the block has its two replicas in zone az1", BOUND,
+          () -> StoreQueries.count(store, "SELECT count(*) FROM replicas") == 2);
+      cluster.startDataNode("dn-b1.az2.localhost");
+      cluster.waitForDataNodes(3, BOUND);
+
+      List<String> row = StoreQueries.rows(store, "SELECT r.inode_id, r.block_id, b.generation_stamp, b.num_bytes, "
+          + "s.datanode_uuid, s.storage_id FROM replicas r JOIN blocks b ON b.block_id = r.block_id "
+          + "JOIN storages s ON s.storage_id = r.storage_id JOIN datanodes d ON d.uuid = s.datanode_uuid "
+          + "WHERE d.network_location = '/az1/rack2'").get(0);
+      long inode = Long.parseLong(row.get(0));
+      long block = Long.parseLong(row.get(1));
+      ReplicaReportProcessor reports = cluster.nameNode(0).replicaReports();
+      TransactionRunner runner = cluster.nameNode(0).runner();
+      String queued = "SELECT priority FROM replication_queue WHERE block_id = " + block;
+
+      runner.run(reports.applyOp(inode, row.get(4), row.get(5), List.of(new ReportedReplica(block,
+          Long.parseLong(row.get(2)), Long.parseLong(row.get(3)), ReportedReplica.Kind.DELETED))));
+      assertEquals(List.of(Integer.toString(ReplicationPriority.HIGHEST.code())),
+          StoreQueries.column(store, queued), "one replica left of two: queued as short");
+
+      runner.run(reports.applyOp(inode, row.get(4), row.get(5), List.of(new ReportedReplica(block,
+          Long.parseLong(row.get(2)), Long.parseLong(row.get(3)), ReportedReplica.Kind.FINALIZED))));
+      assertEquals(List.of(Integer.toString(ReplicationPriority.MISPLACED.code())),
+          StoreQueries.column(store, queued), "two replicas again, both in az1 while az2 is live: still queued");
+    }
+  }
+
+  /**
+   * Datanodes dn-a1 and dn-a2 in zone az1 (racks 1 and 2), dn-b1 in zone az2; the leader's replication and placement
+   * duties run every {@code intervalSeconds}.
+   */
+  private Configuration zonedConfiguration(long intervalSeconds) throws java.io.IOException {
+    Path table = directory.resolve("topology.table");
+    Files.writeString(table, String.join("\n", "dn-a1.az1.localhost /az1/rack1", "dn-a2.az1.localhost /az1/rack2",
+        "dn-b1.az2.localhost /az2/rack1", ""));
+    Configuration conf = MiniCanopyCluster.testConfiguration();
+    conf.set(CommonConfigurationKeysPublic.NET_TOPOLOGY_NODE_SWITCH_MAPPING_IMPL_KEY, NameTableMapping.class.getName());
+    conf.set(CommonConfigurationKeysPublic.NET_TOPOLOGY_TABLE_MAPPING_FILE_KEY, table.toString());
+    conf.setLong("dfs.namenode.redundancy.interval.seconds", intervalSeconds);
+    return conf;
   }
 
   private static org.apache.hadoop.fs.Path path(int i) {

@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockState;
-import io.canopy.namenode.datanode.ApplyReplicaReportsOp;
 import io.canopy.namenode.datanode.ReportedReplica;
 import io.canopy.namenode.fs.LeaseLimits;
 import io.canopy.namenode.tx.TransactionRunner;
@@ -304,8 +303,8 @@ class TruncateConcatTest {
 
     fs.concat(target, new org.apache.hadoop.fs.Path[] {source});
     TransactionRunner runner = CLUSTER.cluster().nameNode(0).runner();
-    List<ReportedReplica> moved = runner.run(new ApplyReplicaReportsOp(sourceInode, holder.get(0), holder.get(1),
-        List.of(late), 1, System.currentTimeMillis()));
+    List<ReportedReplica> moved = runner.run(CLUSTER.cluster().nameNode(0).replicaReports().applyOp(sourceInode,
+        holder.get(0), holder.get(1), List.of(late)));
     assertEquals(List.of(late), moved, "the report is handed back for the block's new file");
     CLUSTER.cluster().nameNode(0).replicaReports().apply(holder.get(0), holder.get(1), List.of(late));
 

@@ -9,7 +9,10 @@ import io.canopy.metadata.entity.Replica;
 import io.canopy.metadata.entity.ReplicaKey;
 import io.canopy.metadata.entity.UcReplica;
 import io.canopy.metadata.entity.UcReplicaState;
+import io.canopy.metadata.entity.QueuedBlock;
 import io.canopy.namenode.replication.CorruptReplicas;
+import io.canopy.namenode.replication.NarrowBlocks;
+import io.canopy.metadata.entity.ReplicationPriority;
 import io.canopy.namenode.replication.ReplicationQueue;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
@@ -44,10 +47,12 @@ public final class ApplyReplicaReportsOp implements Operation<List<ReportedRepli
   /** The reported blocks: only their rows are read (a long file's other blocks are not). */
   private final Set<Long> blockIds = new HashSet<>();
   private final int minReplication;
+  private final NarrowBlocks narrow;
   private final long nowMs;
 
   public ApplyReplicaReportsOp(long inodeId, String datanodeUuid, String storageId, List<ReportedReplica> reports,
-      int minReplication, long nowMs) {
+      int minReplication, NarrowBlocks narrow, long nowMs) {
+    this.narrow = narrow;
     this.nowMs = nowMs;
     this.inodeId = inodeId;
     this.datanodeUuid = datanodeUuid;
@@ -247,11 +252,12 @@ public final class ApplyReplicaReportsOp implements Operation<List<ReportedRepli
      * Keeps the replication queue in step with what the reports changed on complete blocks: a replica lost leaves its
      * block short, a replica more can make it excess (a dead datanode back with its block report), the replica that
      * brings a closed file's block to its replication takes it off the queue (it was queued when the file closed
-     * before every pipeline datanode had reported), the first replica of a missing block queues it anew, and a block
+     * before every pipeline datanode had reported) unless its replicas all sit in one zone while the live datanodes
+     * span several (it stays queued, as mis-placed, for the leader to spread it), the first replica of a missing block queues it anew, and a block
      * whose corrupt replicas changed is queued for the leader to copy it or delete them. Counts are of good recorded
      * replicas; the leader weighs liveness.
      */
-    void updateReplicationQueue() {
+    void updateReplicationQueue() throws IOException {
       Set<Long> changed = new HashSet<>(goodHereBefore);
       here.forEach((blockId, replica) -> {
         if (!replica.corrupt()) {
@@ -276,7 +282,12 @@ public final class ApplyReplicaReportsOp implements Operation<List<ReportedRepli
         if (removed && replicas < replication || added && replicas > replication) {
           ReplicationQueue.queue(transaction, inodeId, blockId, replicas, replication, nowMs);
         } else if (added && !file.underConstruction() && replicas == replication) {
-          ReplicationQueue.dequeue(transaction, inodeId, blockId);
+          if (narrow.narrow(inodeId, blockId, good.getOrDefault(blockId, Set.of()))) {
+            transaction.replicationQueue().put(new QueuedBlock(inodeId, blockId, ReplicationPriority.MISPLACED,
+                nowMs));
+          } else {
+            ReplicationQueue.dequeue(transaction, inodeId, blockId);
+          }
         } else if (added && !file.underConstruction() && replicas == 1) {
           // A closed file's block had no replica left (missing) and has a source again: queued anew, so the leader
           // looks at it now rather than when it next gets round to missing blocks.

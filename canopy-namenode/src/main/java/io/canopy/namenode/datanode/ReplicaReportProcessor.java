@@ -8,6 +8,7 @@ import io.canopy.metadata.entity.Replica;
 import io.canopy.metadata.entity.ReplicaWithBlock;
 import io.canopy.namenode.replication.CorruptReplicas;
 import io.canopy.namenode.ops.BlockOwnerOp;
+import io.canopy.namenode.replication.NarrowBlocks;
 import io.canopy.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -308,10 +309,16 @@ public final class ReplicaReportProcessor implements AutoCloseable {
     return moved;
   }
 
+  /** The transaction applying one storage's reports of one file's blocks, as this processor runs it. */
+  public ApplyReplicaReportsOp applyOp(long fileId, String datanodeUuid, String storageId,
+      List<ReportedReplica> reports) {
+    return new ApplyReplicaReportsOp(fileId, datanodeUuid, storageId, reports, minReplication,
+        new NarrowBlocks(registry), clockMs.getAsLong());
+  }
+
   private List<ReportedReplica> applyFile(String datanodeUuid, String storageId, long fileId,
       List<ReportedReplica> reports) throws IOException {
-    List<ReportedReplica> moved = runner.run(new ApplyReplicaReportsOp(fileId, datanodeUuid, storageId, reports,
-        minReplication, clockMs.getAsLong()));
+    List<ReportedReplica> moved = runner.run(applyOp(fileId, datanodeUuid, storageId, reports));
     for (ReportedReplica report : reports) {
       if (report.kind() == ReportedReplica.Kind.FINALIZED && !moved.contains(report)) {
         arrivals.finalizedReported(report.blockId());

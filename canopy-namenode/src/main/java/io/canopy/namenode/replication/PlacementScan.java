@@ -148,7 +148,7 @@ public final class PlacementScan implements LeaderWork {
         }
         file = inodeId;
         fileBlocks++;
-        if (misplaced(replicas, spread)) {
+        if (NarrowBlocks.narrow(ReplicaHolder.of(replicas, services.registry()), spread)) {
           misplaced.add(replicas.get(0).blockId());
         }
         fileEnd = replicas.get(replicas.size() - 1).key();
@@ -184,18 +184,6 @@ public final class PlacementScan implements LeaderWork {
           spread.zoned() ? "zone" : "rack");
     }
     return true;
-  }
-
-  /** Two or more live replicas, all in one domain: for any replication of two or more, too narrow. */
-  private boolean misplaced(List<Replica> replicas, ReplicaSpread spread) throws IOException {
-    List<ReplicaHolder> live = new ArrayList<>();
-    for (ReplicaHolder holder : ReplicaHolder.of(replicas, services.registry())) {
-      if (holder.live()) {
-        live.add(holder);
-      }
-    }
-    return live.size() >= ReplicaSpread.WANTED_DOMAINS
-        && !spread.satisfied(ReplicaHolder.locations(live), live.size());
   }
 
   /** Queues the file's mis-placed blocks; false when that failed and is to be tried again on the next run. */
