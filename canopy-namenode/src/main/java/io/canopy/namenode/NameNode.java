@@ -14,6 +14,7 @@ import io.canopy.namenode.blocks.ReplicaArrivals;
 import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.datanode.BucketChangeFolder;
 import io.canopy.namenode.datanode.DatanodeProtocolServer;
+import io.canopy.namenode.datanode.FullReportLeases;
 import io.canopy.namenode.datanode.FullReportTracker;
 import io.canopy.namenode.datanode.ReplicaReportProcessor;
 import io.canopy.namenode.datanode.ReportAppliers;
@@ -243,7 +244,8 @@ public final class NameNode implements AutoCloseable {
             staleHeartbeatMs + HANDOVER_EXTRA_HEARTBEATS * heartbeatMs), staleHeartbeatMs);
     DatanodeProtocolServer datanodes = new DatanodeProtocolServer(services, runner, registry, replicaReports,
         fullReports, datanodeRandom, election, commandSources, appliers, blocks.arrivals(),
-        blocks.readers().topology());
+        blocks.readers().topology(), FullReportLeases.of(conf, System::currentTimeMillis,
+            new Random(random.nextLong())));
     RpcServers servers = RpcServerFactory.build(conf, NameNodeConfig.rpcAddress(conf),
         NameNodeConfig.serviceRpcAddress(conf), new ClientProtocolServer(conf, services, blocks, runner,
             new ClusterAdminCalls(runner, blocks, services, replicaReports), subtreeOperations, election::selfId),

@@ -69,6 +69,7 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
   private final DatanodeRegistry registry;
   private final ReplicaReportProcessor reports;
   private final FullReportTracker fullReports;
+  private final FullReportLeases leases;
   private final Random random;
   private final LeaderElection election;
   private final List<DatanodeCommandSource> commandSources;
@@ -85,7 +86,8 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
   public DatanodeProtocolServer(NamespaceServices services, TransactionRunner runner, DatanodeRegistry registry,
       ReplicaReportProcessor reports, FullReportTracker fullReports, Random random, LeaderElection election,
       List<DatanodeCommandSource> commandSources, ReportAppliers appliers, ReplicaArrivals arrivals,
-      TopologyResolver topology) {
+      TopologyResolver topology, FullReportLeases leases) {
+    this.leases = leases;
     this.topology = topology;
     this.appliers = appliers;
     this.arrivals = arrivals;
@@ -171,11 +173,12 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
     boolean safeMode = services.safeMode().isOn();
     // A leader with no full report of this datanode in its term asks for one: registering again makes a stock
     // DataNode send it at once. That answer carries nothing else, so no deletion is taken from the queue for it.
-    boolean askForReport = claimed > 0 && fullReports.askForReport(claimed, registration.getDatanodeUuid());
+    // One already asking for a lease (its report is due) is not asked again: it sends its report once granted one.
+    boolean askForReport = claimed > 0 && !requestFullBlockReportLease
+        && fullReports.askForReport(claimed, registration.getDatanodeUuid());
     String uuid = registration.getDatanodeUuid();
     ReportAppliers.Route route = routeAndReplay(uuid);
     NNHAStatusHeartbeat standby = new NNHAStatusHeartbeat(HAServiceState.STANDBY, election.knownTerm());
-    long reportLease = requestFullBlockReportLease ? 1 + random.nextInt(Integer.MAX_VALUE) : 0;
     // The datanode's applier stores its figures (design 018); another namenode does only for a datanode or storage
     // its view does not have yet. The leader, applier or not, hands out deletions and commands.
     boolean store = route.apply() || !registrations.knownInService(uuid, storageReports);
@@ -183,7 +186,9 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
       counters.heartbeatsLeft.increment();
       DatanodeCommand[] commands = fullReportWanted.remove(uuid)
           ? new DatanodeCommand[] {RegisterCommand.REGISTER} : new DatanodeCommand[0];
-      return new HeartbeatResponse(commands, standby, null, reportLease);
+      // neither its applier nor the leader: its full report is answered without work, any lease will do
+      return new HeartbeatResponse(commands, standby, null,
+          requestFullBlockReportLease ? 1 + random.nextInt(Integer.MAX_VALUE) : 0);
     }
     (store ? counters.heartbeatsWritten : counters.heartbeatsLeft).increment();
     HeartbeatOp.Result result;
@@ -225,7 +230,10 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
         source.commandsFor(registration.getDatanodeUuid(), term, commands);
       }
     }
-    // A non-zero lease lets the datanode send its full block report; reports are idempotent, so any id works.
+    // A non-zero lease lets the datanode send its full block report: this namenode applies it (it is the
+    // datanode's applier or the leader), so it grants a bounded number at a time.
+    long reportLease = !requestFullBlockReportLease ? 0
+        : route.apply() || claimed > 0 ? leases.grant(uuid) : 1 + random.nextInt(Integer.MAX_VALUE);
     return new HeartbeatResponse(commands.toArray(new DatanodeCommand[0]), status, null, reportLease);
   }
 
@@ -237,15 +245,30 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
     if (claimed == 0 && !routeAndReplay(registration.getDatanodeUuid()).apply()) {
       // the datanode's applier applies it, and the leader too (it tracks the full reports of its term)
       counters.fullReportsLeft.increment();
+      if (context != null) {
+        leases.release(registration.getDatanodeUuid(), context.getLeaseId()); // granted while it applied, if so
+      }
       return null;
     }
-    registrations.checkFullReport(registration, RegistrationCheck.storagesOf(storageReports));
-    counters.fullReportsApplied.increment();
     List<String> storages = new ArrayList<>();
-    for (StorageBlockReport report : storageReports) {
-      counters.fullReported(reports.applyFull(registration.getDatanodeUuid(), report.getStorage().getStorageID(),
-          report.getBlocks()));
-      storages.add(report.getStorage().getStorageID());
+    boolean last = context == null || context.getCurRpc() + 1 >= context.getTotalRpcs();
+    counters.fullReportStarted();
+    try {
+      registrations.checkFullReport(registration, RegistrationCheck.storagesOf(storageReports));
+      counters.fullReportsApplied.increment();
+      for (StorageBlockReport report : storageReports) {
+        counters.fullReported(reports.applyFull(registration.getDatanodeUuid(), report.getStorage().getStorageID(),
+            report.getBlocks()));
+        storages.add(report.getStorage().getStorageID());
+      }
+    } catch (IOException | RuntimeException e) {
+      last = true; // ends the lease: a retry is applied whatever lease it names
+      throw e;
+    } finally {
+      counters.fullReportEnded();
+      if (last && context != null) {
+        leases.release(registration.getDatanodeUuid(), context.getLeaseId());
+      }
     }
     if (claimed > 0 && election.claimedTerm() == claimed) {
       fullReports.reported(claimed, registration.getDatanodeUuid(), storages,

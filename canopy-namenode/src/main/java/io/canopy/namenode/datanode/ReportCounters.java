@@ -18,6 +18,23 @@ public final class ReportCounters {
   private final LongAdder fullReportBucketsDiffed = new LongAdder();
   private final LongAdder fullReportFilesChanged = new LongAdder();
   private final LongAdder fullReportUnknownReplicas = new LongAdder();
+  private final java.util.concurrent.atomic.AtomicInteger fullReportsInProgress =
+      new java.util.concurrent.atomic.AtomicInteger();
+  private final java.util.concurrent.atomic.AtomicInteger fullReportsInProgressMax =
+      new java.util.concurrent.atomic.AtomicInteger();
+
+  void fullReportStarted() {
+    fullReportsInProgressMax.accumulateAndGet(fullReportsInProgress.incrementAndGet(), Math::max);
+  }
+
+  void fullReportEnded() {
+    fullReportsInProgress.decrementAndGet();
+  }
+
+  /** The most full-report calls this namenode has applied at once (leases bound them). */
+  public int fullReportsInProgressMax() {
+    return fullReportsInProgressMax.get();
+  }
 
   void fullReported(ReplicaReportProcessor.FullReportOutcome storage) {
     fullReportBuckets.add(storage.buckets());

@@ -1,0 +1,44 @@
+package io.canopy.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.canopy.namenode.datanode.ReportCounters;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Datanodes starting together send their first full reports one at a time when the namenode grants one full-report
+ * lease at a time (dfs.namenode.max.full.block.report.leases = 1): each report ends its lease, so every datanode's
+ * report is applied in turn, none waits for a lease to expire.
+ */
+@Timeout(120)
+class FullReportLeaseLimitTest {
+  private static final int DATANODES = 4;
+
+  @TempDir
+  Path directory;
+
+  @Test
+  void datanodesStartingTogetherReportOneAtATimeAndAllAreApplied() throws Exception {
+    Configuration conf = MiniCanopyCluster.testConfiguration();
+    conf.setInt("dfs.namenode.max.full.block.report.leases", 1);
+    try (MiniCanopyCluster cluster = MiniCanopyCluster.start(directory, conf, 1, 0)) {
+      ReportCounters counters = cluster.nameNode(0).reportCounters();
+      long before = counters.fullReportsApplied();
+      for (int i = 0; i < DATANODES; i++) {
+        cluster.startDataNode("dn" + i + ".localhost");
+      }
+      // well inside the 5-minute lease length: a lease not ended by its report would hold the others back
+      Await.until("every datanode's first full report is applied", Duration.ofSeconds(60),
+          () -> counters.fullReportsApplied() - before >= DATANODES);
+      assertEquals(1, counters.fullReportsInProgressMax(), "one full report applied at a time");
+      cluster.waitForDataNodes(DATANODES, Duration.ofSeconds(30));
+      assertTrue(cluster.fileSystem().getStatus().getCapacity() > 0);
+    }
+  }
+}
