@@ -3,10 +3,18 @@ package io.canopy.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.canopy.datanode.DataNodeLauncher;
 import io.canopy.namenode.datanode.ReportCounters;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,15 +38,36 @@ class FullReportLeaseLimitTest {
     try (MiniCanopyCluster cluster = MiniCanopyCluster.start(directory, conf, 1, 0)) {
       ReportCounters counters = cluster.nameNode(0).reportCounters();
       long before = counters.fullReportsApplied();
-      for (int i = 0; i < DATANODES; i++) {
-        cluster.startDataNode("dn" + i + ".localhost");
+      // started together (not through the cluster, which starts one at a time): first full reports due at once
+      ExecutorService starters = Executors.newFixedThreadPool(DATANODES);
+      List<Future<DataNode>> started = new ArrayList<>();
+      try {
+        for (int i = 0; i < DATANODES; i++) {
+          Path dataDirectory = directory.resolve("together-" + i);
+          started.add(starters.submit(() -> DataNodeLauncher.start(cluster.dataNodeConfiguration(), dataDirectory)));
+        }
+        for (Future<DataNode> dataNode : started) {
+          dataNode.get(60, TimeUnit.SECONDS);
+        }
+        // one namenode, so each datanode's first report is applied once; well inside the 5-minute lease length,
+        // which a lease not ended by its report would hold the others back for
+        Await.until("every datanode's first full report is applied", Duration.ofSeconds(60),
+            () -> counters.fullReportsApplied() - before >= DATANODES);
+        assertEquals(1, counters.fullReportsInProgressMax(), "one full report applied at a time");
+        cluster.waitForDataNodes(DATANODES, Duration.ofSeconds(30));
+        assertTrue(cluster.fileSystem().getStatus().getCapacity() > 0);
+      } finally {
+        starters.shutdownNow();
+        for (Future<DataNode> dataNode : started) {
+          if (dataNode.isDone() && !dataNode.isCancelled()) {
+            try {
+              dataNode.get().shutdown();
+            } catch (java.util.concurrent.ExecutionException e) {
+              // it did not start: nothing to stop
+            }
+          }
+        }
       }
-      // well inside the 5-minute lease length: a lease not ended by its report would hold the others back
-      Await.until("every datanode's first full report is applied", Duration.ofSeconds(60),
-          () -> counters.fullReportsApplied() - before >= DATANODES);
-      assertEquals(1, counters.fullReportsInProgressMax(), "one full report applied at a time");
-      cluster.waitForDataNodes(DATANODES, Duration.ofSeconds(30));
-      assertTrue(cluster.fileSystem().getStatus().getCapacity() > 0);
     }
   }
 }

@@ -257,7 +257,7 @@ public final class ApplyReplicaReportsOp implements Operation<List<ReportedRepli
      * whose corrupt replicas changed is queued for the leader to copy it or delete them. Counts are of good recorded
      * replicas; the leader weighs liveness.
      */
-    void updateReplicationQueue() throws IOException {
+    void updateReplicationQueue() {
       Set<Long> changed = new HashSet<>(goodHereBefore);
       here.forEach((blockId, replica) -> {
         if (!replica.corrupt()) {
@@ -282,7 +282,7 @@ public final class ApplyReplicaReportsOp implements Operation<List<ReportedRepli
         if (removed && replicas < replication || added && replicas > replication) {
           ReplicationQueue.queue(transaction, inodeId, blockId, replicas, replication, nowMs);
         } else if (added && !file.underConstruction() && replicas == replication) {
-          if (narrow.narrow(inodeId, blockId, good.getOrDefault(blockId, Set.of()))) {
+          if (narrow.narrow(good.getOrDefault(blockId, Set.of()))) {
             transaction.replicationQueue().put(new QueuedBlock(inodeId, blockId, ReplicationPriority.MISPLACED,
                 nowMs));
           } else {

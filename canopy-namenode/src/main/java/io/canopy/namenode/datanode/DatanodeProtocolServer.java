@@ -234,24 +234,47 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
     // datanode's applier or the leader), so it grants a bounded number at a time.
     long reportLease = !requestFullBlockReportLease ? 0
         : route.apply() || claimed > 0 ? leases.grant(uuid) : 1 + random.nextInt(Integer.MAX_VALUE);
+    if (requestFullBlockReportLease && reportLease == 0) {
+      counters.fullReportLeaseRefused();
+    }
     return new HeartbeatResponse(commands.toArray(new DatanodeCommand[0]), status, null, reportLease);
   }
 
+  /**
+   * Applies a full report (or one call of a report split per storage) when this namenode is the datanode's applier or
+   * the leader; answers it at once otherwise. The report's last call, or any failure, ends the lease it came with
+   * ({@link FullReportLeases}): a retry is applied whatever lease it names.
+   */
   @Override
   public DatanodeCommand blockReport(DatanodeRegistration registration, String poolId,
       StorageBlockReport[] storageReports, BlockReportContext context) throws IOException {
-    checkPool(poolId);
-    long claimed = election.claimedTerm();
-    if (claimed == 0 && !routeAndReplay(registration.getDatanodeUuid()).apply()) {
-      // the datanode's applier applies it, and the leader too (it tracks the full reports of its term)
-      counters.fullReportsLeft.increment();
-      if (context != null) {
-        leases.release(registration.getDatanodeUuid(), context.getLeaseId()); // granted while it applied, if so
-      }
-      return null;
-    }
-    List<String> storages = new ArrayList<>();
+    String uuid = registration.getDatanodeUuid();
     boolean last = context == null || context.getCurRpc() + 1 >= context.getTotalRpcs();
+    try {
+      checkPool(poolId);
+      long claimed = election.claimedTerm();
+      if (claimed == 0 && !routeAndReplay(uuid).apply()) {
+        // the datanode's applier applies it, and the leader too (it tracks the full reports of its term); a lease
+        // this namenode granted while it applied ends here
+        counters.fullReportsLeft.increment();
+        last = true;
+        return null;
+      }
+      applyFull(registration, storageReports, claimed, context);
+      return null;
+    } catch (IOException | RuntimeException e) {
+      last = true;
+      throw e;
+    } finally {
+      if (last && context != null) {
+        leases.release(uuid, context.getLeaseId());
+      }
+    }
+  }
+
+  private void applyFull(DatanodeRegistration registration, StorageBlockReport[] storageReports, long claimed,
+      BlockReportContext context) throws IOException {
+    List<String> storages = new ArrayList<>();
     counters.fullReportStarted();
     try {
       registrations.checkFullReport(registration, RegistrationCheck.storagesOf(storageReports));
@@ -261,21 +284,14 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
             report.getBlocks()));
         storages.add(report.getStorage().getStorageID());
       }
-    } catch (IOException | RuntimeException e) {
-      last = true; // ends the lease: a retry is applied whatever lease it names
-      throw e;
     } finally {
       counters.fullReportEnded();
-      if (last && context != null) {
-        leases.release(registration.getDatanodeUuid(), context.getLeaseId());
-      }
     }
     if (claimed > 0 && election.claimedTerm() == claimed) {
       fullReports.reported(claimed, registration.getDatanodeUuid(), storages,
           context == null ? 0 : context.getReportId(), context == null ? 0 : context.getCurRpc(),
           context == null ? 1 : context.getTotalRpcs());
     }
-    return null;
   }
 
   @Override

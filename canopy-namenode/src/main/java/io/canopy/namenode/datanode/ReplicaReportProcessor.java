@@ -57,6 +57,7 @@ public final class ReplicaReportProcessor implements AutoCloseable {
   private final LongSupplier clockMs;
   private final UnknownReplicas unknownReplicas;
   private final DatanodeRegistry registry;
+  private final NarrowBlocks narrowBlocks;
   private final ReplicaArrivals arrivals;
   /**
    * Runs the per-file transactions of one report side by side: a datanode sends its next incremental report only
@@ -90,6 +91,7 @@ public final class ReplicaReportProcessor implements AutoCloseable {
     this.clockMs = clockMs;
     this.unknownReplicas = unknownReplicas;
     this.registry = registry;
+    this.narrowBlocks = new NarrowBlocks(registry, clockMs);
     this.arrivals = arrivals;
   }
 
@@ -313,7 +315,7 @@ public final class ReplicaReportProcessor implements AutoCloseable {
   public ApplyReplicaReportsOp applyOp(long fileId, String datanodeUuid, String storageId,
       List<ReportedReplica> reports) {
     return new ApplyReplicaReportsOp(fileId, datanodeUuid, storageId, reports, minReplication,
-        new NarrowBlocks(registry), clockMs.getAsLong());
+        narrowBlocks, clockMs.getAsLong());
   }
 
   private List<ReportedReplica> applyFile(String datanodeUuid, String storageId, long fileId,

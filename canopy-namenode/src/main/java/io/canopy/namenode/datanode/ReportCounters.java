@@ -22,6 +22,16 @@ public final class ReportCounters {
       new java.util.concurrent.atomic.AtomicInteger();
   private final java.util.concurrent.atomic.AtomicInteger fullReportsInProgressMax =
       new java.util.concurrent.atomic.AtomicInteger();
+  private final LongAdder fullReportLeasesRefused = new LongAdder();
+
+  void fullReportLeaseRefused() {
+    fullReportLeasesRefused.increment();
+  }
+
+  /** Full-report lease requests this namenode refused because as many leases as allowed were held. */
+  public long fullReportLeasesRefused() {
+    return fullReportLeasesRefused.sum();
+  }
 
   void fullReportStarted() {
     fullReportsInProgressMax.accumulateAndGet(fullReportsInProgress.incrementAndGet(), Math::max);
@@ -31,7 +41,10 @@ public final class ReportCounters {
     fullReportsInProgress.decrementAndGet();
   }
 
-  /** The most full-report calls this namenode has applied at once (leases bound them). */
+  /**
+   * The most full-report calls this namenode has applied at once (leases bound them; a report split per storage is
+   * several calls, one after the other).
+   */
   public int fullReportsInProgressMax() {
     return fullReportsInProgressMax.get();
   }

@@ -44,7 +44,8 @@ record ReplicaHolder(Replica replica, DatanodeRegistry.Node node, boolean live) 
     return node == null ? 0 : node.record().remaining();
   }
 
-  private static boolean failed(DatanodeRegistry.Node node, String storageId) {
+  /** Whether the datanode reports {@code storageId} failed. */
+  static boolean failed(DatanodeRegistry.Node node, String storageId) {
     for (StorageRecord storage : node.storages()) {
       if (storage.storageId().equals(storageId)) {
         return storage.failed();
