@@ -38,7 +38,7 @@ final class NamenodeScaling {
   static final String WRITES = "create + write 4 KB";
   /** The write workload's files go here, one directory per run, deleted after it (untimed). */
   private static final String WRITE_BASE = "/canopy-bench/namenodes-write";
-  /** The warm-up's files, kept until the recorded runs are over. */
+  /** The warm-up's files, kept: the cluster is discarded after its recorded runs. */
   private static final org.apache.hadoop.fs.Path WARM_UP_FILES = new org.apache.hadoop.fs.Path(WRITE_BASE, "warm-up");
 
   /**
@@ -110,7 +110,6 @@ final class NamenodeScaling {
         warmUp(canopy, conf, settings, seed, mode, warmupSeconds, pinning, progress);
         rows.add(measure("Canopy", namenodes, canopy, conf, settings, mode, pinning, progress));
         rows.add(measureWrites("Canopy", namenodes, canopy, conf, seed, mode, pinning, progress));
-        deleteWarmUpFiles(canopy, conf);
       }
     }
     Path hdfsDirectory = work.resolve("hdfs");
@@ -122,7 +121,6 @@ final class NamenodeScaling {
       warmUp(hdfs, base, settings, seed, mode, warmupSeconds, pinning, progress);
       rows.add(measure("HDFS", 1, hdfs, base, settings, mode, pinning, progress));
       rows.add(measureWrites("HDFS", 1, hdfs, base, seed, mode, pinning, progress));
-      deleteWarmUpFiles(hdfs, base);
     }
     return rows;
   }
@@ -157,9 +155,9 @@ final class NamenodeScaling {
   /**
    * {@code seconds} of untimed load on a fresh cluster, half the mix and half create + write, so that the recorded
    * runs measure servers past their JIT warm-up (each fresh JVM compiles the same code again: on the one core the
-   * servers share, 3 namenodes compile 3 times what one does). Its files are deleted only after the recorded runs
-   * ({@link #deleteWarmUpFiles}): deleting them before would have the datanodes remove their blocks during the first
-   * recorded runs (900 s of warm-up wrote about 25,000 files; their deletion took a fifth of the servers' core for 90 s).
+   * servers share, 3 namenodes compile 3 times what one does). Its files are kept (the cluster is discarded after its
+   * recorded runs): deleting them would have the datanodes remove their blocks during the first recorded runs (900 s
+   * of warm-up wrote about 25,000 files; their deletion took a fifth of the servers' core for 90 s).
    */
   private static void warmUp(SystemUnderTest system, Configuration conf, MixSettings settings, long seed,
       BenchMode mode, int seconds, CpuPinning pinning, PrintWriter progress) throws IOException {
@@ -177,13 +175,6 @@ final class NamenodeScaling {
     new CreateWriteRunner(URI.create(system.uri()), stock, mode.writeThreads(), Duration.ZERO,
         Duration.ofSeconds(Math.max(1, seconds - seconds / 2)), seed - 1)
         .run(WARM_UP_FILES, progress, RecordedInterval.NONE);
-  }
-
-  /** Deletes what {@link #warmUp} wrote (nothing when there was no warm-up). */
-  private static void deleteWarmUpFiles(SystemUnderTest system, Configuration conf) throws IOException {
-    try (FileSystem fs = FileSystem.newInstance(URI.create(system.uri()), conf)) {
-      fs.delete(WARM_UP_FILES, true);
-    }
   }
 
   /** Create + write 4 KB + close, through the stock client whatever the cluster's client configuration names. */

@@ -57,13 +57,16 @@ class FullReportLeaseLimitTest {
         cluster.waitForDataNodes(DATANODES, Duration.ofSeconds(30));
         assertTrue(cluster.fileSystem().getStatus().getCapacity() > 0);
       } finally {
-        starters.shutdownNow();
+        starters.shutdown();
+        starters.awaitTermination(60, TimeUnit.SECONDS); // a start still running ends before its datanode is stopped
         for (Future<DataNode> dataNode : started) {
           if (dataNode.isDone() && !dataNode.isCancelled()) {
             try {
               dataNode.get().shutdown();
             } catch (java.util.concurrent.ExecutionException e) {
               // it did not start: nothing to stop
+            } catch (RuntimeException e) {
+              // the others are stopped all the same
             }
           }
         }

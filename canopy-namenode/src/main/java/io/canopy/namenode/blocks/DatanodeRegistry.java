@@ -181,6 +181,17 @@ public final class DatanodeRegistry implements DatanodeSource {
     return node;
   }
 
+  /** The live nodes of the cached view, in no set order; never reads the database. */
+  public List<Node> cachedLive() {
+    List<Node> live = new ArrayList<>();
+    for (Node node : view.byUuid.values()) {
+      if (isLive(node.record())) {
+        live.add(node);
+      }
+    }
+    return live;
+  }
+
   /** The cached node, or null; never reads the database (a caller that must be sure reads the row itself). */
   public Node cachedNode(String uuid) {
     return view.byUuid.get(uuid);

@@ -250,6 +250,7 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
       StorageBlockReport[] storageReports, BlockReportContext context) throws IOException {
     String uuid = registration.getDatanodeUuid();
     boolean last = context == null || context.getCurRpc() + 1 >= context.getTotalRpcs();
+    boolean applied = false;
     try {
       checkPool(poolId);
       long claimed = election.claimedTerm();
@@ -257,16 +258,13 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
         // the datanode's applier applies it, and the leader too (it tracks the full reports of its term); a lease
         // this namenode granted while it applied ends here
         counters.fullReportsLeft.increment();
-        last = true;
         return null;
       }
       applyFull(registration, storageReports, claimed, context);
+      applied = true;
       return null;
-    } catch (IOException | RuntimeException e) {
-      last = true;
-      throw e;
     } finally {
-      if (last && context != null) {
+      if ((last || !applied) && context != null) {
         leases.release(uuid, context.getLeaseId());
       }
     }

@@ -1,6 +1,5 @@
 package io.canopy.namenode.replication;
 
-import io.canopy.metadata.StoreException;
 import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.topology.NetworkLocation;
 import java.util.ArrayList;
@@ -41,7 +40,7 @@ public final class NarrowBlocks {
       return false;
     }
     ReplicaSpread spread = spread();
-    if (spread == null || !spread.mayMisplace()) {
+    if (!spread.mayMisplace()) {
       return false;
     }
     List<NetworkLocation> live = new ArrayList<>();
@@ -65,17 +64,13 @@ public final class NarrowBlocks {
         live.size());
   }
 
-  /** The live datanodes' spread, recomputed at most every {@link #SPREAD_REFRESH_MS}; null when it cannot be read. */
+  /** The live datanodes' spread in the cached view, recomputed at most every {@link #SPREAD_REFRESH_MS}. */
   private ReplicaSpread spread() {
     long now = clockMs.getAsLong();
     Spread current = cached;
     if (current == null || now - current.atMs() >= SPREAD_REFRESH_MS) {
-      try {
-        current = new Spread(ReplicaSpread.of(registry.live().stream().map(DatanodeRegistry.Node::location)
-            .toList()), now);
-      } catch (StoreException e) {
-        return current == null ? null : current.spread();
-      }
+      current = new Spread(ReplicaSpread.of(registry.cachedLive().stream().map(DatanodeRegistry.Node::location)
+          .toList()), now);
       cached = current;
     }
     return current.spread();
