@@ -10,9 +10,9 @@ import io.canopy.metadata.entity.ReplicaKey;
 import io.canopy.metadata.entity.UcReplica;
 import io.canopy.metadata.entity.UcReplicaState;
 import io.canopy.metadata.entity.QueuedBlock;
+import io.canopy.metadata.entity.ReplicationPriority;
 import io.canopy.namenode.replication.CorruptReplicas;
 import io.canopy.namenode.replication.NarrowBlocks;
-import io.canopy.metadata.entity.ReplicationPriority;
 import io.canopy.namenode.replication.ReplicationQueue;
 import io.canopy.namenode.tx.LockRequest;
 import io.canopy.namenode.tx.Operation;
@@ -253,8 +253,8 @@ public final class ApplyReplicaReportsOp implements Operation<List<ReportedRepli
      * block short, a replica more can make it excess (a dead datanode back with its block report), the replica that
      * brings a closed file's block to its replication takes it off the queue (it was queued when the file closed
      * before every pipeline datanode had reported) unless its replicas all sit in one zone while the live datanodes
-     * span several (it stays queued, as mis-placed, for the leader to spread it), the first replica of a missing block queues it anew, and a block
-     * whose corrupt replicas changed is queued for the leader to copy it or delete them. Counts are of good recorded
+     * span several (it stays queued, as mis-placed, for the leader to spread it), the first replica of a missing
+     * block queues it anew, and a block whose corrupt replicas changed is queued for the leader to copy it or delete them. Counts are of good recorded
      * replicas; the leader weighs liveness.
      */
     void updateReplicationQueue() {
