@@ -129,17 +129,22 @@ public final class CanopySystem implements SystemUnderTest {
   }
 
   /**
-   * Operation counters of every namenode of the cluster since it started, summed (each writes its file every second:
-   * a figure is up to a second old).
+   * Every namenode's operation counters since it started, summed by operation (each namenode writes its file every
+   * second: a figure is up to a second old).
    */
-  public OperationMetrics.Snapshot allNameNodesTotal() throws IOException {
-    OperationMetrics.Snapshot total = OperationMetrics.Snapshot.ZERO;
+  public Map<String, OperationMetrics.Snapshot> allNameNodesByOperation() throws IOException {
+    Map<String, OperationMetrics.Snapshot> total = new java.util.TreeMap<>();
     for (int index = 1; Files.exists(layout().metricsFile(Role.namenode(index))); index++) {
-      for (OperationMetrics.Snapshot snapshot : MetricsFile.read(layout().metricsFile(Role.namenode(index))).values()) {
-        total = total.plus(snapshot);
-      }
+      MetricsFile.read(layout().metricsFile(Role.namenode(index)))
+          .forEach((operation, snapshot) -> total.merge(operation, snapshot, OperationMetrics.Snapshot::plus));
     }
     return total;
+  }
+
+  /** The sum of every namenode's operation counters since it started. */
+  public OperationMetrics.Snapshot allNameNodesTotal() throws IOException {
+    return allNameNodesByOperation().values().stream()
+        .reduce(OperationMetrics.Snapshot.ZERO, OperationMetrics.Snapshot::plus);
   }
 
   /** Operation counters of the first namenode since it started. */

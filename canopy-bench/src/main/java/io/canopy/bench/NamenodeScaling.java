@@ -64,8 +64,10 @@ final class NamenodeScaling {
   private static final class Metering implements RecordedInterval {
     final ServerCpu.Meter cpu;
     private final CanopySystem canopy;
-    private OperationMetrics.Snapshot start;
+    private Map<String, OperationMetrics.Snapshot> start;
     OperationMetrics.Snapshot database = OperationMetrics.Snapshot.ZERO;
+    /** The run's counters by operation, for the progress output. */
+    Map<String, OperationMetrics.Snapshot> byOperation = Map.of();
 
     Metering(SystemUnderTest system) throws IOException {
       this.cpu = new ServerCpu.Meter(system.serverCpuRoots());
@@ -75,15 +77,34 @@ final class NamenodeScaling {
     @Override
     public void started() throws IOException {
       cpu.started();
-      start = canopy == null ? null : canopy.allNameNodesTotal();
+      start = canopy == null ? null : canopy.allNameNodesByOperation();
     }
 
     @Override
     public void ended() throws IOException {
       cpu.ended();
       if (canopy != null) {
-        database = canopy.allNameNodesTotal().minus(start);
+        Map<String, OperationMetrics.Snapshot> run = new java.util.TreeMap<>();
+        canopy.allNameNodesByOperation().forEach((operation, end) -> run.put(operation,
+            end.minus(start.getOrDefault(operation, OperationMetrics.Snapshot.ZERO))));
+        byOperation = run;
+        database = run.values().stream().reduce(OperationMetrics.Snapshot.ZERO, OperationMetrics.Snapshot::plus);
       }
+    }
+
+    /**
+     * The operations that ran most in the run, as "name transactions/op (statements/op)", most first, for the
+     * progress output ({@code count} is the run's client operations or files).
+     */
+    String busiest(double count, int limit) {
+      if (count <= 0) {
+        return "";
+      }
+      return byOperation.entrySet().stream().filter(e -> e.getValue().operations() > 0)
+          .sorted((a, b) -> Long.compare(b.getValue().operations(), a.getValue().operations())).limit(limit)
+          .map(e -> String.format(Locale.ROOT, "%s %.2f (%.1f)", e.getKey(), e.getValue().operations() / count,
+              e.getValue().statements() / count))
+          .collect(java.util.stream.Collectors.joining(", "));
     }
   }
 
@@ -147,6 +168,7 @@ final class NamenodeScaling {
       failures += result.totalFailures();
       progress.printf(Locale.ROOT, "  %s, %d namenode(s), run %d: %.0f ops/s, %d failures%n", name, namenodes,
           repetition + 1, result.totalOpsPerSecond(), result.totalFailures());
+      printBusiest(progress, meter, result.totalOpsPerSecond() * result.measuredSeconds(), "operation");
       progress.flush();
     }
     return new Row(MIX, name, namenodes, throughputs, cpu.secondsByKind(), seconds, failures, operations, database);
@@ -177,6 +199,13 @@ final class NamenodeScaling {
         .run(WARM_UP_FILES, progress, RecordedInterval.NONE);
   }
 
+  private static void printBusiest(PrintWriter progress, Metering meter, double count, String unit) {
+    String busiest = meter.busiest(count, 8);
+    if (!busiest.isEmpty()) {
+      progress.printf(Locale.ROOT, "    transactions (statements) per %s, by namenode operation: %s%n", unit, busiest);
+    }
+  }
+
   /** Create + write 4 KB + close, through the stock client whatever the cluster's client configuration names. */
   private static Row measureWrites(String name, int namenodes, SystemUnderTest system, Configuration clusterConf,
       long seed, BenchMode mode, CpuPinning pinning, PrintWriter progress) throws IOException {
@@ -203,6 +232,7 @@ final class NamenodeScaling {
       failures += result.totalFailures();
       progress.printf(Locale.ROOT, "  %s, %d namenode(s), %s, run %d: %.0f files/s, %d failures%n", name, namenodes,
           WRITES, repetition + 1, result.filesPerSecond(), result.totalFailures());
+      printBusiest(progress, meter, result.filesPerSecond() * mode.writeSeconds(), "file");
       progress.flush();
       try (FileSystem fs = FileSystem.newInstance(URI.create(system.uri()), conf)) {
         fs.delete(directory, true);

@@ -64,6 +64,11 @@ public final class ReplicaArrivals {
       return latch.await(timeoutMs, TimeUnit.MILLISECONDS);
     }
 
+    /** {@link #await(long)} with a timeout in nanoseconds. */
+    public boolean awaitNanos(long timeoutNanos) throws InterruptedException {
+      return latch.await(timeoutNanos, TimeUnit.NANOSECONDS);
+    }
+
     @Override
     public void close() {
       waiting.remove(fileId, latch);
