@@ -3,13 +3,20 @@ package io.canopy.it;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.canopy.metadata.LockMode;
 import io.canopy.metadata.MetadataStore;
+import io.canopy.metadata.entity.QueuedBlock;
+import io.canopy.metadata.entity.ReplicaKey;
 import io.canopy.metadata.entity.ReplicationPriority;
 import io.canopy.namenode.NameNodeConfig;
 import io.canopy.namenode.datanode.ReplicaReportProcessor;
 import io.canopy.namenode.datanode.ReportedReplica;
 import io.canopy.namenode.replication.PlacementScan;
 import io.canopy.namenode.topology.NameTableMapping;
+import io.canopy.namenode.tx.FileTables;
+import io.canopy.namenode.tx.LockRequest;
+import io.canopy.namenode.tx.Operation;
+import io.canopy.namenode.tx.TransactionContext;
 import io.canopy.namenode.tx.TransactionRunner;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -113,6 +120,36 @@ class MisplacedBlocksTest {
           Long.parseLong(row.get(2)), Long.parseLong(row.get(3)), ReportedReplica.Kind.FINALIZED))));
       assertEquals(List.of(Integer.toString(ReplicationPriority.MISPLACED.code())),
           StoreQueries.column(store, queued), "two replicas again, both in az1 while az2 is live: still queued");
+
+      // The leader found no target and backed the row off; the replica's record is lost (as if never reported) and
+      // a report brings it back: the row keeps its back-off rather than asking the leader to look again at once.
+      long backedOff = System.currentTimeMillis() + 3_600_000;
+      ReplicaKey replica = new ReplicaKey(inode, block, row.get(5));
+      runner.run(new Operation<Void>() {
+        @Override
+        public String name() {
+          return "testBackOffAndForget";
+        }
+
+        @Override
+        public LockRequest locks() {
+          return LockRequest.inode(inode, LockMode.EXCLUSIVE);
+        }
+
+        @Override
+        public Void execute(TransactionContext context) throws java.io.IOException {
+          FileTables tables = context.fileData(context.inodeLockedById(), LockMode.EXCLUSIVE);
+          tables.replicationQueue().put(new QueuedBlock(inode, block, ReplicationPriority.MISPLACED, backedOff));
+          tables.replicas().delete(replica);
+          return null;
+        }
+      });
+      runner.run(reports.applyOp(inode, row.get(4), row.get(5), List.of(new ReportedReplica(block,
+          Long.parseLong(row.get(2)), Long.parseLong(row.get(3)), ReportedReplica.Kind.FINALIZED))));
+      assertEquals(2, StoreQueries.count(store, "SELECT count(*) FROM replicas WHERE block_id = " + block));
+      assertEquals(List.of(List.of(Integer.toString(ReplicationPriority.MISPLACED.code()), Long.toString(backedOff))),
+          StoreQueries.rows(store, "SELECT priority, not_before_ms FROM replication_queue WHERE block_id = " + block),
+          "still queued as mis-placed, with the leader's back-off");
     }
   }
 

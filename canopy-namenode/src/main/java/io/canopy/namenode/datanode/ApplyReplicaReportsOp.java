@@ -1,6 +1,7 @@
 package io.canopy.namenode.datanode;
 
 import io.canopy.metadata.LockMode;
+import io.canopy.metadata.StoreException;
 import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockState;
 import io.canopy.metadata.entity.CorruptReason;
@@ -117,6 +118,8 @@ public final class ApplyReplicaReportsOp implements Operation<List<ReportedRepli
     private final Map<Long, UcReplica> pipelineHere = new HashMap<>();
     /** Blocks with a good replica on this storage before the reports. */
     private final Set<Long> goodHereBefore = new HashSet<>();
+    /** The file's blocks queued as mis-placed when this transaction began, once read. */
+    private Set<Long> queuedMisplaced;
     /** Blocks whose corrupt replicas this transaction changed. */
     private final Set<Long> corruptChanged = new HashSet<>();
 
@@ -257,7 +260,20 @@ public final class ApplyReplicaReportsOp implements Operation<List<ReportedRepli
      * block queues it anew, and a block whose corrupt replicas changed is queued for the leader to copy it or delete them. Counts are of good recorded
      * replicas; the leader weighs liveness.
      */
-    void updateReplicationQueue() {
+    /** Whether the block is queued as mis-placed already (the file's queue rows, read once, only when asked). */
+    private boolean queuedAsMisplaced(long blockId) throws StoreException {
+      if (queuedMisplaced == null) {
+        queuedMisplaced = new HashSet<>();
+        for (QueuedBlock queued : transaction.replicationQueue().ofFile(inodeId)) {
+          if (queued.priority() == ReplicationPriority.MISPLACED) {
+            queuedMisplaced.add(queued.blockId());
+          }
+        }
+      }
+      return queuedMisplaced.contains(blockId);
+    }
+
+    void updateReplicationQueue() throws StoreException {
       Set<Long> changed = new HashSet<>(goodHereBefore);
       here.forEach((blockId, replica) -> {
         if (!replica.corrupt()) {
@@ -283,8 +299,10 @@ public final class ApplyReplicaReportsOp implements Operation<List<ReportedRepli
           ReplicationQueue.queue(transaction, inodeId, blockId, replicas, replication, nowMs);
         } else if (added && !file.underConstruction() && replicas == replication) {
           if (narrow.narrow(good.getOrDefault(blockId, Set.of()))) {
-            transaction.replicationQueue().put(new QueuedBlock(inodeId, blockId, ReplicationPriority.MISPLACED,
-                nowMs));
+            if (!queuedAsMisplaced(blockId)) { // a row already there keeps the leader's back-off
+              transaction.replicationQueue().put(new QueuedBlock(inodeId, blockId, ReplicationPriority.MISPLACED,
+                  nowMs));
+            }
           } else {
             ReplicationQueue.dequeue(transaction, inodeId, blockId);
           }
