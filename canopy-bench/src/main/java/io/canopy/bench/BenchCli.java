@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
     description = {"Side-by-side benchmarks of Canopy and Apache HDFS 3.5.0 on this machine, same run, same client.",
         "Both systems run on 127.0.0.1 with the same datanode count, replication, block size and log level."},
     subcommands = {BenchCli.Report.class, BenchCli.Namenodes.class, BenchCli.FullReport.class,
-        CommandLine.HelpCommand.class})
+        BenchCli.ReportStormCommand.class, CommandLine.HelpCommand.class})
 public final class BenchCli implements Runnable {
   /** Set by bin/canopy to the repository root. */
   static final String REPOSITORY_PROPERTY = "canopy.repository";
@@ -215,6 +215,74 @@ public final class BenchCli implements Runnable {
       FullReportBench.write(outcomes, blocks, reports, changedPercent / 100, out, "bin/canopy bench full-report "
           + "--blocks " + blocks + " --reports " + reports + " --changed-percent " + changedPercent + " --seed "
           + seed, started);
+      progress.println("Report written to " + out);
+      progress.flush();
+      return 0;
+    }
+  }
+
+  /** Many datanodes' full reports at once while clients work, on Canopy and on HDFS. */
+  @Command(name = "report-storm", mixinStandardHelpOptions = true,
+      description = {"Spreads BLOCKS blocks over DATANODES datanodes (played by the benchmark over DatanodeProtocol)",
+          "on a fresh Canopy and a fresh HDFS, then has every datanode send a full report at once (each asking for",
+          "a full-report lease first, as a stock DataNode does), twice: lacking a share of its blocks, then listing",
+          "them again, while client threads call the namenode without pause. Writes the storms' durations and the",
+          "clients' latency before and during them as a Markdown table. Filling takes minutes (an addBlock and an",
+          "incremental report per block). Example: bin/canopy bench report-storm --datanodes 8 --blocks 100000"},
+      footer = {"", "Exit status: 0 when every report was applied (client calls that failed are counted, not fatal)."})
+  static final class ReportStormCommand implements Callable<Integer> {
+    @Option(names = "--datanodes", defaultValue = "8", paramLabel = "N",
+        description = "Datanodes reporting at once (default: ${DEFAULT-VALUE}).")
+    int datanodes;
+
+    @Option(names = "--blocks", defaultValue = "100000", paramLabel = "N",
+        description = "Blocks over all the datanodes (default: ${DEFAULT-VALUE}).")
+    int blocks;
+
+    @Option(names = "--changed-percent", defaultValue = "1", paramLabel = "P",
+        description = "Share of each datanode's blocks its first storm report lacks, in percent (default: "
+            + "${DEFAULT-VALUE}).")
+    double changedPercent;
+
+    @Option(names = "--out", defaultValue = "docs/benchmarks-report-storm.md", paramLabel = "FILE",
+        description = "Report to write (default: ${DEFAULT-VALUE}).")
+    Path out;
+
+    @Option(names = "--work", defaultValue = "target/bench-report-storm", paramLabel = "DIR",
+        description = "Scratch directory for the clusters (default: ${DEFAULT-VALUE}).")
+    Path work;
+
+    @Option(names = "--seed", defaultValue = "20261122", paramLabel = "N",
+        description = "Seed of the choice of lost blocks (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+      if (datanodes < 1 || datanodes > 64) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--datanodes: " + datanodes
+            + " is outside 1..64");
+      }
+      if (blocks < datanodes || blocks > 10_000_000) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--blocks: " + blocks + " is outside "
+            + datanodes + "..10000000 (at least one block per datanode)");
+      }
+      if (!(changedPercent > 0 && changedPercent <= 100)) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--changed-percent: " + changedPercent
+            + " is outside (0, 100]");
+      }
+      Path repository = Path.of(System.getProperty(REPOSITORY_PROPERTY, "")).toAbsolutePath();
+      out = repository.resolve(out);
+      work = repository.resolve(work);
+      PrintWriter progress = spec.commandLine().getOut();
+      java.time.Instant started = java.time.Instant.now();
+      List<ReportStormBench.Outcome> outcomes = ReportStormBench.run(work, datanodes, blocks, changedPercent / 100,
+          seed, progress);
+      ReportStormBench.write(outcomes, datanodes, blocks, changedPercent / 100, out, "bin/canopy bench "
+          + "report-storm --datanodes " + datanodes + " --blocks " + blocks + " --changed-percent " + changedPercent
+          + " --seed " + seed, started);
       progress.println("Report written to " + out);
       progress.flush();
       return 0;

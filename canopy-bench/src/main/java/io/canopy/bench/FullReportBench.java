@@ -74,7 +74,7 @@ final class FullReportBench {
     return outcomes;
   }
 
-  private static Path fresh(Path directory) throws IOException {
+  static Path fresh(Path directory) throws IOException {
     if (Files.exists(directory)) {
       try (var paths = Files.walk(directory)) {
         for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {

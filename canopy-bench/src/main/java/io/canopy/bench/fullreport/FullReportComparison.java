@@ -83,7 +83,8 @@ public final class FullReportComparison {
         }
       }, 0, HEARTBEAT_MS, TimeUnit.MILLISECONDS);
       long started = System.nanoTime();
-      List<Block> stored = fill(client.getNamenode(), datanode, blocks, progress, system);
+      List<Block> stored = fill(client.getNamenode(), (located, block) -> datanode.received(List.of(block)),
+          blocks, progress, system);
       progress.printf("  %s: %,d blocks written in %.0f s%n", system, stored.size(),
           (System.nanoTime() - started) / 1e9);
       progress.flush();
@@ -132,9 +133,17 @@ public final class FullReportComparison {
     return database.transactionsAndStatements();
   }
 
-  /** Writes files of {@link #BLOCKS_PER_FILE} blocks, each block reported received by the datanode at once. */
-  private static List<Block> fill(ClientProtocol namenode, ReportingDatanode datanode, int blocks,
-      PrintWriter progress, String system) throws Exception {
+  /** Where a written block's replica goes: its datanode reports it received. */
+  interface BlockSink {
+    void received(LocatedBlock located, Block block) throws IOException;
+  }
+
+  /**
+   * Writes files of {@link #BLOCKS_PER_FILE} blocks (replication 1) under /canopy-bench/full-report, each block
+   * reported received at once by the datanode {@code sink} names; answers every block written.
+   */
+  static List<Block> fill(ClientProtocol namenode, BlockSink sink, int blocks, PrintWriter progress, String system)
+      throws Exception {
     int files = (blocks + BLOCKS_PER_FILE - 1) / BLOCKS_PER_FILE;
     ExecutorService writers = Executors.newFixedThreadPool(WRITERS);
     try {
@@ -142,7 +151,7 @@ public final class FullReportComparison {
       for (int file = 0; file < files; file++) {
         int count = Math.min(BLOCKS_PER_FILE, blocks - file * BLOCKS_PER_FILE);
         String path = "/canopy-bench/full-report/f" + file;
-        written.add(writers.submit(() -> writeFile(namenode, datanode, path, count)));
+        written.add(writers.submit(() -> writeFile(namenode, sink, path, count)));
       }
       List<Block> all = new ArrayList<>(blocks);
       for (Future<List<Block>> file : written) {
@@ -158,7 +167,7 @@ public final class FullReportComparison {
     }
   }
 
-  private static List<Block> writeFile(ClientProtocol namenode, ReportingDatanode datanode, String path, int count)
+  private static List<Block> writeFile(ClientProtocol namenode, BlockSink sink, String path, int count)
       throws IOException, InterruptedException {
     String clientName = "bench-full-report-" + Thread.currentThread().getId();
     HdfsFileStatus status = namenode.create(path, FsPermission.getFileDefault(), clientName,
@@ -171,7 +180,7 @@ public final class FullReportComparison {
       previous = located.getBlock();
       previous.setNumBytes(BLOCK_BYTES);
       Block block = new Block(previous.getLocalBlock());
-      datanode.received(List.of(block));
+      sink.received(located, block);
       blocks.add(block);
     }
     for (int tries = 0; !namenode.complete(path, clientName, previous, status.getFileId()); tries++) {

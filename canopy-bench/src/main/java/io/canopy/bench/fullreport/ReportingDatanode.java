@@ -64,6 +64,16 @@ final class ReportingDatanode implements AutoCloseable {
         SlowPeerReports.EMPTY_REPORT, SlowDiskReports.EMPTY_REPORT);
   }
 
+  /**
+   * A heartbeat asking for a full-report lease, as a stock DataNode's does once its full report is due: the lease id
+   * granted, 0 when refused (the datanode asks again at a later heartbeat).
+   */
+  long requestLease() throws IOException {
+    StorageReport report = new StorageReport(storage, false, CAPACITY, 0, CAPACITY, 0, 0);
+    return namenode.sendHeartbeat(registration, new StorageReport[] {report}, 0, 0, 0, 0, 0, null, true,
+        SlowPeerReports.EMPTY_REPORT, SlowDiskReports.EMPTY_REPORT).getFullBlockReportLeaseId();
+  }
+
   /** An incremental report: these replicas were just received. */
   void received(Collection<Block> blocks) throws IOException {
     List<ReceivedDeletedBlockInfo> received = new ArrayList<>();
@@ -85,8 +95,13 @@ final class ReportingDatanode implements AutoCloseable {
 
   /** A full block report of its one storage, in one call, as a datanode with one storage sends it. */
   void fullReport(BlockListAsLongs replicas) throws IOException {
+    fullReport(replicas, 0L);
+  }
+
+  /** {@link #fullReport(BlockListAsLongs)} under the lease {@code leaseId} ({@link #requestLease}). */
+  void fullReport(BlockListAsLongs replicas, long leaseId) throws IOException {
     namenode.blockReport(registration, blockPoolId, new StorageBlockReport[] {new StorageBlockReport(storage,
-        replicas)}, new BlockReportContext(1, 0, ++reportId, 0L));
+        replicas)}, new BlockReportContext(1, 0, ++reportId, leaseId));
   }
 
   @Override
