@@ -39,6 +39,10 @@ final class NamenodeScaling {
   /** The write workload's files go here, one directory per run, deleted after it (untimed). */
   private static final String WRITE_BASE = "/canopy-bench/namenodes-write";
   /** The warm-up's files, kept: the cluster is discarded after its recorded runs. */
+  /** Load between two looks at the servers' JIT queues, past the fixed warm-up. */
+  static final int DRAIN_STEP_SECONDS = 60;
+  /** The most load past the fixed warm-up spent waiting for the JIT queues to drain. */
+  static final int MAX_DRAIN_SECONDS = 1800;
   private static final org.apache.hadoop.fs.Path WARM_UP_FILES = new org.apache.hadoop.fs.Path(WRITE_BASE, "warm-up");
 
   /**
@@ -177,9 +181,12 @@ final class NamenodeScaling {
   /**
    * {@code seconds} of untimed load on a fresh cluster, half the mix and half create + write, so that the recorded
    * runs measure servers past their JIT warm-up (each fresh JVM compiles the same code again: on the one core the
-   * servers share, 3 namenodes compile 3 times what one does). Its files are kept (the cluster is discarded after its
-   * recorded runs): deleting them would have the datanodes remove their blocks during the first recorded runs (900 s
-   * of warm-up wrote about 25,000 files; their deletion took a fifth of the servers' core for 90 s).
+   * servers share, 3 namenodes compile 3 times what one does). Then more of it, {@value #DRAIN_STEP_SECONDS} s at a
+   * time, until every server JVM's JIT compile queue has drained ({@link JitQueues}), for at most
+   * {@value #MAX_DRAIN_SECONDS} s: a fixed warm-up left a namenode running mostly interpreted code after 15 minutes.
+   * Its files are kept (the cluster is discarded after its recorded runs): deleting them would have the datanodes
+   * remove their blocks during the first recorded runs (900 s of warm-up wrote about 25,000 files; their deletion
+   * took a fifth of the servers' core for 90 s).
    */
   private static void warmUp(SystemUnderTest system, Configuration conf, MixSettings settings, long seed,
       BenchMode mode, int seconds, CpuPinning pinning, PrintWriter progress) throws IOException {
@@ -188,6 +195,34 @@ final class NamenodeScaling {
     }
     progress.printf(Locale.ROOT, "  warming %s up for %d s (not recorded)%n", system.name(), seconds);
     progress.flush();
+    load(system, conf, settings, seed, mode, seconds, new org.apache.hadoop.fs.Path(WARM_UP_FILES, "0"), pinning,
+        progress);
+    try {
+      for (int step = 1; ; step++) {
+        Map<Long, Integer> queues = JitQueues.lengths(system.serverPids());
+        int extra = (step - 1) * DRAIN_STEP_SECONDS;
+        progress.printf(Locale.ROOT, "  JIT compile queues after %d s more: %s%n", extra, JitQueues.describe(queues));
+        progress.flush();
+        if (JitQueues.drained(queues)) {
+          return;
+        }
+        if (extra >= MAX_DRAIN_SECONDS) {
+          progress.printf(Locale.ROOT, "  JIT compile queues not drained after %d s more: recording anyway%n", extra);
+          return;
+        }
+        load(system, conf, settings, seed - step, mode, DRAIN_STEP_SECONDS,
+            new org.apache.hadoop.fs.Path(WARM_UP_FILES, Integer.toString(step)), pinning, progress);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while waiting for the JIT queues to drain");
+    }
+  }
+
+  /** {@code seconds} of untimed load: half the mix, half create + write into {@code files}. */
+  private static void load(SystemUnderTest system, Configuration conf, MixSettings settings, long seed,
+      BenchMode mode, int seconds, org.apache.hadoop.fs.Path files, CpuPinning pinning, PrintWriter progress)
+      throws IOException {
     MixNamespace namespace = MixComparison.loadNamespace(system, settings, conf, progress);
     pinning.pinServers(system.serverPids());
     new MixRunner(URI.create(system.uri()), conf, settings.withWarmup(Duration.ZERO)
@@ -195,8 +230,7 @@ final class NamenodeScaling {
     Configuration stock = new Configuration(conf);
     stock.set("fs.hdfs.impl", DistributedFileSystem.class.getName());
     new CreateWriteRunner(URI.create(system.uri()), stock, mode.writeThreads(), Duration.ZERO,
-        Duration.ofSeconds(Math.max(1, seconds - seconds / 2)), seed - 1)
-        .run(WARM_UP_FILES, progress, RecordedInterval.NONE);
+        Duration.ofSeconds(Math.max(1, seconds - seconds / 2)), seed - 1).run(files, progress, RecordedInterval.NONE);
   }
 
   private static void printBusiest(PrintWriter progress, Metering meter, double count, String unit) {
