@@ -27,7 +27,10 @@ final class JitQueues {
   private JitQueues() {
   }
 
-  /** Queue length by pid, for those of {@code pids} that are JVMs jcmd can reach (none when jcmd is missing). */
+  /**
+   * Queue length by pid, for those of {@code pids} that run {@code java} and that jcmd reaches (none when jcmd is
+   * missing). Other processes are never asked: jcmd's attach sends its target SIGQUIT.
+   */
   static Map<Long, Integer> lengths(List<Long> pids) throws InterruptedException {
     Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
     Map<Long, Integer> lengths = new LinkedHashMap<>();
@@ -35,6 +38,9 @@ final class JitQueues {
       return lengths;
     }
     for (long pid : pids) {
+      if (!isJava(pid)) {
+        continue; // jcmd signals its target (SIGQUIT) to attach: that stops PostgreSQL's postmaster at once
+      }
       try {
         Process process = new ProcessBuilder(jcmd.toString(), Long.toString(pid), "Compiler.queue")
             .redirectErrorStream(true).start();
@@ -48,10 +54,16 @@ final class JitQueues {
           lengths.put(pid, count(text));
         }
       } catch (IOException e) {
-        // not a JVM (PostgreSQL), or gone: nothing to wait for
+        // gone, or not reachable: nothing to wait for
       }
     }
     return lengths;
+  }
+
+  /** Whether {@code pid} runs a {@code java} executable (only those are asked: see {@link #lengths}). */
+  static boolean isJava(long pid) {
+    return ProcessHandle.of(pid).flatMap(process -> process.info().command())
+        .map(command -> Path.of(command).getFileName().toString().equals("java")).orElse(false);
   }
 
   /** Queued compiles in a {@code Compiler.queue} answer (the compiles running now are not counted). */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class JitQueuesTest {
@@ -30,13 +31,30 @@ class JitQueuesTest {
     assertTrue(JitQueues.drained(Map.of()), "no JVM to wait for");
   }
 
-  /** This test's own JVM answers jcmd; a pid that is no JVM is left out. */
+  /**
+   * This test's own JVM answers jcmd. A process that is no JVM is never asked, and lives on: jcmd's attach sends
+   * SIGQUIT, which stops PostgreSQL's postmaster (a benchmark run lost its database that way).
+   */
   @Test
-  void readsALiveJvmsQueue() throws Exception {
+  void readsALiveJvmsQueueAndNeverSignalsAnotherProcess() throws Exception {
     long self = ProcessHandle.current().pid();
-    Map<Long, Integer> lengths = JitQueues.lengths(List.of(self, Long.MAX_VALUE / 2));
-    assertTrue(lengths.containsKey(self), "jcmd reached this JVM: " + lengths);
-    assertFalse(lengths.containsKey(Long.MAX_VALUE / 2), lengths.toString());
-    assertTrue(lengths.get(self) >= 0);
+    // catches SIGQUIT as the postmaster does (jcmd signals only processes that catch it), and exits on it
+    Process other = new ProcessBuilder("python3", "-c", "import signal, sys, time\n"
+        + "signal.signal(signal.SIGQUIT, lambda *a: sys.exit(3))\n"
+        + "signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGQUIT])\n" // a JVM's child starts with it blocked
+        + "print('ready', flush=True)\ntime.sleep(60)")
+        .start();
+    assertEquals("ready", new java.io.BufferedReader(new java.io.InputStreamReader(other.getInputStream(),
+        java.nio.charset.StandardCharsets.UTF_8)).readLine(), "the stand-in process started");
+    try {
+      Map<Long, Integer> lengths = JitQueues.lengths(List.of(self, other.pid(), Long.MAX_VALUE / 2));
+      assertTrue(lengths.containsKey(self), "jcmd reached this JVM: " + lengths);
+      assertTrue(lengths.get(self) >= 0);
+      assertEquals(Set.of(self), lengths.keySet());
+      Thread.sleep(500);
+      assertTrue(other.isAlive(), "the process that is no JVM was signalled");
+    } finally {
+      other.destroy();
+    }
   }
 }
