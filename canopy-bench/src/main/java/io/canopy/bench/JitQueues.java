@@ -20,16 +20,22 @@ import java.util.regex.Pattern;
 final class JitQueues {
   /** A queue this short counts as drained (a few methods go hot at any time). */
   static final int DRAINED = 50;
-  /** One queued compile per line: its compile id, then its tier. */
-  private static final Pattern QUEUED = Pattern.compile("^\\s*\\d+\\s+\\d\\s", Pattern.MULTILINE);
+  /**
+   * One queued compile per line, starting with its compile id (then flag columns such as {@code %} for on-stack
+   * replacement or {@code !} for a method with exception handlers, then its tier).
+   */
+  private static final Pattern QUEUED = Pattern.compile("^\\s*\\d+\\s", Pattern.MULTILINE);
   private static final long JCMD_TIMEOUT_SECONDS = 30;
+  /** A java process jcmd did not answer for: its queue is unknown (printed, not waited for). */
+  static final int UNKNOWN = -1;
 
   private JitQueues() {
   }
 
   /**
-   * Queue length by pid, for those of {@code pids} that run {@code java} and that jcmd reaches (none when jcmd is
-   * missing). Other processes are never asked: jcmd's attach sends its target SIGQUIT.
+   * Queue length by pid, for those of {@code pids} that run {@code java} ({@link #UNKNOWN} when jcmd gave no answer
+   * within {@value #JCMD_TIMEOUT_SECONDS} s; none at all when jcmd is missing). Other processes are never asked:
+   * jcmd's attach sends its target SIGQUIT.
    */
   static Map<Long, Integer> lengths(List<Long> pids) throws InterruptedException {
     Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
@@ -41,20 +47,28 @@ final class JitQueues {
       if (!isJava(pid)) {
         continue; // jcmd signals its target (SIGQUIT) to attach: that stops PostgreSQL's postmaster at once
       }
+      Path output = null;
       try {
+        output = Files.createTempFile("canopy-jcmd-", ".txt");
         Process process = new ProcessBuilder(jcmd.toString(), Long.toString(pid), "Compiler.queue")
-            .redirectErrorStream(true).start();
-        byte[] output = process.getInputStream().readAllBytes();
+            .redirectErrorStream(true).redirectOutput(output.toFile()).start();
         if (!process.waitFor(JCMD_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
           process.destroyForcibly();
+          lengths.put(pid, UNKNOWN);
           continue;
         }
-        String text = new String(output, StandardCharsets.UTF_8);
-        if (process.exitValue() == 0 && text.contains("compile queue")) {
-          lengths.put(pid, count(text));
-        }
+        String text = Files.readString(output, StandardCharsets.UTF_8);
+        lengths.put(pid, process.exitValue() == 0 && text.contains("compile queue") ? count(text) : UNKNOWN);
       } catch (IOException e) {
-        // gone, or not reachable: nothing to wait for
+        lengths.put(pid, UNKNOWN); // gone, or not reachable
+      } finally {
+        if (output != null) {
+          try {
+            Files.deleteIfExists(output);
+          } catch (IOException e) {
+            // a temporary file left behind
+          }
+        }
       }
     }
     return lengths;
@@ -82,14 +96,17 @@ final class JitQueues {
     return count;
   }
 
-  /** Whether every queue in {@code lengths} is at most {@link #DRAINED}. */
+  /**
+   * Whether every known queue in {@code lengths} is at most {@link #DRAINED} (an unknown one cannot be waited for:
+   * {@link #describe} shows it).
+   */
   static boolean drained(Map<Long, Integer> lengths) {
     return lengths.values().stream().allMatch(length -> length <= DRAINED);
   }
 
   static String describe(Map<Long, Integer> lengths) {
     List<String> parts = new ArrayList<>();
-    lengths.forEach((pid, length) -> parts.add("pid " + pid + ": " + length));
+    lengths.forEach((pid, length) -> parts.add("pid " + pid + ": " + (length == UNKNOWN ? "no answer" : length)));
     return parts.isEmpty() ? "no JVM reachable with jcmd" : String.join(", ", parts);
   }
 }

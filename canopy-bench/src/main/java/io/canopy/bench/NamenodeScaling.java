@@ -38,11 +38,11 @@ final class NamenodeScaling {
   static final String WRITES = "create + write 4 KB";
   /** The write workload's files go here, one directory per run, deleted after it (untimed). */
   private static final String WRITE_BASE = "/canopy-bench/namenodes-write";
-  /** The warm-up's files, kept: the cluster is discarded after its recorded runs. */
   /** Load between two looks at the servers' JIT queues, past the fixed warm-up. */
   static final int DRAIN_STEP_SECONDS = 60;
   /** The most load past the fixed warm-up spent waiting for the JIT queues to drain. */
   static final int MAX_DRAIN_SECONDS = 1800;
+  /** The warm-up's files, kept: the cluster is discarded after its recorded runs. */
   private static final org.apache.hadoop.fs.Path WARM_UP_FILES = new org.apache.hadoop.fs.Path(WRITE_BASE, "warm-up");
 
   /**

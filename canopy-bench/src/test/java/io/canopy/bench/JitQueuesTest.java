@@ -18,8 +18,11 @@ class JitQueuesTest {
         "", "C1 compile queue:", "Empty", "", "C2 compile queue:",
         "7814       4       jdk.internal.org.objectweb.asm.ByteVector::putShort (52 bytes)",
         "7821       4       jdk.internal.org.objectweb.asm.ClassReader::readUTF8 (23 bytes)",
-        "7870       4       org.apache.hadoop.util.Time::now (4 bytes)", "");
-    assertEquals(3, JitQueues.count(answer));
+        "7870       4       org.apache.hadoop.util.Time::now (4 bytes)",
+        "7871   !   4       io.canopy.namenode.tx.TransactionRunner::run (412 bytes)",
+        "7872 %     3       io.canopy.namenode.tx.LockPlanner::acquire @ 57 (1024 bytes)",
+        "7873  s!   4       java.lang.StringBuffer::append (13 bytes)", "");
+    assertEquals(6, JitQueues.count(answer));
     assertEquals(0, JitQueues.count("C1 compile queue:\nEmpty\n\nC2 compile queue:\nEmpty\n"));
     assertEquals(0, JitQueues.count("12345: no such process"));
   }
@@ -29,6 +32,8 @@ class JitQueuesTest {
     assertTrue(JitQueues.drained(Map.of(1L, 0, 2L, JitQueues.DRAINED)));
     assertFalse(JitQueues.drained(Map.of(1L, 0, 2L, JitQueues.DRAINED + 1)));
     assertTrue(JitQueues.drained(Map.of()), "no JVM to wait for");
+    assertTrue(JitQueues.drained(Map.of(1L, JitQueues.UNKNOWN)), "an unanswered queue is shown, not waited for");
+    assertTrue(JitQueues.describe(Map.of(1L, JitQueues.UNKNOWN)).contains("no answer"));
   }
 
   /**

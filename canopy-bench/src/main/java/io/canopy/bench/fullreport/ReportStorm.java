@@ -144,6 +144,8 @@ public final class ReportStorm {
     private final ConcurrentLinkedQueue<long[]> calls = new ConcurrentLinkedQueue<>();
     private final AtomicLong failures = new AtomicLong();
     private final AtomicBoolean stop = new AtomicBoolean();
+    /** Calls are kept only within a phase (between phases, only their count would grow). */
+    private volatile boolean recording;
     private final ExecutorService threads = Executors.newFixedThreadPool(CLIENT_THREADS);
     private final List<Future<?>> running = new ArrayList<>();
 
@@ -162,10 +164,13 @@ public final class ReportStorm {
         try {
           if (n % 2 == 0) {
             namenode.getFileInfo("/canopy-bench/full-report/f0");
-          } else {
-            namenode.mkdirs("/canopy-bench/storm/t" + thread + "-" + n, FsPermission.getDirDefault(), false);
+          } else { // a directory per 100,000 calls: HDFS caps a directory's entries (1,048,576 by default)
+            namenode.mkdirs("/canopy-bench/storm/t" + thread + "/" + n / 100_000 + "/" + n,
+                FsPermission.getDirDefault(), true);
           }
-          calls.add(new long[] {start, System.nanoTime() - start});
+          if (recording) {
+            calls.add(new long[] {start, System.nanoTime() - start});
+          }
         } catch (IOException e) {
           failures.incrementAndGet();
         }
@@ -175,9 +180,10 @@ public final class ReportStorm {
     Phase quiet(Map<String, List<Long>> serverCpuRoots) throws IOException, InterruptedException {
       long failed = failures.get();
       ServerCpu.Sample before = ServerCpu.sample(serverCpuRoots);
-      long from = System.nanoTime();
+      long from = begin();
       Thread.sleep(QUIET_MS);
       long to = System.nanoTime();
+      recording = false;
       return new Phase(QUIET, 0, latencies(from, to), failures.get() - failed,
           ServerCpu.sample(serverCpuRoots).since(before), 0);
     }
@@ -192,7 +198,7 @@ public final class ReportStorm {
         List<Future<?>> sent = new ArrayList<>();
         for (Map.Entry<ReportingDatanode, BlockListAsLongs> report : reports.entrySet()) {
           sent.add(datanodes.submit(() -> {
-            start.await();
+            start.await(STORM_BOUND_MS, TimeUnit.MILLISECONDS);
             long deadline = System.nanoTime() + STORM_BOUND_MS * 1_000_000L;
             long lease;
             while ((lease = report.getKey().requestLease()) == 0) {
@@ -208,12 +214,13 @@ public final class ReportStorm {
         }
         long failed = failures.get();
         ServerCpu.Sample before = ServerCpu.sample(serverCpuRoots);
-        start.await();
-        long from = System.nanoTime();
+        long from = begin();
+        start.await(STORM_BOUND_MS, TimeUnit.MILLISECONDS);
         for (Future<?> report : sent) {
           report.get(STORM_BOUND_MS, TimeUnit.MILLISECONDS);
         }
         long to = System.nanoTime();
+        recording = false;
         Phase phase = new Phase(kind, (to - from) / 1e9, latencies(from, to), failures.get() - failed,
             ServerCpu.sample(serverCpuRoots).since(before), refused.get());
         Thread.sleep(2_000); // what the reports queued settles before the next phase
@@ -221,6 +228,13 @@ public final class ReportStorm {
       } finally {
         datanodes.shutdownNow();
       }
+    }
+
+    /** Starts keeping calls, the previous phase's dropped; answers when. */
+    private long begin() {
+      calls.clear();
+      recording = true;
+      return System.nanoTime();
     }
 
     /** The latencies of the calls that started in [from, to). */
@@ -238,8 +252,12 @@ public final class ReportStorm {
     public void close() throws Exception {
       stop.set(true);
       threads.shutdown();
-      for (Future<?> thread : running) {
-        thread.get(1, TimeUnit.MINUTES);
+      try {
+        for (Future<?> thread : running) {
+          thread.get(1, TimeUnit.MINUTES);
+        }
+      } finally {
+        threads.shutdownNow();
       }
     }
   }

@@ -251,15 +251,6 @@ public final class ApplyReplicaReportsOp implements Operation<List<ReportedRepli
       }
     }
 
-    /**
-     * Keeps the replication queue in step with what the reports changed on complete blocks: a replica lost leaves its
-     * block short, a replica more can make it excess (a dead datanode back with its block report), the replica that
-     * brings a closed file's block to its replication takes it off the queue (it was queued when the file closed
-     * before every pipeline datanode had reported) unless its replicas all sit in one zone while the live datanodes
-     * span several (it stays queued, as mis-placed, for the leader to spread it), the first replica of a missing
-     * block queues it anew, and a block whose corrupt replicas changed is queued for the leader to copy it or delete them. Counts are of good recorded
-     * replicas; the leader weighs liveness.
-     */
     /** Whether the block is queued as mis-placed already (the file's queue rows, read once, only when asked). */
     private boolean queuedAsMisplaced(long blockId) throws StoreException {
       if (queuedMisplaced == null) {
@@ -273,6 +264,15 @@ public final class ApplyReplicaReportsOp implements Operation<List<ReportedRepli
       return queuedMisplaced.contains(blockId);
     }
 
+    /**
+     * Keeps the replication queue in step with what the reports changed on complete blocks: a replica lost leaves its
+     * block short, a replica more can make it excess (a dead datanode back with its block report), the replica that
+     * brings a closed file's block to its replication takes it off the queue (it was queued when the file closed
+     * before every pipeline datanode had reported) unless its replicas all sit in one zone while the live datanodes
+     * span several (it stays queued, as mis-placed, for the leader to spread it), the first replica of a missing
+     * block queues it anew, and a block whose corrupt replicas changed is queued for the leader to copy it or delete them. Counts are of good recorded
+     * replicas; the leader weighs liveness.
+     */
     void updateReplicationQueue() throws StoreException {
       Set<Long> changed = new HashSet<>(goodHereBefore);
       here.forEach((blockId, replica) -> {

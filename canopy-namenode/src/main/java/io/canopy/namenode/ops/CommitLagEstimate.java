@@ -3,8 +3,8 @@ package io.canopy.namenode.ops;
 /**
  * How long a complete() waits, once this namenode has received the report of the file's last block that another
  * namenode applies (design 018), before it expects that namenode's commit to show and runs complete. Learnt from
- * outcomes: each complete that found the commit on its first try shrinks the wait by {@value #SHRINK}, each that did
- * not grows it by {@value #GROW}; at equilibrium about nine first tries in ten find the commit
+ * outcomes: each complete that found the commit on its first try multiplies the wait by {@value #SHRINK}, each that
+ * did not by {@value #GROW}; at equilibrium about nine first tries in ten find the commit
  * (0.9 · ln(1/0.97) = 0.1 · ln(1.3)). The wait stays within [{@value #MIN_MICROS}, {@value #MAX_MICROS}] µs.
  *
  * <p>Updates from concurrent handlers may overwrite one another: the estimate then loses a step, which the next

@@ -90,12 +90,14 @@ public final class CompleteWorkflow {
         // pipeline), then complete; poll (below) only when that was too early.
         arrival.close();
         arrival = arrivals.expect(fileId); // woken by this namenode's own application only
-        boolean local = arrival.awaitNanos(Math.min(lag.waitNanos(), Math.max(0, deadline - System.nanoTime())));
+        long estimate = lag.waitNanos();
+        long allowed = Math.min(estimate, Math.max(0, deadline - System.nanoTime()));
+        boolean local = arrival.awaitNanos(allowed);
         arrival.close();
         arrival = expect(fileId, last);
         completeRan = true;
         boolean completed = runner.run(complete);
-        if (!local) {
+        if (!local && allowed == estimate) { // only a full wait says whether the estimate was long enough
           if (completed) {
             lag.foundOnFirstTry();
           } else {
