@@ -52,6 +52,8 @@ public final class FullReportComparison {
   public static final String FOUND = "found";
   private static final long HEARTBEAT_MS = 3_000;
   private static final int NOT_REPLICATED_YET_TRIES = 3_000;
+  /** addBlock tries, 100 ms apart, while the namenode finds no datanode to place a block on. */
+  private static final int NO_TARGET_TRIES = 300;
 
   /** One timed report: its kind, seconds from the datanode's side, the servers' CPU, the database's work if known. */
   public record Report(String kind, double seconds, ServerCpu.Usage cpu, long transactions, long statements) {
@@ -75,13 +77,14 @@ public final class FullReportComparison {
     ScheduledExecutorService heartbeats = Executors.newSingleThreadScheduledExecutor();
     try (ReportingDatanode datanode = new ReportingDatanode(datanodeProtocol, conf, 1);
         DFSClient client = new DFSClient(URI.create(clientUri), conf)) {
+      ReportingDatanode.announce(List.of(datanode), client.getNamenode(), ReportStorm.ANNOUNCE_BOUND_MS);
       heartbeats.scheduleWithFixedDelay(() -> {
         try {
           datanode.heartbeat();
         } catch (IOException e) {
           progress.println("  " + system + ": heartbeat failed: " + e);
         }
-      }, 0, HEARTBEAT_MS, TimeUnit.MILLISECONDS);
+      }, HEARTBEAT_MS, HEARTBEAT_MS, TimeUnit.MILLISECONDS);
       long started = System.nanoTime();
       List<Block> stored = fill(client.getNamenode(), (located, block) -> datanode.received(List.of(block)),
           blocks, progress, system);
@@ -199,10 +202,14 @@ public final class FullReportComparison {
       try {
         return namenode.addBlock(path, clientName, previous, null, fileId, null, null);
       } catch (RemoteException e) {
-        if (!e.getClassName().endsWith("NotReplicatedYetException") || tries > NOT_REPLICATED_YET_TRIES) {
+        // the namenode may not have taken in a datanode's first heartbeat (its storage) yet: no target at all
+        boolean noTargetYet = e.getMessage() != null && e.getMessage().contains("could only be written to 0 of")
+            && tries < NO_TARGET_TRIES;
+        if (!noTargetYet && (!e.getClassName().endsWith("NotReplicatedYetException")
+            || tries > NOT_REPLICATED_YET_TRIES)) {
           throw e;
         }
-        Thread.sleep(10);
+        Thread.sleep(noTargetYet ? 100 : 10);
       }
     }
   }

@@ -9,7 +9,9 @@ import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.protocol.Block;
 import org.apache.hadoop.hdfs.protocol.BlockListAsLongs;
+import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.DatanodeID;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocolPB.DatanodeProtocolClientSideTranslatorPB;
 import org.apache.hadoop.hdfs.security.token.block.ExportedBlockKeys;
 import org.apache.hadoop.hdfs.server.datanode.FinalizedReplica;
@@ -72,6 +74,29 @@ final class ReportingDatanode implements AutoCloseable {
     StorageReport report = new StorageReport(storage, false, CAPACITY, 0, CAPACITY, 0, 0);
     return namenode.sendHeartbeat(registration, new StorageReport[] {report}, 0, 0, 0, 0, 0, null, true,
         SlowPeerReports.EMPTY_REPORT, SlowDiskReports.EMPTY_REPORT).getFullBlockReportLeaseId();
+  }
+
+  /**
+   * Sends each datanode's first heartbeat (its storage and capacity) and waits until the namenode lists them all
+   * live, so that the first addBlock finds them: a block placed before that fails ("could only be written to 0 of the
+   * 1 minReplication nodes").
+   */
+  static void announce(List<ReportingDatanode> datanodes, ClientProtocol namenode, long boundMs)
+      throws IOException, InterruptedException {
+    for (ReportingDatanode datanode : datanodes) {
+      datanode.heartbeat();
+    }
+    long deadline = System.nanoTime() + boundMs * 1_000_000L;
+    while (namenode.getDatanodeReport(HdfsConstants.DatanodeReportType.LIVE).length < datanodes.size()) {
+      if (System.nanoTime() > deadline) {
+        throw new IOException("the namenode did not list the benchmark's " + datanodes.size()
+            + " datanode(s) live within " + boundMs + " ms");
+      }
+      Thread.sleep(100);
+      for (ReportingDatanode datanode : datanodes) {
+        datanode.heartbeat();
+      }
+    }
   }
 
   /** An incremental report: these replicas were just received. */
