@@ -3,6 +3,8 @@ package io.canopy.bench;
 import io.canopy.bench.mix.MixRunner;
 import io.canopy.bench.mix.MixSettings;
 import io.canopy.bench.mix.OperationMix;
+import io.canopy.cli.DaemonLauncher;
+import io.canopy.cli.Role;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -81,7 +83,13 @@ final class BenchHarness {
     OtherSections other = OtherSections.NONE;
     SmallFilesComparison.Outcome smallFiles;
     SubtreeComparison.Outcome subtree;
-    try (CanopySystem canopy = CanopySystem.start(work.resolve("canopy"), DATANODES, CLUSTER_SETTINGS);
+    // The profile that ends a whole run attaches Flight Recorder to namenode-1: started with it, the namenode keeps
+    // its compiled code then (JfrProfile.launchOption).
+    String jvmOptions = DaemonLauncher.jvmOptionsProperty(Role.Kind.NAMENODE);
+    if (only == null && JfrProfile.available()) {
+      System.setProperty(jvmOptions, JfrProfile.launchOption(work));
+    }
+    try (CanopySystem canopy = startCanopyThenForget(jvmOptions);
         HdfsSystem hdfs = HdfsSystem.start(work.resolve("hdfs"), DATANODES, CLUSTER_SETTINGS)) {
       pinning.pinServers(canopy.serverPids());
       pinning.pinServers(hdfs.serverPids());
@@ -212,6 +220,15 @@ final class BenchHarness {
       JfrProfile.stop(pid, work.resolve("canopy-namenode.jfr"));
     }
     return JfrProfile.summarize(work.resolve("canopy-namenode.jfr"));
+  }
+
+  /** Starts Canopy, then clears {@code property} so that no later cluster of this JVM gets its options. */
+  private CanopySystem startCanopyThenForget(String property) throws IOException {
+    try {
+      return CanopySystem.start(work.resolve("canopy"), DATANODES, CLUSTER_SETTINGS);
+    } finally {
+      System.clearProperty(property);
+    }
   }
 
   private void resetWorkDirectory() throws IOException {

@@ -37,6 +37,28 @@ public final class JfrProfile {
     return Files.isExecutable(JCMD);
   }
 
+  /** The recording a JVM launched with {@link #launchOption} runs from its start, with no event enabled. */
+  static final String LAUNCH_RECORDING = "canopy-launch";
+
+  /**
+   * The JVM option that starts a process with Flight Recorder already running and recording nothing, so that
+   * {@link #start} later leaves its compiled code alone. Started in a running JDK 17 JVM that had no recording, Flight
+   * Recorder first deoptimizes every compiled method (all "made not entrant" at once, as -XX:+PrintCompilation
+   * shows): a warm namenode on the benchmark's one server core then ran two thirds of its samples in the interpreter
+   * for minutes, and the profile described a JVM compiling its code again. Writes the empty settings file it names
+   * into {@code directory}.
+   */
+  public static String launchOption(Path directory) throws IOException {
+    Files.createDirectories(directory);
+    Path settings = directory.resolve("jfr-nothing.jfc").toAbsolutePath();
+    if (settings.toString().matches(".*[\\s,=].*")) {
+      throw new IOException("cannot pass " + settings + " in -XX:StartFlightRecording: it has a space, ',' or '='");
+    }
+    Files.writeString(settings, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<configuration version=\"2.0\" "
+        + "label=\"nothing\" description=\"Flight Recorder running, no event enabled\"></configuration>\n");
+    return "-XX:StartFlightRecording=name=" + LAUNCH_RECORDING + ",settings=" + settings + ",disk=false";
+  }
+
   public static void start(long pid) throws IOException {
     jcmd(pid, "JFR.start", "name=" + RECORDING, "settings=profile");
   }

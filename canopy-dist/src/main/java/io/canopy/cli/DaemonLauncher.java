@@ -26,6 +26,12 @@ public final class DaemonLauncher {
   /** Log4j configuration resource of the processes; the benchmark harness sets a quieter one. */
   public static final String LOG4J_PROPERTY = "canopy.daemon.log4j";
   private static final String DEFAULT_LOG4J = "canopy-daemon-log4j.properties";
+  /**
+   * With a kind's name ({@link #jvmOptionsProperty}): JVM options, words separated by spaces, that the launching JVM
+   * adds to every process of that kind, after those of the kind's environment variable (the benchmark harness starts
+   * its namenodes with Java Flight Recorder already running).
+   */
+  public static final String JVM_OPTIONS_PROPERTY_PREFIX = "canopy.daemon.jvm-options.";
   /** JVM options every process gets. Hadoop 3 on Java 17 reflects into these packages. */
   private static final List<String> COMMON_JVM_OPTIONS = List.of("-XX:+ExitOnOutOfMemoryError",
       "-Djava.net.preferIPv4Stack=true",
@@ -90,10 +96,8 @@ public final class DaemonLauncher {
     }
     command.addAll(COMMON_JVM_OPTIONS);
     command.add("-Dlog4j.configuration=" + System.getProperty(LOG4J_PROPERTY, DEFAULT_LOG4J));
-    String extra = System.getenv(first.kind().optionsVariable());
-    if (extra != null && !extra.isBlank()) {
-      command.addAll(Arrays.asList(extra.trim().split("\\s+")));
-    }
+    addWords(command, System.getenv(first.kind().optionsVariable()));
+    addWords(command, System.getProperty(jvmOptionsProperty(first.kind())));
     command.add("-cp");
     // Every datanode's site files name the same namenodes, so the first one's serve refreshNamenodes for all.
     command.add(first.kind() == Role.Kind.DATANODE ? layout.confDir(first) + File.pathSeparator + classPath
@@ -101,6 +105,17 @@ public final class DaemonLauncher {
     command.add(first.kind().mainClass());
     command.addAll(arguments);
     return command;
+  }
+
+  /** The system property whose words are added to the JVM options of every process of {@code kind}. */
+  public static String jvmOptionsProperty(Role.Kind kind) {
+    return JVM_OPTIONS_PROPERTY_PREFIX + kind.name().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  private static void addWords(List<String> command, String words) {
+    if (words != null && !words.isBlank()) {
+      command.addAll(Arrays.asList(words.trim().split("\\s+")));
+    }
   }
 
   private static Role checkOneKind(List<Role> roles) {

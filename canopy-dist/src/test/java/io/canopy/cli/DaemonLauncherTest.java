@@ -27,6 +27,25 @@ class DaemonLauncherTest {
   }
 
   @Test
+  void aLaunchingJvmAddsOptionsToOneKindOfProcess() {
+    DaemonLauncher launcher = new DaemonLauncher(new ClusterLayout(Path.of("/c")), "java", "cp", null);
+    String property = DaemonLauncher.jvmOptionsProperty(Role.Kind.NAMENODE);
+    assertEquals("canopy.daemon.jvm-options.namenode", property);
+    System.setProperty(property, " -XX:StartFlightRecording=name=x  -Dcanopy.test=1 ");
+    try {
+      List<String> namenode = launcher.command(Role.namenode(1), List.of("/c/etc/namenode-1"));
+      int first = namenode.indexOf("-XX:StartFlightRecording=name=x");
+      assertTrue(first > 0 && namenode.get(first + 1).equals("-Dcanopy.test=1"), namenode.toString());
+      assertTrue(first < namenode.indexOf("-cp"), "JVM options come before the class path: " + namenode);
+      List<String> datanode = launcher.command(Role.datanode(1), List.of("/c/etc/datanode-1", "/d"));
+      assertFalse(datanode.contains("-Dcanopy.test=1"), "only the named kind: " + datanode);
+    } finally {
+      System.clearProperty(property);
+    }
+    assertFalse(launcher.command(Role.namenode(1), List.of()).contains("-Dcanopy.test=1"));
+  }
+
+  @Test
   void datanodesFindTheirConfigurationOnTheClassPath() {
     ClusterLayout layout = new ClusterLayout(Path.of("/tmp/cluster"));
     DaemonLauncher launcher = new DaemonLauncher(layout, "/jdk/bin/java", "a.jar:b.jar", null);
