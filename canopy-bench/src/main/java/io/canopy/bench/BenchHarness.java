@@ -48,6 +48,8 @@ final class BenchHarness {
   private final Path repository;
   /** The one section to run, or null for every section. */
   private final String only;
+  /** Whether Canopy's namenode was launched with Flight Recorder running (JfrProfile.launchOption). */
+  private boolean launchedWithRecorder;
 
   BenchHarness(BenchMode mode, Path work, long seed, Path repository, String only) {
     if (only != null && !SECTIONS.contains(only)) {
@@ -87,7 +89,13 @@ final class BenchHarness {
     // its compiled code then (JfrProfile.launchOption).
     String jvmOptions = DaemonLauncher.jvmOptionsProperty(Role.Kind.NAMENODE);
     if (only == null && JfrProfile.available()) {
-      System.setProperty(jvmOptions, JfrProfile.launchOption(work));
+      try {
+        System.setProperty(jvmOptions, JfrProfile.launchOption(work));
+        launchedWithRecorder = true;
+      } catch (IOException e) {
+        progress.println("Canopy's namenode starts without Flight Recorder, its profile will be of recompiled code: "
+            + e.getMessage());
+      }
     }
     try (CanopySystem canopy = startCanopyThenForget(jvmOptions);
         HdfsSystem hdfs = HdfsSystem.start(work.resolve("hdfs"), DATANODES, CLUSTER_SETTINGS)) {
@@ -168,7 +176,10 @@ final class BenchHarness {
     if (JfrProfile.available()) {
       profile = profile(canopy, clientConf, progress);
       profileNote = "one extra Spotify-mix run of " + mode.profileSeconds() + " s on Canopy (not counted above), "
-          + "JFR 'profile' settings on namenode-1, started and stopped with jcmd";
+          + "JFR 'profile' settings on namenode-1, started and stopped with jcmd"
+          + (launchedWithRecorder ? " (the namenode was launched with an empty recording running, so that the "
+              + "attach left its compiled code alone)" : " (the namenode was launched without Flight Recorder: the "
+              + "attach made its compiled code not entrant, and the profile includes its recompilation)");
     } else {
       profileNote = "not profiled: jcmd is not on the PATH";
     }

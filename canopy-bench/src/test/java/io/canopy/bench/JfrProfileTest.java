@@ -66,18 +66,21 @@ class JfrProfileTest {
     reader.start();
     try {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (!c2Compiled(lines)) {
+      String c2 = null;
+      while ((c2 = c2CompileId(lines)) == null) {
         assertTrue(System.nanoTime() < deadline && process.isAlive(), "the step was not compiled by C2: " + lines);
         Thread.sleep(50);
       }
-      Thread.sleep(500); // past the compilation's own replacements
+      Thread.sleep(500);
       int before = lines.size();
       JfrProfile.start(process.pid());
       Thread.sleep(1_500);
       JfrProfile.stop(process.pid(), recording);
+      // only the C2 code itself counts: its tier-3 predecessor is made not entrant whenever C2 installs it
+      String id = c2;
       synchronized (lines) {
         return lines.subList(before, lines.size()).stream()
-            .anyMatch(line -> line.contains(STEP) && line.contains("made not entrant"));
+            .anyMatch(line -> line.contains(STEP) && line.contains("made not entrant") && id.equals(compileId(line)));
       }
     } finally {
       process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
@@ -85,12 +88,19 @@ class JfrProfileTest {
     }
   }
 
-  private static boolean c2Compiled(List<String> lines) {
+  /** The compile id of the step's C2 compilation, once -XX:+PrintCompilation listed it; null before. */
+  private static String c2CompileId(List<String> lines) {
     synchronized (lines) {
       // PrintCompilation: timestamp, compile id, flags, tier, method; tier 4 is C2
-      return lines.stream().anyMatch(line -> line.contains(STEP) && !line.contains("made not entrant")
-          && line.matches("\\s*\\d+\\s+\\d+\\s+[%sbn! ]*4\\s+.*"));
+      return lines.stream().filter(line -> line.contains(STEP) && !line.contains("made not entrant")
+          && line.matches("\\s*\\d+\\s+\\d+\\s+[%sbn! ]*4\\s+.*")).map(JfrProfileTest::compileId).findFirst()
+          .orElse(null);
     }
+  }
+
+  private static String compileId(String line) {
+    String[] fields = line.trim().split("\\s+");
+    return fields.length > 1 ? fields[1] : "";
   }
 
   /** A JVM with one hot method. */
