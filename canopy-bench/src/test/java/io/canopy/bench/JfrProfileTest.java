@@ -65,19 +65,13 @@ class JfrProfileTest {
     });
     reader.start();
     try {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      String c2 = null;
-      while ((c2 = c2CompileId(lines)) == null) {
-        assertTrue(System.nanoTime() < deadline && process.isAlive(), "the step was not compiled by C2: " + lines);
-        Thread.sleep(50);
-      }
+      String id = awaitC2CompileId(lines, process);
       Thread.sleep(500);
       int before = lines.size();
       JfrProfile.start(process.pid());
       Thread.sleep(1_500);
       JfrProfile.stop(process.pid(), recording);
       // only the C2 code itself counts: its tier-3 predecessor is made not entrant whenever C2 installs it
-      String id = c2;
       synchronized (lines) {
         return lines.subList(before, lines.size()).stream()
             .anyMatch(line -> line.contains(STEP) && line.contains("made not entrant") && id.equals(compileId(line)));
@@ -86,6 +80,17 @@ class JfrProfileTest {
       process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
       reader.join(10_000);
     }
+  }
+
+  /** Waits (at most a minute) for -XX:+PrintCompilation to list the step's C2 compilation; its compile id. */
+  private static String awaitC2CompileId(List<String> lines, Process process) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    String id;
+    while ((id = c2CompileId(lines)) == null) {
+      assertTrue(System.nanoTime() < deadline && process.isAlive(), "the step was not compiled by C2: " + lines);
+      Thread.sleep(50);
+    }
+    return id;
   }
 
   /** The compile id of the step's C2 compilation, once -XX:+PrintCompilation listed it; null before. */
