@@ -1,0 +1,88 @@
+package io.canopy.metadata.ignite;
+
+import io.canopy.metadata.MetadataConfig;
+import io.canopy.metadata.StoreException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code canopy.metadata.ignite.*} keys (design 020): where the Ignite 3 cluster's client connectors are, and the
+ * distribution zone the tables are made in when a namespace is formatted. Checked when read, each error naming the
+ * key, the value and the allowed range.
+ */
+final class IgniteSettings {
+  static final String PREFIX = MetadataConfig.PREFIX + "ignite.";
+  /** Client addresses of the cluster's nodes, {@code host:port} separated by commas (any subset works). */
+  static final String ADDRESSES = PREFIX + "addresses";
+  /** Copies of each partition (Raft replicas) in the tables' zone; only read by format. */
+  static final String REPLICAS = PREFIX + "replicas";
+  static final int REPLICAS_DEFAULT = 1;
+  /** Partitions of the tables' zone; only read by format. */
+  static final String PARTITIONS = PREFIX + "partitions";
+  static final int PARTITIONS_DEFAULT = 25;
+  /** How long the client waits to connect, and for each answer, in milliseconds. */
+  static final String TIMEOUT_MS = PREFIX + "timeout-ms";
+  static final long TIMEOUT_MS_DEFAULT = 30_000;
+  /** The distribution zone of Canopy's tables. */
+  static final String ZONE = PREFIX + "zone";
+  static final String ZONE_DEFAULT = "CANOPY";
+
+  private final Map<String, String> settings;
+
+  IgniteSettings(Map<String, String> settings) {
+    this.settings = Map.copyOf(settings);
+  }
+
+  List<String> addresses() throws StoreException {
+    String value = settings.get(ADDRESSES);
+    if (value == null || value.isBlank()) {
+      throw new StoreException(ADDRESSES + " is not set: give the client addresses (host:port, comma-separated) of"
+          + " the Ignite cluster's nodes");
+    }
+    List<String> addresses = new ArrayList<>();
+    for (String part : value.split(",")) {
+      String address = part.strip();
+      int colon = address.lastIndexOf(':');
+      if (colon <= 0 || colon == address.length() - 1) {
+        throw new StoreException(ADDRESSES + ": '" + address + "' is not host:port");
+      }
+      intIn(ADDRESSES, address.substring(colon + 1), 1, 65_535);
+      addresses.add(address);
+    }
+    return addresses;
+  }
+
+  int replicas() throws StoreException {
+    return intIn(REPLICAS, settings.getOrDefault(REPLICAS, String.valueOf(REPLICAS_DEFAULT)), 1, 9);
+  }
+
+  int partitions() throws StoreException {
+    return intIn(PARTITIONS, settings.getOrDefault(PARTITIONS, String.valueOf(PARTITIONS_DEFAULT)), 1, 65_000);
+  }
+
+  long timeoutMs() throws StoreException {
+    return intIn(TIMEOUT_MS, settings.getOrDefault(TIMEOUT_MS, String.valueOf(TIMEOUT_MS_DEFAULT)), 100, 3_600_000);
+  }
+
+  String zone() throws StoreException {
+    String zone = settings.getOrDefault(ZONE, ZONE_DEFAULT);
+    if (!zone.matches("[A-Z][A-Z0-9_]{0,63}")) {
+      throw new StoreException(ZONE + ": '" + zone + "' is not an upper-case SQL identifier of at most 64 characters");
+    }
+    return zone;
+  }
+
+  private static int intIn(String key, String value, int min, int max) throws StoreException {
+    int parsed;
+    try {
+      parsed = Integer.parseInt(value.strip());
+    } catch (NumberFormatException e) {
+      throw new StoreException(key + ": '" + value + "' is not a number");
+    }
+    if (parsed < min || parsed > max) {
+      throw new StoreException(key + ": " + parsed + " is outside " + min + ".." + max);
+    }
+    return parsed;
+  }
+}
