@@ -90,6 +90,32 @@ public abstract class MetadataStoreContractTest {
    */
   protected abstract MetadataStore newStore() throws Exception;
 
+  /**
+   * Whether the engine sends a {@link ReadBatch}, a small transaction's writes with its commit, or a batched
+   * primary-key read in one round trip (PostgreSQL: pipelines). An engine that cannot (Ignite: one request per read,
+   * design 020) must still count every request it waited for, at least one.
+   */
+  protected boolean batchesInOneRoundTrip() {
+    return true;
+  }
+
+  /**
+   * Whether the engine records replica-bucket changes apart and folds them later ({@code ReplicaTable
+   * .foldBucketChanges}; PostgreSQL's triggers), rather than keeping or computing its buckets in place.
+   */
+  protected boolean recordsBucketChangesApart() {
+    return true;
+  }
+
+  /** {@code trips} round trips were one, or at least one on an engine without one-round-trip batches. */
+  private void assertOneRoundTrip(int trips, String message) {
+    if (batchesInOneRoundTrip()) {
+      assertEquals(1, trips, message);
+    } else {
+      assertTrue(trips >= 1, message + ": counted " + trips);
+    }
+  }
+
   /** An administrative query returning the columns {@code id, name} of every inode, ordered by id. */
   protected String adminQueryInodeIdsAndNames() {
     return "SELECT id, name FROM inodes ORDER BY id";
@@ -861,8 +887,12 @@ public abstract class MetadataStoreContractTest {
     inTransaction(tx -> folded[0] = tx.replicas().foldBucketChanges(2));
     inTransaction(tx -> folded[1] = tx.replicas().foldBucketChanges(1_000));
     inTransaction(tx -> folded[2] = tx.replicas().foldBucketChanges(1_000));
-    assertEquals(2, folded[0], "a fold moves no more than its limit");
-    assertTrue(folded[1] > 0 && folded[1] < 1_000, "the rest moved by the second fold: " + folded[1]);
+    if (recordsBucketChangesApart()) {
+      assertEquals(2, folded[0], "a fold moves no more than its limit");
+      assertTrue(folded[1] > 0 && folded[1] < 1_000, "the rest moved by the second fold: " + folded[1]);
+    } else {
+      assertEquals(List.of(0, 0), List.of(folded[0], folded[1]), "an engine keeping no changes apart folds none");
+    }
     assertEquals(0, folded[2], "nothing is left after a fold that moved fewer than its limit");
     try (Transaction tx = begin()) {
       assertEquals(before, tx.replicas().buckets("DS-1"));
@@ -1347,7 +1377,7 @@ public abstract class MetadataStoreContractTest {
     Future<Long> writer;
     try (Transaction fenced = begin()) {
       assertEquals(OptionalLong.of(1), fenced.variables().getLong("leader.term", LockMode.SHARED));
-      writer = threads.submit(() -> {
+      writer = threads.submit(retryingTransient(() -> {
         try (Transaction tx = begin()) {
           writerStarted.countDown();
           long term = tx.variables().getLong("leader.term", LockMode.EXCLUSIVE).orElseThrow();
@@ -1355,7 +1385,7 @@ public abstract class MetadataStoreContractTest {
           tx.commit();
           return term + 1;
         }
-      });
+      }));
       assertTrue(writerStarted.await(10, SECONDS));
       Thread.sleep(200);
       assertFalse(writer.isDone(), "the term changed while a transaction held it shared");
@@ -1772,7 +1802,7 @@ public abstract class MetadataStoreContractTest {
       ReadBatch.Result<Optional<Inode>> locked = batch.inode(f.key(), LockMode.SHARED);
       ReadBatch.Result<List<ExtendedAttribute>> attributes = batch.xattrsOf(20_001);
       batch.execute();
-      assertEquals(before + 1, tx.roundTrips(), "the inode and its attributes come in one round trip");
+      assertOneRoundTrip(tx.roundTrips() - before, "the inode and its attributes come in one round trip");
       assertEquals(Optional.of(f), locked.get());
       assertEquals(List.of(xattr(20_001, XAttrNamespace.USER, "kept", "1")), attributes.get());
     }
@@ -1813,7 +1843,7 @@ public abstract class MetadataStoreContractTest {
         ReadBatch.Result<ReadBatch.FileRows> none = batch.fileRows(20_003);
         assertThrows(IllegalStateException.class, rows::get, "no value before the batch executed");
         batch.execute();
-        assertEquals(1, tx.roundTrips() - before, "one round trip for the whole batch");
+        assertOneRoundTrip(tx.roundTrips() - before, "one round trip for the whole batch");
         assertEquals(List.of(ROOT.key(), d.key(), f.key()), List.copyOf(path.get().keySet()));
         assertEquals(f, path.get().get(f.key()));
         assertEquals(List.of(first, second), rows.get().blocks(), "blocks in index order");
@@ -1860,7 +1890,7 @@ public abstract class MetadataStoreContractTest {
         ReadBatch.Result<ReadBatch.FileRows> second2 = batch.fileRows(20_022, Set.of(2_002L));
         ReadBatch.Result<ReadBatch.FileRows> none = batch.fileRows(20_022, Set.of());
         batch.execute();
-        assertEquals(1, tx.roundTrips() - before, "one round trip for the whole batch");
+        assertOneRoundTrip(tx.roundTrips() - before, "one round trip for the whole batch");
         assertEquals(List.of(first, third), firstAndThird.get().blocks(), "blocks in index order");
         assertEquals(Set.of(firstGood, firstBad), Set.copyOf(firstAndThird.get().replicas()));
         assertEquals(List.of(thirdPipeline), firstAndThird.get().ucReplicas());
@@ -1893,7 +1923,7 @@ public abstract class MetadataStoreContractTest {
         ReadBatch.Result<ReadBatch.FileRows> none = batch.fileRows(20_014, true);
         ReadBatch.Result<Optional<byte[]>> alone = batch.smallFileData(20_013);
         batch.execute();
-        assertEquals(1, tx.roundTrips() - before, "one round trip for the whole batch");
+        assertOneRoundTrip(tx.roundTrips() - before, "one round trip for the whole batch");
         assertEquals(List.of(inlineBlock), small.get().blocks());
         assertTrue(small.get().smallDataRead());
         assertArrayEquals(inline, small.get().smallData().orElseThrow(), "the inline tier's bytes");
@@ -1926,7 +1956,7 @@ public abstract class MetadataStoreContractTest {
         ReadBatch.Result<OptionalLong> unset = batch.longVariable("never.set");
         assertThrows(IllegalStateException.class, present::get, "no value before the batch executed");
         batch.execute();
-        assertEquals(1, tx.roundTrips() - before, "one round trip for the whole batch");
+        assertOneRoundTrip(tx.roundTrips() - before, "one round trip for the whole batch");
         assertEquals(Optional.of(new DirectoryQuota(20_001, 10, -1, 2, 0)), present.get());
         assertEquals(Optional.empty(), missing.get());
         assertTrue(any.get());
@@ -1947,7 +1977,7 @@ public abstract class MetadataStoreContractTest {
       ReadBatch batch = holder.batch();
       ReadBatch.Result<Optional<DirectoryQuota>> locked = batch.quota(20_001, LockMode.EXCLUSIVE);
       batch.execute();
-      writer = threads.submit(() -> {
+      writer = threads.submit(retryingTransient(() -> {
         try (Transaction tx = begin()) {
           writerStarted.countDown();
           DirectoryQuota seen = tx.quotas().get(20_001, LockMode.EXCLUSIVE).orElseThrow();
@@ -1955,7 +1985,7 @@ public abstract class MetadataStoreContractTest {
           tx.commit();
           return seen;
         }
-      });
+      }));
       assertTrue(writerStarted.await(WAIT_SECONDS, SECONDS));
       assertStillWaiting(writer);
       holder.quotas().update(locked.get().orElseThrow().plus(1, 5));
@@ -2040,7 +2070,7 @@ public abstract class MetadataStoreContractTest {
     Inode other = file(20_002, ROOT_ID, "also-made-meanwhile");
     try (Transaction holder = begin()) {
       holder.inodes().get(ROOT.key(), LockMode.EXCLUSIVE).orElseThrow();
-      Future<List<Optional<Inode>>> waiter = threads.submit(() -> {
+      Future<List<Optional<Inode>>> waiter = threads.submit(retryingTransient(() -> {
         try (Transaction tx = begin()) {
           ReadBatch batch = tx.batch();
           batch.inode(ROOT.key(), LockMode.EXCLUSIVE);
@@ -2049,7 +2079,7 @@ public abstract class MetadataStoreContractTest {
           batch.execute();
           return List.of(locked.get(), unlocked.get());
         }
-      });
+      }));
       assertStillWaiting(waiter);
       holder.inodes().insert(child);
       holder.inodes().insert(other);
@@ -2062,7 +2092,9 @@ public abstract class MetadataStoreContractTest {
   void crossedExclusiveLocksDeadlockAndOneSideGetsATransientError() throws Exception {
     Inode x = file(20_001, ROOT_ID, "x");
     Inode y = file(20_002, ROOT_ID, "y");
-    insertCommitted(x, y);
+    // a row between them, so that an engine whose writes lock the next key of a sorted index (Ignite: an exclusive
+    // lock is a write) does not make the first locks meet before the test's barrier
+    insertCommitted(x, y, file(20_003, ROOT_ID, "xy"));
     CyclicBarrier bothHoldFirstLock = new CyclicBarrier(2);
     Future<String> a = threads.submit(lockBoth(x.key(), y.key(), bothHoldFirstLock));
     Future<String> b = threads.submit(lockBoth(y.key(), x.key(), bothHoldFirstLock));
@@ -2291,7 +2323,8 @@ public abstract class MetadataStoreContractTest {
         ReadBatch single = tx.batch();
         ReadBatch.Result<Optional<Inode>> first = single.inode(files.get(0).key(), LockMode.EXCLUSIVE);
         single.execute();
-        assertEquals(before + 1, tx.roundTrips(), "a batch of one read");
+        assertOneRoundTrip(tx.roundTrips() - before, "a batch of one read");
+        int afterSingle = tx.roundTrips();
         assertEquals(Optional.of(files.get(0)), first.get());
 
         ReadBatch many = tx.batch();
@@ -2309,9 +2342,9 @@ public abstract class MetadataStoreContractTest {
             many.inodes(files.stream().map(Inode::key).collect(Collectors.toList()), LockMode.NONE);
         ReadBatch.Result<Optional<Lease>> lease = many.lease("client-1");
         many.retryEntry(new RetryKey("client-1", 1));
-        assertEquals(before + 1, tx.roundTrips(), "adding reads to a batch sends nothing");
+        assertEquals(afterSingle, tx.roundTrips(), "adding reads to a batch sends nothing");
         many.execute();
-        assertEquals(before + 2, tx.roundTrips(), "a batch of " + (files.size() * 5 + 3) + " reads");
+        assertOneRoundTrip(tx.roundTrips() - afterSingle, "a batch of " + (files.size() * 5 + 3) + " reads");
 
         for (int i = 0; i < files.size(); i++) {
           assertEquals(Optional.of(files.get(i)), byKey.get(i).get());
@@ -2351,7 +2384,7 @@ public abstract class MetadataStoreContractTest {
       tx.retryCache().insert(entry);
       assertEquals(before, tx.roundTrips(), "writes are buffered until commit");
       tx.commit();
-      assertEquals(before + 1, tx.roundTrips(), "a small transaction's writes and commit travel together");
+      assertOneRoundTrip(tx.roundTrips() - before, "a small transaction's writes and commit travel together");
     }
     assertEquals(Optional.of(f.withSize(5)), inode(f.key()));
     assertEquals(Optional.empty(), inode(doomed.key()));
@@ -2435,7 +2468,7 @@ public abstract class MetadataStoreContractTest {
     Future<List<Object>> readWrite;
     try (Transaction holder = begin()) {
       holder.inodes().get(f.key(), LockMode.EXCLUSIVE).orElseThrow();
-      readWrite = threads.submit(() -> lockThenReadFile(f, false));
+      readWrite = threads.submit(retryingTransient(() -> lockThenReadFile(f, false)));
       assertStillWaiting(readWrite);
       // a read-only batch does not wait for the writer: it sees the last committed state, all of it
       assertEquals(List.of(Optional.of(f), List.of(), List.of(), List.of(), Optional.empty(), Optional.empty()),
@@ -2851,16 +2884,38 @@ public abstract class MetadataStoreContractTest {
   /** Reads {@code key} with {@code lock} in a new transaction on another thread, then commits. */
   private Future<Inode> readInAnotherThread(InodeKey key, LockMode lock) throws InterruptedException {
     CountDownLatch aboutToRead = new CountDownLatch(1);
-    Future<Inode> future = threads.submit(() -> {
+    Future<Inode> future = threads.submit(retryingTransient(() -> {
       try (Transaction tx = begin()) {
         aboutToRead.countDown();
         Inode inode = tx.inodes().get(key, lock).orElseThrow();
         tx.commit();
         return inode;
       }
-    });
+    }));
     assertTrue(aboutToRead.await(WAIT_SECONDS, SECONDS), "the reader thread did not start");
     return future;
+  }
+
+  /**
+   * {@code attempt} run again after each {@link TransientStoreException}, until {@link #WAIT_SECONDS} pass: what a
+   * caller of the store does. A transaction whose lock request meets a conflicting lock either waits for it or, on an
+   * engine that prevents deadlocks by wait-die (design 020), fails at once with a transient error; either way it never
+   * proceeds while the holder holds the lock, which is what the waiting tests check through this retry.
+   */
+  protected static <T> Callable<T> retryingTransient(Callable<T> attempt) {
+    return () -> {
+      long deadline = System.nanoTime() + SECONDS.toNanos(WAIT_SECONDS);
+      while (true) {
+        try {
+          return attempt.call();
+        } catch (TransientStoreException e) {
+          if (System.nanoTime() > deadline) {
+            throw e;
+          }
+          Thread.sleep(20);
+        }
+      }
+    };
   }
 
   private static void assertStillWaiting(Future<?> waiter) throws InterruptedException {
@@ -2872,7 +2927,16 @@ public abstract class MetadataStoreContractTest {
   private Callable<String> lockBoth(InodeKey first, InodeKey second, CyclicBarrier bothHoldFirstLock) {
     return () -> {
       try (Transaction tx = begin()) {
-        Inode mine = tx.inodes().get(first, LockMode.EXCLUSIVE).orElseThrow();
+        Inode mine;
+        try {
+          mine = tx.inodes().get(first, LockMode.EXCLUSIVE).orElseThrow();
+        } catch (TransientStoreException e) {
+          // an engine with next-key locks (Ignite) may already refuse the first lock to the younger side, whose
+          // locks must go before the barrier: the older side may be waiting for them to reach it
+          tx.rollback();
+          bothHoldFirstLock.await(WAIT_SECONDS, SECONDS);
+          return "transient";
+        }
         bothHoldFirstLock.await(WAIT_SECONDS, SECONDS);
         try {
           tx.inodes().get(second, LockMode.EXCLUSIVE).orElseThrow();

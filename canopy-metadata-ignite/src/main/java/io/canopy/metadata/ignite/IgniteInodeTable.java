@@ -6,6 +6,7 @@ import io.canopy.metadata.dal.InodeTable;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.InodeKey;
 import io.canopy.metadata.spi.WriteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -30,7 +31,7 @@ final class IgniteInodeTable implements InodeTable, IgniteBufferedTable {
       + " WHERE PART = ? AND PARENT = ? AND NAME > ? ORDER BY NAME LIMIT ?";
   static final String SPREAD_CHILDREN = "SELECT /*+ FORCE_INDEX(" + IgniteSchema.INODES + "_BY_PARENT) */ * FROM "
       + IgniteSchema.INODES
-      + " WHERE PARENT = ? AND NAME > ? ORDER BY NAME LIMIT ?";
+      + " WHERE PARENT = ? AND NAME > ? AND PART <> PARENT ORDER BY NAME LIMIT ?";
 
   private final IgniteSession session;
   private final RecordView<Tuple> view;
@@ -46,12 +47,13 @@ final class IgniteInodeTable implements InodeTable, IgniteBufferedTable {
   }
 
   static Tuple key(InodeKey key) {
-    return Tuple.create(3).set("PART", key.partitionId()).set("PARENT", key.parentId()).set("NAME", key.name());
+    return Tuple.create(3).set("PART", key.partitionId()).set("PARENT", key.parentId())
+        .set("NAME", bytes(key.name()));
   }
 
   static Tuple row(Inode inode) {
     return Tuple.create(22).set("PART", inode.partitionId()).set("PARENT", inode.parentId())
-        .set("NAME", inode.name()).set("ID", inode.id()).set("IS_DIR", inode.directory())
+        .set("NAME", bytes(inode.name())).set("ID", inode.id()).set("IS_DIR", inode.directory())
         .set("PERMISSION", inode.permission()).set("OWNER_NAME", inode.owner()).set("GROUP_NAME", inode.group())
         .set("MODIFICATION_TIME", inode.modificationTime()).set("ACCESS_TIME", inode.accessTime())
         .set("SIZE", inode.size()).set("REPLICATION", inode.replication())
@@ -63,13 +65,29 @@ final class IgniteInodeTable implements InodeTable, IgniteBufferedTable {
   }
 
   static Inode inode(Tuple row) {
-    return new Inode(row.longValue("ID"), row.longValue("PART"), row.longValue("PARENT"), row.stringValue("NAME"),
+    return new Inode(row.longValue("ID"), row.longValue("PART"), row.longValue("PARENT"), name(row.bytesValue("NAME")),
         row.booleanValue("IS_DIR"), row.shortValue("PERMISSION"), row.stringValue("OWNER_NAME"),
         row.stringValue("GROUP_NAME"), row.longValue("MODIFICATION_TIME"), row.longValue("ACCESS_TIME"),
         row.longValue("SIZE"), row.shortValue("REPLICATION"), row.longValue("PREFERRED_BLOCK_SIZE"),
         row.byteValue("STORAGE_POLICY"), row.booleanValue("UNDER_CONSTRUCTION"), row.stringValue("CLIENT_NAME"),
         row.stringValue("CLIENT_MACHINE"), row.stringValue("SYMLINK_TARGET"), row.longValue("CHILDREN_COUNT"),
         row.booleanValue("SPREAD_CHILDREN"), row.booleanValue("HAS_QUOTA"), row.longValue("SUBTREE_LOCK_OWNER"));
+  }
+
+  /**
+   * A name as stored: its UTF-8 bytes, so that Ignite orders names as the DAL wants (byte order; its strings compare
+   * in UTF-16 order, which puts U+1F600 before U+FF21).
+   */
+  static byte[] bytes(String name) {
+    return name.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static String name(byte[] stored) {
+    return new String(stored, StandardCharsets.UTF_8);
+  }
+
+  private static byte[] startAfter(String name) {
+    return bytes(name == null ? "" : name);
   }
 
   private Inode remember(Inode inode) {
@@ -127,19 +145,37 @@ final class IgniteInodeTable implements InodeTable, IgniteBufferedTable {
   @Override
   public List<Inode> children(long partitionId, long parentId, String startAfter, int limit, LockMode lock)
       throws StoreException {
-    List<SqlRow> rows = session.query(CHILDREN, "listing directory " + parentId, partitionId, parentId,
-        startAfter == null ? "" : startAfter, limit);
+    List<SqlRow> rows = session.query(CHILDREN, lock, "listing directory " + parentId, partitionId, parentId,
+        startAfter(startAfter), limit);
     return lockedRows(rows, lock, "listing directory " + parentId);
   }
 
   @Override
   public List<Inode> spreadChildren(long parentId, String startAfter, int limit, LockMode lock)
       throws StoreException {
-    List<SqlRow> rows = session.query(SPREAD_CHILDREN, "listing directory " + parentId, parentId,
-        startAfter == null ? "" : startAfter, limit);
-    List<Inode> inodes = lockedRows(rows, lock, "listing directory " + parentId);
-    inodes.removeIf(inode -> inode.partitionId() == inode.parentId());
-    return inodes;
+    List<SqlRow> rows = session.query(SPREAD_CHILDREN, lock, "listing directory " + parentId, parentId,
+        startAfter(startAfter), limit);
+    return lockedRows(rows, lock, "listing directory " + parentId);
+  }
+
+  /** How many children of a directory come after {@code startAfter} (empty or null: all). */
+  long countChildren(long partitionId, long parentId, String startAfter) throws StoreException {
+    return count("SELECT /*+ FORCE_INDEX(" + IgniteSchema.INODES + "_PK) */ COUNT(*) FROM " + IgniteSchema.INODES
+        + " WHERE PART = ? AND PARENT = ? AND NAME > ?", parentId, partitionId, parentId,
+        startAfter(startAfter));
+  }
+
+  /** {@link #countChildren} of a directory whose children are spread over partitions. */
+  long countSpreadChildren(long parentId, String startAfter) throws StoreException {
+    return count("SELECT /*+ FORCE_INDEX(" + IgniteSchema.INODES + "_BY_PARENT) */ COUNT(*) FROM "
+        + IgniteSchema.INODES + " WHERE PARENT = ? AND NAME > ? AND PART <> PARENT", parentId, parentId,
+        startAfter(startAfter));
+  }
+
+  private long count(String sql, long parentId, Object... arguments) throws StoreException {
+    List<SqlRow> rows = session.query(sql, LockMode.NONE, "counting the children of directory " + parentId,
+        arguments);
+    return rows.get(0).longValue(0);
   }
 
   /** Scanned rows (read under shared range locks) as inodes, their locks upgraded when asked. */

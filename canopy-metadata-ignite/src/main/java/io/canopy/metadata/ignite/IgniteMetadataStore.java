@@ -6,6 +6,7 @@ import io.canopy.metadata.IdRange;
 import io.canopy.metadata.LockMode;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.StoreException;
+import io.canopy.metadata.TransientStoreException;
 import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.NamespaceIdentity;
@@ -20,6 +21,8 @@ import org.apache.ignite.table.Tuple;
  * the client sends each single-partition request to that partition's primary replica.
  */
 final class IgniteMetadataStore implements MetadataStore {
+  /** Attempts of an id allocation that meets other allocations' locks. */
+  private static final int ALLOCATION_ATTEMPTS = 200;
   private static final List<String> IDENTITY = List.of("namespace_id", "creation_time", "cluster_id", "block_pool_id");
 
   private final IgniteClient client;
@@ -68,8 +71,27 @@ final class IgniteMetadataStore implements MetadataStore {
   }
 
   @Override
-  public int purgeExpiredRetryEntries(long nowMs, int limit) {
-    throw new UnsupportedOperationException("the Ignite engine does not carry the retry cache yet (issue 18)");
+  public int purgeExpiredRetryEntries(long nowMs, int limit) throws StoreException {
+    try (Transaction transaction = begin()) {
+      IgniteTransaction ignite = (IgniteTransaction) transaction;
+      List<org.apache.ignite.sql.SqlRow> expired = ignite.session().query("SELECT /*+ FORCE_INDEX("
+          + IgniteSchema.RETRY_CACHE + "_BY_EXPIRY) */ CLIENT_ID, CALL_ID FROM " + IgniteSchema.RETRY_CACHE
+          + " WHERE EXPIRES_AT_MS < ? ORDER BY EXPIRES_AT_MS LIMIT ?", LockMode.SHARED,
+          "finding expired retry-cache entries", nowMs, limit);
+      List<Tuple> keys = new ArrayList<>();
+      for (org.apache.ignite.sql.SqlRow row : expired) {
+        keys.add(Tuple.create(2).set("CLIENT_ID", row.stringValue("CLIENT_ID")).set("CALL_ID", row.intValue("CALL_ID")));
+      }
+      if (!keys.isEmpty()) {
+        try {
+          client.tables().table(IgniteSchema.RETRY_CACHE).recordView().deleteAll(ignite.session().transaction(), keys);
+        } catch (RuntimeException e) {
+          throw IgniteErrors.translate("purging the retry cache", e, false);
+        }
+      }
+      transaction.commit();
+      return keys.size();
+    }
   }
 
   @Override
@@ -77,17 +99,52 @@ final class IgniteMetadataStore implements MetadataStore {
     if (count <= 0) {
       throw new IllegalArgumentException("id allocation count must be positive, got " + count);
     }
-    try (Transaction transaction = begin()) {
-      long next = transaction.idCounters().next(kind, LockMode.EXCLUSIVE);
-      transaction.variables().putLong(IgniteIdCounterTable.variable(kind), next + count);
-      transaction.commit();
-      return new IdRange(next, count);
+    // A compare-and-set of the counter's row in one implicit transaction: no lock held between the read and the
+    // write, so concurrent allocations never meet in a lock upgrade (wait-die would make all but the oldest fail);
+    // a lost race reads the counter again.
+    RecordView<Tuple> view = IgniteVariableTable.view(client);
+    Tuple key = IgniteVariableTable.key(IgniteIdCounterTable.variable(kind));
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Tuple row = view.get(null, key);
+        if (row == null || row.value("LONG_VALUE") == null) {
+          throw new StoreException("The namespace is not formatted: no id counter "
+              + IgniteIdCounterTable.variable(kind));
+        }
+        long next = row.longValue("LONG_VALUE");
+        Tuple moved = IgniteVariableTable.key(IgniteIdCounterTable.variable(kind)).set("LONG_VALUE", next + count)
+            .set("TEXT_VALUE", row.stringValue("TEXT_VALUE"));
+        if (view.replace(null, row, moved)) {
+          return new IdRange(next, count);
+        }
+      } catch (RuntimeException e) {
+        StoreException failure = IgniteErrors.translate("allocating " + kind + " ids", e, true);
+        if (!(failure instanceof TransientStoreException transientFailure) || transientFailure.outcomeUnknown()
+            || attempt >= ALLOCATION_ATTEMPTS) {
+          throw failure;
+        }
+      }
+      if (attempt >= ALLOCATION_ATTEMPTS) {
+        throw new TransientStoreException("allocating " + kind + " ids: the counter kept changing for "
+            + ALLOCATION_ATTEMPTS + " attempts", null, false);
+      }
+      pause(attempt);
+    }
+  }
+
+  /** A short pause growing with the attempt, randomized so that contenders spread out. */
+  private static void pause(int attempt) throws StoreException {
+    try {
+      Thread.sleep(1 + java.util.concurrent.ThreadLocalRandom.current().nextInt(Math.min(50, 2 * attempt)));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StoreException("interrupted while allocating ids", e);
     }
   }
 
   @Override
   public BlockCensus blockCensus() {
-    throw new UnsupportedOperationException("the Ignite engine does not carry blocks yet (issue 18)");
+    return new IgniteBlockCensus(client);
   }
 
   @Override

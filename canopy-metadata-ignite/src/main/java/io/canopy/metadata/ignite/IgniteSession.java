@@ -17,14 +17,16 @@ import org.apache.ignite.tx.Transaction;
  * the lock modes mapped onto Ignite's, and the round trips and requests counted.
  *
  * <ul>
- *   <li>{@link LockMode#NONE}: a direct read of the latest committed rows, outside the transaction (lock-free). In a
- *       read-only transaction it is taken as {@link LockMode#SHARED}, so that every read sees one committed state;
- *       Ignite's own read-only transactions read the past (design 020: 100 of 100 writes through another node were
- *       missed).</li>
+ *   <li>{@link LockMode#NONE}: outside the transaction, lock-free: a direct read of the latest committed row per key,
+ *       and queries as Ignite's implicit read-only transactions at the present time. A read-only transaction reads
+ *       every row this way: it never waits for writers and never contacts the store at commit, but the rows of one
+ *       batch are each the latest committed, not one snapshot (Ignite's own read-only transactions read the past:
+ *       design 020 measured 100 of 100 writes through another node missed).</li>
  *   <li>{@link LockMode#SHARED}: the read inside the transaction (shared row locks, also on absent keys).</li>
  *   <li>{@link LockMode#EXCLUSIVE}: the shared read, then the rows found written back unchanged, which upgrades their
  *       locks (Ignite has no locking read for update).</li>
  * </ul>
+ * A conflicting lock request by the younger transaction fails at once (wait-die), as a transient error.
  */
 final class IgniteSession {
   private final IgniteClient client;
@@ -44,7 +46,7 @@ final class IgniteSession {
 
   /** The lock a read really takes in this transaction. */
   LockMode effective(LockMode lock) {
-    return readOnly && lock == LockMode.NONE ? LockMode.SHARED : lock;
+    return readOnly ? LockMode.NONE : lock;
   }
 
   /** The read-write transaction, begun on first use. */
@@ -116,7 +118,7 @@ final class IgniteSession {
       return;
     }
     if (readOnly) {
-      throw new StoreException(what + ": an exclusive lock in a read-only transaction");
+      return;
     }
     try {
       view.upsertAll(transaction(), present);
@@ -126,16 +128,31 @@ final class IgniteSession {
     }
   }
 
-  /** Runs a query inside the transaction (scans take range locks there; outside one, Ignite reads the past). */
-  List<SqlRow> query(String sql, String what, Object... arguments) throws StoreException {
+  /**
+   * Runs a query: with a lock, inside the transaction (scans take range locks there); without one, outside it, where
+   * Ignite runs it as a read-only transaction at the present time (it waits for the partitions' safe time to reach
+   * it, and takes no lock).
+   */
+  List<SqlRow> query(String sql, LockMode requested, String what, Object... arguments) throws StoreException {
     List<SqlRow> rows = new ArrayList<>();
-    try (ResultSet<SqlRow> result = client.sql().execute(transaction(), sql, arguments)) {
+    Transaction in = effective(requested) == LockMode.NONE ? null : transaction();
+    try (ResultSet<SqlRow> result = client.sql().execute(in, sql, arguments)) {
       result.forEachRemaining(rows::add);
     } catch (RuntimeException e) {
       throw IgniteErrors.translate(what, e, false);
     }
     count(1);
     return rows;
+  }
+
+  /** Runs a data-changing statement inside the transaction. */
+  void execute(String sql, String what, Object... arguments) throws StoreException {
+    try (ResultSet<SqlRow> result = client.sql().execute(transaction(), sql, arguments)) {
+      result.affectedRows();
+    } catch (RuntimeException e) {
+      throw IgniteErrors.translate(what, e, false);
+    }
+    count(1);
   }
 
   /** Counts a request that travelled on its own round trip. */

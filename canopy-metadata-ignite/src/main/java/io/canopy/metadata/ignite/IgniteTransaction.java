@@ -28,15 +28,32 @@ import java.util.List;
 import org.apache.ignite.client.IgniteClient;
 
 /**
- * One DAL transaction on Ignite 3 (design 020). Tables not yet carried by this engine refuse to be used, naming
- * themselves: the engine is being built table by table (issue 18), and a namenode must not be started on it before
- * the contract suite passes.
+ * One DAL transaction on Ignite 3 (design 020): the tables share one {@link IgniteSession}, and commit flushes their
+ * buffered writes in a fixed table order before committing the Ignite transaction.
  */
 final class IgniteTransaction implements Transaction {
   private final IgniteSession session;
   private final IgniteInodeTable inodes;
   private final IgniteVariableTable variables;
   private final IgniteIdCounterTable idCounters;
+  private final IgniteAclTable acls;
+  private final IgniteBlockTable blocks;
+  private final IgniteReplicaTable replicas;
+  private final IgniteBlockLookupTable blockLookup;
+  private final IgniteUcReplicaTable ucReplicas;
+  private final IgniteLeaseTable leases;
+  private final IgniteLeasePathTable leasePaths;
+  private final IgniteDatanodeTable datanodes;
+  private final IgniteStorageTable storages;
+  private final IgniteInvalidationTable invalidations;
+  private final IgniteReplicationQueueTable replicationQueue;
+  private final IgniteRetryCacheTable retryCache;
+  private final IgniteNamenodeTable namenodes;
+  private final IgniteFutureBlockTable futureBlocks;
+  private final IgniteXAttrTable xattrs;
+  private final IgniteSmallFileTable smallFiles;
+  private final IgniteQuotaTable quotas;
+  private final IgniteSubtreeOperationTable subtreeOperations;
   /** Flush order: fixed, so concurrent commits take their write locks in the same order. */
   private final List<IgniteBufferedTable> flushOrder;
   private boolean finished;
@@ -46,12 +63,28 @@ final class IgniteTransaction implements Transaction {
     this.inodes = new IgniteInodeTable(client, session);
     this.variables = new IgniteVariableTable(client, session);
     this.idCounters = new IgniteIdCounterTable(client, session);
-    this.flushOrder = List.of(inodes, variables, idCounters);
-  }
-
-  private static UnsupportedOperationException notYet(String table) {
-    return new UnsupportedOperationException("the Ignite engine does not carry the table '" + table
-        + "' yet (issue 18, design 020)");
+    this.acls = new IgniteAclTable(client, session);
+    this.blocks = new IgniteBlockTable(client, session);
+    this.replicas = new IgniteReplicaTable(client, session, blocks);
+    this.blockLookup = new IgniteBlockLookupTable(client, session);
+    this.ucReplicas = new IgniteUcReplicaTable(client, session);
+    this.leases = new IgniteLeaseTable(client, session);
+    this.leasePaths = new IgniteLeasePathTable(client, session);
+    this.datanodes = new IgniteDatanodeTable(client, session);
+    this.storages = new IgniteStorageTable(client, session);
+    this.invalidations = new IgniteInvalidationTable(client, session);
+    this.replicationQueue = new IgniteReplicationQueueTable(client, session);
+    this.retryCache = new IgniteRetryCacheTable(client, session);
+    this.namenodes = new IgniteNamenodeTable(client, session);
+    this.futureBlocks = new IgniteFutureBlockTable(client, session);
+    this.xattrs = new IgniteXAttrTable(client, session);
+    this.smallFiles = new IgniteSmallFileTable(client, session);
+    this.quotas = new IgniteQuotaTable(client, session);
+    this.subtreeOperations = new IgniteSubtreeOperationTable(client, session);
+    this.flushOrder = List.of(inodes, acls.rows(), quotas.rows(), blocks.rows(), blockLookup.rows(),
+        replicas.rows(), ucReplicas.rows(), leases.rows(), leasePaths.rows(), datanodes.rows(), storages.rows(), invalidations.rows(),
+        replicationQueue.rows(), retryCache.rows(), namenodes.rows(), variables, xattrs.rows(), smallFiles.rows(),
+        idCounters, futureBlocks.rows(), subtreeOperations.rows());
   }
 
   @Override
@@ -59,69 +92,78 @@ final class IgniteTransaction implements Transaction {
     return inodes;
   }
 
+  IgniteSession session() {
+    return session;
+  }
+
+  /** The inode table with the counts a read batch needs beyond {@link InodeTable}. */
+  IgniteInodeTable igniteInodes() {
+    return inodes;
+  }
+
   @Override
   public AclTable acls() {
-    throw notYet("acl_entries");
+    return acls;
   }
 
   @Override
   public BlockTable blocks() {
-    throw notYet("blocks");
+    return blocks;
   }
 
   @Override
   public BlockLookupTable blockLookup() {
-    throw notYet("block_lookup");
+    return blockLookup;
   }
 
   @Override
   public ReplicaTable replicas() {
-    throw notYet("replicas");
+    return replicas;
   }
 
   @Override
   public UcReplicaTable ucReplicas() {
-    throw notYet("uc_replicas");
+    return ucReplicas;
   }
 
   @Override
   public LeaseTable leases() {
-    throw notYet("leases");
+    return leases;
   }
 
   @Override
   public LeasePathTable leasePaths() {
-    throw notYet("lease_paths");
+    return leasePaths;
   }
 
   @Override
   public DatanodeTable datanodes() {
-    throw notYet("datanodes");
+    return datanodes;
   }
 
   @Override
   public StorageTable storages() {
-    throw notYet("storages");
+    return storages;
   }
 
   @Override
   public InvalidationTable invalidations() {
-    throw notYet("invalidated_blocks");
+    return invalidations;
   }
 
   @Override
   public ReplicationQueueTable replicationQueue() {
-    throw notYet("replication_queue");
+    return replicationQueue;
   }
 
   @Override
   public RetryCacheTable retryCache() {
-    throw notYet("retry_cache");
+    return retryCache;
   }
 
   @Override
   public NamenodeTable namenodes() {
-    throw notYet("namenodes");
+    return namenodes;
   }
 
   @Override
@@ -136,32 +178,32 @@ final class IgniteTransaction implements Transaction {
 
   @Override
   public FutureBlockTable futureBlocks() {
-    throw notYet("future_blocks");
+    return futureBlocks;
   }
 
   @Override
   public XAttrTable xattrs() {
-    throw notYet("xattrs");
+    return xattrs;
   }
 
   @Override
   public SmallFileTable smallFiles() {
-    throw notYet("small_file_inline/small_file_data");
+    return smallFiles;
   }
 
   @Override
   public QuotaTable quotas() {
-    throw notYet("directory_quotas");
+    return quotas;
   }
 
   @Override
   public SubtreeOperationTable subtreeOperations() {
-    throw notYet("subtree_operations");
+    return subtreeOperations;
   }
 
   @Override
   public ReadBatch batch() {
-    throw notYet("read batches");
+    return new IgniteReadBatch(this);
   }
 
   @Override

@@ -208,20 +208,12 @@ class IgniteStoreFoundationTest {
     Map<String, String> settings = cluster.settings();
     try (IgniteClient client = IgniteClient.builder()
         .addresses(settings.get(IgniteSettings.ADDRESSES).split(",")).build()) {
-      String children = plan(client, IgniteInodeTable.CHILDREN, 1L, 1L, "", 10);
-      String spread = plan(client, IgniteInodeTable.SPREAD_CHILDREN, 1L, "", 10);
+      String children = plan(client, IgniteInodeTable.CHILDREN, 1L, 1L, new byte[0], 10);
+      String spread = plan(client, IgniteInodeTable.SPREAD_CHILDREN, 1L, new byte[0], 10);
       assertTrue(children.contains("IndexScan") && children.contains(IgniteSchema.INODES + "_PK")
           && !children.contains("TableScan"), children);
       assertTrue(spread.contains("IndexScan") && spread.contains(IgniteSchema.INODES + "_BY_PARENT")
           && !spread.contains("TableScan"), spread);
-    }
-  }
-
-  @Test
-  void tablesTheEngineDoesNotCarryYetSayWhich() throws Exception {
-    try (Transaction tx = store.begin()) {
-      UnsupportedOperationException refused = assertThrows(UnsupportedOperationException.class, tx::blocks);
-      assertTrue(refused.getMessage().contains("'blocks'"), refused.getMessage());
     }
   }
 
