@@ -57,10 +57,6 @@ final class IgniteSession {
     return transaction;
   }
 
-  boolean begun() {
-    return transaction != null;
-  }
-
   Tuple get(RecordView<Tuple> view, Tuple key, LockMode requested, String what) throws StoreException {
     List<Tuple> rows = getAll(view, List.of(key), requested, what);
     return rows.get(0);
