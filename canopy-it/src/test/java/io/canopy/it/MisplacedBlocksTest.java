@@ -109,6 +109,11 @@ class MisplacedBlocksTest {
       long block = Long.parseLong(row.get(1));
       ReplicaReportProcessor reports = cluster.nameNode(0).replicaReports();
       TransactionRunner runner = cluster.nameNode(0).runner();
+      // The report path's view of the live datanodes is cached (refreshed every second): wait until it has az2 live,
+      // so that two replicas in az1 read as narrow.
+      List<String> storages = StoreQueries.column(store, "SELECT storage_id FROM replicas WHERE block_id = " + block);
+      Await.until("the namenode's report path sees zone az2 live", BOUND,
+          () -> reports.narrowBlocks().narrow(storages));
       String queued = "SELECT priority FROM replication_queue WHERE block_id = " + block;
 
       runner.run(reports.applyOp(inode, row.get(4), row.get(5), List.of(new ReportedReplica(block,

@@ -318,6 +318,14 @@ public final class ReplicaReportProcessor implements AutoCloseable {
         narrowBlocks, clockMs.getAsLong());
   }
 
+  /**
+   * The mis-placement hint the report path consults: its view of the live datanodes lags the registry by up to
+   * {@code NarrowBlocks}' refresh, which a test that needs a zone seen live waits out through it.
+   */
+  public NarrowBlocks narrowBlocks() {
+    return narrowBlocks;
+  }
+
   private List<ReportedReplica> applyFile(String datanodeUuid, String storageId, long fileId,
       List<ReportedReplica> reports) throws IOException {
     List<ReportedReplica> moved = runner.run(applyOp(fileId, datanodeUuid, storageId, reports));
