@@ -251,8 +251,11 @@ public final class ClusterConfigs {
     write(layout.etc(), filesFor(null, cluster), "the clients of cluster " + layout.root(), false);
     write(layout.stockClientEtc(), stockClientFiles(cluster), "Hadoop clients without Canopy's jar of cluster "
         + layout.root(), false);
+    if (cluster.onIgnite() && !cluster.externalDatabase()) {
+      IgniteNodeConfigs.writeAll(layout, cluster);
+    }
     for (Role role : cluster.roles()) {
-      if (role.kind() != Role.Kind.DATABASE) {
+      if (!role.kind().database()) {
         Map<String, Map<String, String>> files = filesFor(role, cluster);
         boolean namenode = role.kind() == Role.Kind.NAMENODE;
         if (namenode && cluster.zones() > 0) {
@@ -262,7 +265,7 @@ public final class ClusterConfigs {
         if (namenode) {
           files.get(CANOPY_SITE).put(NameNodeConfig.METRICS_FILE, layout.metricsFile(role).toString());
           files.get(CANOPY_SITE).putAll(MetadataAccess.settings(layout, cluster, MetadataAccess.Login.OWNER,
-              cluster.externalDatabase() ? null : MetadataAccess.embeddedJdbcUrl(cluster)));
+              cluster.externalDatabase() || cluster.onIgnite() ? null : MetadataAccess.embeddedJdbcUrl(cluster)));
         }
         if (role.kind() == Role.Kind.DATANODE) {
           files.get(HDFS_SITE).put("dfs.datanode.data.dir",

@@ -11,6 +11,8 @@ import java.nio.file.Path;
  * DIR/etc/*.xml              client configuration (core-site.xml, hdfs-site.xml, canopy-site.xml)
  * DIR/etc/ROLE/*.xml         configuration of one namenode or datanode
  * DIR/db                     PostgreSQL data directory
+ * DIR/ignite/db-K            data of Ignite database node K (canopy up --engine ignite); DIR/ignite/initialized once
+ *                            the nodes' first start initialized their cluster
  * DIR/secrets/ROLE.password  the embedded database's passwords (0600, the directory 0700; docs/design/010)
  * DIR/dn/I                   data directory of datanode I
  * DIR/logs/ROLE.log          stdout and stderr of one process (the datanodes' shared one: DIR/logs/datanodes.log)
@@ -72,6 +74,21 @@ public final class ClusterLayout {
 
   public Path databaseDir() {
     return root.resolve("db");
+  }
+
+  /** The Ignite database nodes' data directories (design 020). */
+  public Path igniteDir() {
+    return root.resolve("ignite");
+  }
+
+  /** The work directory of Ignite database node {@code node}. */
+  public Path databaseNodeDir(Role node) {
+    return igniteDir().resolve(node.name());
+  }
+
+  /** Present once the Ignite database nodes' first start initialized their cluster. */
+  public Path igniteInitializedMarker() {
+    return igniteDir().resolve("initialized");
   }
 
   /** The embedded database's password files, one per role (see EmbeddedPostgresServer). */

@@ -1,6 +1,8 @@
 package io.canopy.cli;
 
 import io.canopy.client.Nameservice;
+import io.canopy.metadata.MetadataConfig;
+import io.canopy.metadata.ignite.IgniteSettings;
 import io.canopy.metadata.postgres.PostgresSettings;
 import io.canopy.metadata.postgres.SecretFiles;
 import java.io.IOException;
@@ -27,6 +29,14 @@ public final class ClusterProperties {
   private static final String NAMENODES = "namenodes";
   private static final String DATANODES = "datanodes";
   private static final String ZONES = "zones";
+  private static final String ENGINE = "engine";
+  private static final String DATABASE_NODES = "db-nodes";
+  /** The metadata engines {@code canopy up --engine} runs: embedded PostgreSQL, or Apache Ignite 3 nodes (design 020). */
+  public static final String POSTGRES = MetadataConfig.ENGINE_DEFAULT;
+  public static final String IGNITE = IgniteSettings.ENGINE_NAME;
+  /** The suffixes of a database node's second and third ports (its client port is the role's). */
+  private static final String NETWORK_SUFFIX = ".network";
+  private static final String REST_SUFFIX = ".rest";
   private static final String PORT_PREFIX = "port.";
   private static final String OVERRIDE_PREFIX = "override.";
   private static final String IPC_SUFFIX = ".ipc";
@@ -38,6 +48,10 @@ public final class ClusterProperties {
   private final int zones;
   private final Map<String, Integer> ports;
   private final Map<String, String> overrides;
+  /** {@link #POSTGRES} or {@link #IGNITE}. */
+  private final String engine;
+  /** Database nodes canopy runs for a distributed engine (1 for PostgreSQL). */
+  private final int databaseNodes;
 
   public ClusterProperties(int namenodes, int datanodes, Map<String, Integer> ports, Map<String, String> overrides) {
     this(namenodes, datanodes, 0, ports, overrides);
@@ -45,9 +59,22 @@ public final class ClusterProperties {
 
   public ClusterProperties(int namenodes, int datanodes, int zones, Map<String, Integer> ports,
       Map<String, String> overrides) {
+    this(POSTGRES, 1, namenodes, datanodes, zones, ports, overrides);
+  }
+
+  public ClusterProperties(String engine, int databaseNodes, int namenodes, int datanodes, int zones,
+      Map<String, Integer> ports, Map<String, String> overrides) {
     if (zones < 0) {
       throw new IllegalArgumentException("invariant: zones >= 0, got " + zones);
     }
+    if (!engine.equals(POSTGRES) && !engine.equals(IGNITE)) {
+      throw new IllegalArgumentException("engine '" + engine + "' is neither " + POSTGRES + " nor " + IGNITE);
+    }
+    if (databaseNodes < 1 || engine.equals(POSTGRES) && databaseNodes != 1) {
+      throw new IllegalArgumentException("invariant: " + databaseNodes + " database nodes for engine " + engine);
+    }
+    this.engine = engine;
+    this.databaseNodes = databaseNodes;
     this.namenodes = namenodes;
     this.datanodes = datanodes;
     this.zones = zones;
@@ -57,6 +84,72 @@ public final class ClusterProperties {
 
   public int namenodes() {
     return namenodes;
+  }
+
+  /** The metadata engine: {@link #POSTGRES} or {@link #IGNITE}. */
+  public String engine() {
+    return engine;
+  }
+
+  /** Whether the metadata is on Apache Ignite 3 (design 020). */
+  public boolean onIgnite() {
+    return engine.equals(IGNITE);
+  }
+
+  /** Database nodes of a distributed engine (1 for PostgreSQL). */
+  public int databaseNodes() {
+    return databaseNodes;
+  }
+
+  /**
+   * The processes canopy runs for the metadata, in start order: none when it is external, the embedded PostgreSQL,
+   * or {@code db-1..db-N} of Ignite.
+   */
+  public List<Role> databaseRoles() {
+    return databaseRoles(engine, databaseNodes, overrides);
+  }
+
+  static List<Role> databaseRoles(String engine, int databaseNodes, Map<String, String> overrides) {
+    if (isExternal(engine, overrides)) {
+      return List.of();
+    }
+    if (engine.equals(POSTGRES)) {
+      return List.of(Role.DATABASE);
+    }
+    List<Role> roles = new ArrayList<>();
+    for (int i = 1; i <= databaseNodes; i++) {
+      roles.add(Role.databaseNode(i));
+    }
+    return roles;
+  }
+
+  /** The key of a database node's cluster-network port in {@link #ports()}. */
+  public static String networkPortKey(Role databaseNode) {
+    return databaseNode.name() + NETWORK_SUFFIX;
+  }
+
+  /** The key of a database node's REST port in {@link #ports()}. */
+  public static String restPortKey(Role databaseNode) {
+    return databaseNode.name() + REST_SUFFIX;
+  }
+
+  /** A port of {@link #ports()} by its key, refused with a repair hint when missing. */
+  public int portOf(String key) {
+    Integer port = ports.get(key);
+    if (port == null) {
+      throw new CliException("cluster.properties has no port " + key + "; run `canopy down` then `canopy up` to "
+          + "plan one");
+    }
+    return port;
+  }
+
+  /** host:port of every database node's client connector, db-1 first (Ignite clusters run by canopy). */
+  public List<String> databaseNodeClientAddresses() {
+    List<String> addresses = new ArrayList<>();
+    for (Role role : databaseRoles()) {
+      addresses.add("127.0.0.1:" + port(role));
+    }
+    return addresses;
   }
 
   public int datanodes() {
@@ -147,7 +240,7 @@ public final class ClusterProperties {
     Role added = Role.namenode(namenodes + 1);
     morePorts.put(added.name(), port);
     morePorts.put(servicePortKey(added), servicePort);
-    return new ClusterProperties(namenodes + 1, datanodes, zones, morePorts, overrides);
+    return new ClusterProperties(engine, databaseNodes, namenodes + 1, datanodes, zones, morePorts, overrides);
   }
 
   /** {@code -D} configuration overrides, written into every process's configuration. */
@@ -156,16 +249,24 @@ public final class ClusterProperties {
   }
 
   public Iterable<Role> roles() {
-    return Role.all(namenodes, datanodes, !externalDatabase());
+    return Role.all(databaseRoles(), namenodes, datanodes);
   }
 
-  /** True when a -D canopy.metadata.jdbc.url names an external PostgreSQL: no embedded database is run. */
+  /**
+   * True when the metadata is in a database canopy does not run: a -D canopy.metadata.jdbc.url names an external
+   * PostgreSQL, or -D canopy.metadata.ignite.addresses an external Ignite cluster.
+   */
   public boolean externalDatabase() {
-    return isExternal(overrides);
+    return isExternal(engine, overrides);
   }
 
-  static boolean isExternal(Map<String, String> overrides) {
-    return overrides.containsKey(PostgresSettings.JDBC_URL);
+  static boolean isExternal(String engine, Map<String, String> overrides) {
+    return overrides.containsKey(engine.equals(IGNITE) ? IgniteSettings.ADDRESSES : PostgresSettings.JDBC_URL);
+  }
+
+  /** The setting that names an external database of {@code engine}. */
+  static String externalKey(String engine) {
+    return engine.equals(IGNITE) ? IgniteSettings.ADDRESSES : PostgresSettings.JDBC_URL;
   }
 
   /** Whether the cluster in {@code layout} keeps its metadata in an external database. */
@@ -200,7 +301,9 @@ public final class ClusterProperties {
           overrides.put(key.substring(OVERRIDE_PREFIX.length()), properties.getProperty(key));
         }
       }
-      return Optional.of(new ClusterProperties(Integer.parseInt(properties.getProperty(NAMENODES, "1").trim()),
+      return Optional.of(new ClusterProperties(properties.getProperty(ENGINE, POSTGRES).trim(),
+          Integer.parseInt(properties.getProperty(DATABASE_NODES, "1").trim()),
+          Integer.parseInt(properties.getProperty(NAMENODES, "1").trim()),
           Integer.parseInt(properties.getProperty(DATANODES, "0").trim()),
           Integer.parseInt(properties.getProperty(ZONES, "0").trim()), ports, overrides));
     } catch (IOException | IllegalArgumentException e) { // NumberFormatException, a negative count
@@ -213,6 +316,8 @@ public final class ClusterProperties {
     properties.setProperty(NAMENODES, Integer.toString(namenodes));
     properties.setProperty(DATANODES, Integer.toString(datanodes));
     properties.setProperty(ZONES, Integer.toString(zones));
+    properties.setProperty(ENGINE, engine);
+    properties.setProperty(DATABASE_NODES, Integer.toString(databaseNodes));
     ports.forEach((role, port) -> properties.setProperty(PORT_PREFIX + role, Integer.toString(port)));
     overrides.forEach((key, value) -> properties.setProperty(OVERRIDE_PREFIX + key, value));
     StringWriter text = new StringWriter();

@@ -1,7 +1,6 @@
 package io.canopy.cli;
 
 import io.canopy.metadata.MetadataStore;
-import io.canopy.metadata.postgres.PostgresSettings;
 import io.canopy.namenode.NamespaceFormatter;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -61,7 +60,9 @@ final class ClusterStarter {
   void start() throws IOException {
     run(() -> {
       if (cluster.externalDatabase()) {
-        progress("metadata in the external database named by " + PostgresSettings.JDBC_URL);
+        progress("metadata in the external database named by " + ClusterProperties.externalKey(cluster.engine()));
+      } else if (cluster.onIgnite()) {
+        startDatabaseNodes();
       } else {
         startDatabase();
       }
@@ -161,6 +162,46 @@ final class ClusterStarter {
       }
     });
     progress("database ready on 127.0.0.1:" + port);
+  }
+
+  /**
+   * Starts the Ignite database nodes (design 020) and waits until each serves the cluster. Their first start (no
+   * {@link ClusterLayout#igniteInitializedMarker()} yet) begins from empty directories and db-1 initializes the
+   * cluster with every node in its meta storage and management group, once all have joined.
+   */
+  private void startDatabaseNodes() throws IOException {
+    List<Role> nodes = cluster.databaseRoles();
+    boolean first = !Files.exists(layout.igniteInitializedMarker());
+    if (first && Files.isDirectory(layout.igniteDir())) {
+      FileTrees.deleteContents(layout.igniteDir()); // what a first start that failed half-way left
+    }
+    String names = String.join(",", nodes.stream().map(Role::name).toList());
+    List<Started> launched = new ArrayList<>();
+    for (Role node : nodes) {
+      Files.createDirectories(layout.databaseNodeDir(node));
+      List<String> arguments = new ArrayList<>(List.of(node.name(), IgniteNodeConfigs.nodeFile(layout, node).toString(),
+          layout.databaseNodeDir(node).toString()));
+      if (first && node.index() == 1) {
+        arguments.addAll(List.of("--init", IgniteNodeConfigs.CLUSTER_NAME, names,
+            IgniteNodeConfigs.clusterFile(layout).toString()));
+      }
+      launched.add(launch(node, arguments));
+    }
+    for (Started node : launched) {
+      String ready = "ready " + node.role().name();
+      waitFor(node, "database node " + node.role() + " to join the cluster" + (first ? " and db-1 to initialize it"
+          : ""), () -> {
+            if (readLogSince(layout.logFile(node.role()), node.logOffset()).lines().noneMatch(ready::equals)) {
+              throw new IOException("no '" + ready + "' line in its log yet");
+            }
+          });
+    }
+    if (first) {
+      Files.createDirectories(layout.igniteDir());
+      Files.writeString(layout.igniteInitializedMarker(), "initialized by canopy up\n");
+    }
+    progress(Role.count(nodes.size(), Role.Kind.DB_NODE) + " ready (Ignite; clients on "
+        + String.join(", ", cluster.databaseNodeClientAddresses()) + ")");
   }
 
   private void ensureFormatted() throws IOException {

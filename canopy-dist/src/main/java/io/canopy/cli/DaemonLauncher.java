@@ -39,6 +39,18 @@ public final class DaemonLauncher {
       "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED", "--add-opens=java.base/java.nio=ALL-UNNAMED",
       "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.net=ALL-UNNAMED");
 
+  /**
+   * Class path of the database nodes of a cluster on Ignite (design 020), apart from everyone else's; by default
+   * {@code canopy-ignite-node/target/lib/*} of the source tree this launcher's jar was built in.
+   */
+  public static final String IGNITE_NODE_CLASSPATH_PROPERTY = "canopy.ignite-node.classpath";
+  /** What Ignite 3's server needs opened on Java 17 (its embedded-mode guide), beyond {@link #COMMON_JVM_OPTIONS}. */
+  private static final List<String> DB_NODE_JVM_OPTIONS = List.of("--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
+      "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
+      "--add-opens=java.base/java.math=ALL-UNNAMED", "--add-opens=java.base/java.time=ALL-UNNAMED",
+      "--add-opens=java.base/jdk.internal.misc=ALL-UNNAMED", "--add-opens=java.base/jdk.internal.access=ALL-UNNAMED",
+      "-Dio.netty.tryReflectionSetAccessible=true");
+
   private final ClusterLayout layout;
   private final String javaExecutable;
   private final String classPath;
@@ -95,16 +107,51 @@ public final class DaemonLauncher {
       command.add(Daemons.ROLE_MARKER + role.name());
     }
     command.addAll(COMMON_JVM_OPTIONS);
-    command.add("-Dlog4j.configuration=" + System.getProperty(LOG4J_PROPERTY, DEFAULT_LOG4J));
+    if (first.kind() == Role.Kind.DB_NODE) {
+      command.addAll(DB_NODE_JVM_OPTIONS);
+    } else {
+      command.add("-Dlog4j.configuration=" + System.getProperty(LOG4J_PROPERTY, DEFAULT_LOG4J));
+    }
     addWords(command, System.getenv(first.kind().optionsVariable()));
     addWords(command, System.getProperty(jvmOptionsProperty(first.kind())));
     command.add("-cp");
     // Every datanode's site files name the same namenodes, so the first one's serve refreshNamenodes for all.
-    command.add(first.kind() == Role.Kind.DATANODE ? layout.confDir(first) + File.pathSeparator + classPath
-        : classPath);
+    command.add(switch (first.kind()) {
+      case DATANODE -> layout.confDir(first) + File.pathSeparator + classPath;
+      case DB_NODE -> igniteNodeClassPath();
+      default -> classPath;
+    });
     command.add(first.kind().mainClass());
     command.addAll(arguments);
     return command;
+  }
+
+  /**
+   * The database nodes' class path: {@link #IGNITE_NODE_CLASSPATH_PROPERTY}, else the {@code canopy-ignite-node}
+   * build beside the module this class was loaded from ({@code ROOT/MODULE/target/lib/x.jar}).
+   */
+  static String igniteNodeClassPath() {
+    String configured = System.getProperty(IGNITE_NODE_CLASSPATH_PROPERTY);
+    if (configured != null && !configured.isBlank()) {
+      return configured;
+    }
+    Path lib = null;
+    try {
+      // ROOT/MODULE/target/lib/x.jar (bin/canopy, the benchmark) or ROOT/MODULE/target/classes (a module's tests)
+      Path ancestor = Path.of(DaemonLauncher.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      for (int up = 0; up < 5 && ancestor != null && lib == null; up++, ancestor = ancestor.getParent()) {
+        Path candidate = ancestor.resolve("canopy-ignite-node").resolve("target").resolve("lib");
+        lib = Files.isDirectory(candidate) ? candidate : null;
+      }
+    } catch (java.net.URISyntaxException | RuntimeException e) {
+      // no code source: reported below
+    }
+    if (lib == null) {
+      throw new CliException("No class path for the Ignite database nodes (no canopy-ignite-node/target/lib beside "
+          + "this build): build them with `mvn -DskipTests package -pl canopy-ignite-node` or set -D"
+          + IGNITE_NODE_CLASSPATH_PROPERTY + "=PATH/*");
+    }
+    return lib + File.separator + "*";
   }
 
   /** The system property whose words are added to the JVM options of every process of {@code kind}. */

@@ -25,6 +25,28 @@ final class DatabaseSession implements AutoCloseable {
     this.temporaryServer = temporaryServer;
   }
 
+  private static boolean onIgnite(ClusterLayout layout) {
+    return ClusterProperties.load(layout.propertiesFile()).map(ClusterProperties::onIgnite).orElse(false);
+  }
+
+  /**
+   * A cluster on Ignite whose database nodes canopy runs is reached only while they run: this command starts none
+   * (a majority of them must serve).
+   */
+  private static void requireIgniteNodes(ClusterLayout layout) throws IOException {
+    ClusterProperties cluster = ClusterProperties.load(layout.propertiesFile()).orElse(null);
+    if (cluster == null || !cluster.onIgnite()) {
+      return;
+    }
+    Daemons daemons = new Daemons(layout);
+    java.util.List<Role> stopped = cluster.databaseRoles().stream()
+        .filter(node -> daemons.running(node).isEmpty()).toList();
+    if (!stopped.isEmpty()) {
+      throw new CliException("The Ignite database nodes of " + layout.root() + " are not all running (stopped: "
+          + Role.names(stopped) + "); start the cluster with `canopy up --dir " + layout.root() + "`");
+    }
+  }
+
   /** Work done with a cluster's metadata store. */
   interface Work<T> {
     T apply(MetadataStore store) throws IOException;
@@ -37,7 +59,9 @@ final class DatabaseSession implements AutoCloseable {
    */
   static <T> T withStore(ClusterLayout layout, MetadataAccess.Login login, PrintWriter err, Work<T> work)
       throws IOException {
-    if (ClusterProperties.externalDatabase(layout) || new Daemons(layout).running(Role.DATABASE).isPresent()) {
+    requireIgniteNodes(layout);
+    if (ClusterProperties.externalDatabase(layout) || new Daemons(layout).running(Role.DATABASE).isPresent()
+        || onIgnite(layout)) {
       try (DatabaseSession session = open(layout, login, err)) {
         return work.apply(session.store());
       }
@@ -52,7 +76,9 @@ final class DatabaseSession implements AutoCloseable {
   }
 
   static DatabaseSession open(ClusterLayout layout, MetadataAccess.Login login, PrintWriter err) throws IOException {
-    if (ClusterProperties.externalDatabase(layout) || new Daemons(layout).running(Role.DATABASE).isPresent()) {
+    requireIgniteNodes(layout);
+    if (ClusterProperties.externalDatabase(layout) || new Daemons(layout).running(Role.DATABASE).isPresent()
+        || onIgnite(layout)) {
       return new DatabaseSession(MetadataAccess.open(layout, login), null);
     }
     Optional<ProcessHandle> postmaster = Postmaster.running(layout.databaseDir());

@@ -24,7 +24,8 @@ import picocli.CommandLine.Spec;
     exitCodeListHeading = "%nExit status:%n",
     exitCodeList = {"0:nothing of the cluster runs any more", "1:a process could not be stopped"})
 public final class DownCommand implements Callable<Integer> {
-  private static final Role.Kind[] STOP_ORDER = {Role.Kind.DATANODE, Role.Kind.NAMENODE, Role.Kind.DATABASE};
+  private static final Role.Kind[] STOP_ORDER = {Role.Kind.DATANODE, Role.Kind.NAMENODE, Role.Kind.DATABASE,
+      Role.Kind.DB_NODE};
 
   @Mixin
   ClusterDirOption dirOption;

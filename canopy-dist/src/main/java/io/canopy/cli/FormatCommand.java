@@ -70,7 +70,7 @@ public final class FormatCommand implements Callable<Integer> {
     Daemons daemons = new Daemons(layout);
     List<String> serving = new ArrayList<>();
     for (Role role : daemons.rolesWithPidFiles()) {
-      if (role.kind() != Role.Kind.DATABASE) {
+      if (!role.kind().database()) {
         daemons.running(role).ifPresent(process -> serving.add(role + " (pid " + process.pid() + ")"));
       }
     }

@@ -4,6 +4,7 @@ import io.canopy.metadata.MetadataConfig;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.MetadataStoreProvider;
 import io.canopy.metadata.StoreException;
+import io.canopy.metadata.ignite.IgniteSettings;
 import io.canopy.metadata.postgres.DatabaseLogin;
 import io.canopy.metadata.postgres.EmbeddedPostgresServer;
 import io.canopy.metadata.postgres.PostgresSettings;
@@ -22,6 +23,8 @@ final class MetadataAccess {
   enum Login { OWNER, READER }
 
   private static final String CLI_POOL_SIZE = "2";
+  /** Copies of each partition when -D does not say: one per database node, at most this many. */
+  static final int MAX_DEFAULT_REPLICAS = 3;
   /** -D keys that name a login: they are for an external database; the embedded one's logins are generated. */
   private static final String[] LOGIN_KEYS = {PostgresSettings.USER, PostgresSettings.PASSWORD,
       PostgresSettings.PASSWORD_FILE, PostgresSettings.READER_USER, PostgresSettings.READER_PASSWORD_FILE};
@@ -32,7 +35,8 @@ final class MetadataAccess {
   /** The store of the cluster in {@code layout} as {@code login}; a small pool: the CLI runs one thing at a time. */
   static MetadataStore open(ClusterLayout layout, Login login) throws StoreException {
     ClusterProperties cluster = cluster(layout);
-    return open(settings(layout, cluster, login, cluster.externalDatabase() ? null : embeddedJdbcUrl(cluster)));
+    return open(settings(layout, cluster, login, cluster.externalDatabase() || cluster.onIgnite() ? null
+        : embeddedJdbcUrl(cluster)));
   }
 
   /** The same on an embedded database served at {@code jdbcUrl} (one started for this command only). */
@@ -68,6 +72,9 @@ final class MetadataAccess {
         settings.put(key, value);
       }
     });
+    if (cluster.onIgnite()) {
+      return igniteSettings(cluster, settings);
+    }
     if (cluster.externalDatabase()) {
       return login == Login.OWNER ? settings : externalReader(layout, settings);
     }
@@ -79,6 +86,21 @@ final class MetadataAccess {
     settings.putAll(PostgresSettings.login(embeddedJdbcUrl, role));
     if (login == Login.READER) {
       settings.put(PostgresSettings.MIGRATE, "false");
+    }
+    return settings;
+  }
+
+  /**
+   * A cluster on Ignite (design 020): the engine, the client addresses of the nodes canopy runs (unless -D names an
+   * external cluster's) and, unless -D says otherwise, a copy of each partition on every node up to three (a majority
+   * of three survives the loss of one). The engine has no logins yet: both roles connect alike.
+   */
+  private static Map<String, String> igniteSettings(ClusterProperties cluster, Map<String, String> settings) {
+    settings.put(MetadataConfig.ENGINE, ClusterProperties.IGNITE);
+    if (!cluster.externalDatabase()) {
+      settings.put(IgniteSettings.ADDRESSES, String.join(",", cluster.databaseNodeClientAddresses()));
+      settings.putIfAbsent(IgniteSettings.REPLICAS, Integer.toString(Math.min(MAX_DEFAULT_REPLICAS,
+          cluster.databaseNodes())));
     }
     return settings;
   }
@@ -104,8 +126,8 @@ final class MetadataAccess {
   }
 
   /** Refuses login settings for the embedded database: its logins are generated, and -D would be ignored. */
-  static void checkLoginSettings(Map<String, String> overrides) {
-    if (ClusterProperties.isExternal(overrides)) {
+  static void checkLoginSettings(String engine, Map<String, String> overrides) {
+    if (!engine.equals(ClusterProperties.POSTGRES) || ClusterProperties.isExternal(engine, overrides)) {
       return;
     }
     for (String key : LOGIN_KEYS) {

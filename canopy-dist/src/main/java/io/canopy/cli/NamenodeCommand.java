@@ -75,7 +75,7 @@ public final class NamenodeCommand implements Callable<Integer> {
       ClusterProperties cluster = ClusterProperties.load(layout.propertiesFile()).orElseThrow();
       Daemons daemons = new Daemons(layout);
       Role role = Role.namenode(cluster.namenodes() + 1);
-      if (!cluster.externalDatabase() && daemons.running(Role.DATABASE).isEmpty()) {
+      if (cluster.databaseRoles().stream().anyMatch(database -> daemons.running(database).isEmpty())) {
         throw new CliException("The cluster in " + layout.root() + " is not running (its database is stopped); "
             + "start it with `canopy up --dir " + layout.root() + "`" + (restart ? "" : " --namenodes "
             + role.index() + " for one more namenode"));

@@ -4,7 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** One process of a cluster: the database, namenode I or datanode I. */
+/**
+ * One process of a cluster: the embedded PostgreSQL database ({@code db}), database node K of a distributed engine
+ * ({@code db-K}, design 020), namenode I or datanode I.
+ */
 public record Role(Kind kind, int index) {
   /**
    * The kinds of process, in start order; each with its main class and default heap. A namenode's heap also sizes
@@ -13,6 +16,8 @@ public record Role(Kind kind, int index) {
    */
   public enum Kind {
     DATABASE("db", "io.canopy.metadata.postgres.EmbeddedPostgresMain", 128, 0, "CANOPY_DB_OPTS"),
+    /** One Apache Ignite 3 server node (its page memory is off the heap: design 020). */
+    DB_NODE("db", "io.canopy.ignite.node.IgniteNodeMain", 1024, 0, "CANOPY_DB_OPTS"),
     NAMENODE("namenode", "io.canopy.namenode.NameNodeMain", 3072, 0, "CANOPY_NAMENODE_OPTS"),
     /** All the datanodes of a cluster share one process (design 014): 384 MB for one, 128 MB more per other. */
     DATANODE("datanode", "io.canopy.datanode.DataNodeMain", 256, 128, "CANOPY_DATANODE_OPTS");
@@ -47,6 +52,11 @@ public record Role(Kind kind, int index) {
       return megabytes % 1024 == 0 ? "-Xmx" + megabytes / 1024 + "g" : "-Xmx" + megabytes + "m";
     }
 
+    /** Whether processes of this kind hold the metadata (the embedded PostgreSQL or a database node). */
+    public boolean database() {
+      return this == DATABASE || this == DB_NODE;
+    }
+
     /** Environment variable whose words are appended to this kind's JVM options. */
     public String optionsVariable() {
       return optionsVariable;
@@ -65,11 +75,16 @@ public record Role(Kind kind, int index) {
     return new Role(Kind.NAMENODE, index);
   }
 
+  /** Database node K of a cluster on a distributed engine (canopy up --engine ignite --db-nodes N). */
+  public static Role databaseNode(int index) {
+    return new Role(Kind.DB_NODE, index);
+  }
+
   public static Role datanode(int index) {
     return new Role(Kind.DATANODE, index);
   }
 
-  /** {@code db}, {@code namenode-I} or {@code datanode-I}: file names and what users read. */
+  /** {@code db}, {@code db-K}, {@code namenode-I} or {@code datanode-I}: file names and what users read. */
   public String name() {
     return kind == Kind.DATABASE ? kind.prefix : kind.prefix + "-" + index;
   }
@@ -79,7 +94,7 @@ public record Role(Kind kind, int index) {
     if (name.equals(Kind.DATABASE.prefix)) {
       return Optional.of(DATABASE);
     }
-    for (Kind kind : new Kind[] {Kind.NAMENODE, Kind.DATANODE}) {
+    for (Kind kind : new Kind[] {Kind.DB_NODE, Kind.NAMENODE, Kind.DATANODE}) {
       if (name.startsWith(kind.prefix + "-")) {
         try {
           int index = Integer.parseInt(name.substring(kind.prefix.length() + 1));
@@ -97,10 +112,12 @@ public record Role(Kind kind, int index) {
    * namenodes, the datanodes.
    */
   public static List<Role> all(int namenodes, int datanodes, boolean embeddedDatabase) {
-    List<Role> roles = new ArrayList<>();
-    if (embeddedDatabase) {
-      roles.add(DATABASE);
-    }
+    return all(embeddedDatabase ? List.of(DATABASE) : List.of(), namenodes, datanodes);
+  }
+
+  /** Every role of a cluster in start order: {@code databases} (none when external), the namenodes, the datanodes. */
+  public static List<Role> all(List<Role> databases, int namenodes, int datanodes) {
+    List<Role> roles = new ArrayList<>(databases);
     for (int i = 1; i <= namenodes; i++) {
       roles.add(namenode(i));
     }
@@ -112,7 +129,7 @@ public record Role(Kind kind, int index) {
 
   /** "1 namenode", "3 datanodes": a count of processes of one kind, for messages. */
   public static String count(int number, Kind kind) {
-    String noun = kind == Kind.DATABASE ? "database" : kind.prefix;
+    String noun = kind == Kind.DATABASE ? "database" : kind == Kind.DB_NODE ? "database node" : kind.prefix;
     return number + " " + noun + (number == 1 ? "" : "s");
   }
 

@@ -1,6 +1,5 @@
 package io.canopy.cli;
 
-import io.canopy.metadata.postgres.PostgresSettings;
 import io.canopy.metadata.postgres.Postmaster;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -57,7 +56,11 @@ public final class StatusCommand implements Callable<Integer> {
     }
     out.println("cluster " + layout.root() + "  fs.defaultFS=" + cluster.defaultFs());
     if (cluster.externalDatabase()) {
-      out.println("metadata in an external database (" + PostgresSettings.JDBC_URL + "); not started by canopy");
+      out.println("metadata in an external " + (cluster.onIgnite() ? "Ignite cluster" : "database") + " ("
+          + ClusterProperties.externalKey(cluster.engine()) + "); not started by canopy");
+    } else if (cluster.onIgnite()) {
+      out.println("metadata on Apache Ignite 3: " + Role.count(cluster.databaseNodes(), Role.Kind.DB_NODE)
+          + " (db-K lines: port is the client connector's)");
     }
     int running = 0;
     for (Role role : roles) {
@@ -68,7 +71,7 @@ public final class StatusCommand implements Callable<Integer> {
           process.map(handle -> Long.toString(handle.pid())).orElse("-"), port, secondPort(cluster, role),
           zone(cluster, role)));
     }
-    if (daemons.running(Role.DATABASE).isEmpty()) {
+    if (!cluster.onIgnite() && daemons.running(Role.DATABASE).isEmpty()) {
       OptionalLong orphan = Postmaster.orphan(layout.databaseDir()).map(h -> OptionalLong.of(h.pid()))
           .orElse(OptionalLong.empty());
       if (orphan.isPresent()) {
@@ -88,13 +91,18 @@ public final class StatusCommand implements Callable<Integer> {
     if (role.kind() == Role.Kind.DATANODE) {
       return cluster.ipcPort(role).stream().mapToObj(ipcPort -> " ipc " + ipcPort).findFirst().orElse("");
     }
+    if (role.kind() == Role.Kind.DB_NODE) {
+      Integer network = cluster.ports().get(ClusterProperties.networkPortKey(role));
+      Integer rest = cluster.ports().get(ClusterProperties.restPortKey(role));
+      return (network == null ? "" : " network " + network) + (rest == null ? "" : " rest " + rest);
+    }
     Integer service = cluster.ports().get(ClusterProperties.servicePortKey(role));
     return role.kind() == Role.Kind.NAMENODE && service != null ? " service " + service : "";
   }
 
   /** " zone K" for a namenode or datanode of a cluster over simulated zones; empty otherwise. */
   private static String zone(ClusterProperties cluster, Role role) {
-    return cluster.zones() == 0 || role.kind() == Role.Kind.DATABASE ? "" : " zone " + cluster.zoneOf(role);
+    return cluster.zones() == 0 || role.kind().database() ? "" : " zone " + cluster.zoneOf(role);
   }
 
   /** 0 when all {@code total} processes run, 3 when none does, 1 otherwise. */

@@ -43,8 +43,14 @@ import picocli.CommandLine.Spec;
         + "(I - 1) mod N + 1. Replicas then span zones. A client says where it is with "
         + "-D canopy.client.location-domain-id=K (its zone's namenodes first) and "
         + "-D canopy.client.network-location=/azK/rack1 (its zone's replicas first).",
+        "With --engine ignite the metadata lives on Apache Ignite 3 (design 020) instead of the embedded PostgreSQL: "
+        + "--db-nodes N server nodes (processes db-1..db-N, data in DIR/ignite), each partition copied to min(N, 3) "
+        + "of them (-D canopy.metadata.ignite.replicas=R to choose), so that with 3 nodes losing one loses nothing. "
+        + "-D canopy.metadata.ignite.addresses=HOST:PORT,... uses an external Ignite cluster instead. The engine of a "
+        + "cluster directory is chosen by its first `up` and kept.",
         "Examples:",
         "  canopy up",
+        "  canopy up --engine ignite --db-nodes 3",
         "  canopy up --namenodes 3 --datanodes 3 -D dfs.blocksize=1048576",
         "  canopy up --azs 3 --namenodes 3 --datanodes 6",
         "See also `canopy namenode` (add a namenode to the running cluster) and `canopy admin namenodes`."},
@@ -57,6 +63,8 @@ public final class UpCommand implements Callable<Integer> {
   static final int MAX_ZONES = 16;
   static final int DEFAULT_NAMENODES = 1;
   static final int DEFAULT_DATANODES = 3;
+  static final int MAX_DATABASE_NODES = 9;
+  static final int DEFAULT_IGNITE_NODES = 3;
 
   @Mixin
   ClusterDirOption dirOption;
@@ -75,6 +83,16 @@ public final class UpCommand implements Callable<Integer> {
       description = "Simulated availability zones to spread the processes over, 0.." + MAX_ZONES
           + "; 0: none (default: as last time, else 0).")
   Integer zones;
+
+  @Option(names = "--engine", paramLabel = "ENGINE",
+      description = "Where the metadata lives: postgres (embedded PostgreSQL) or ignite (Apache Ignite 3 nodes) "
+          + "(default: as last time, else postgres).")
+  String engine;
+
+  @Option(names = "--db-nodes", paramLabel = "N",
+      description = "Ignite database nodes to run, 1.." + MAX_DATABASE_NODES + " (default: as last time, else "
+          + DEFAULT_IGNITE_NODES + "); only with --engine ignite.")
+  Integer databaseNodes;
 
   @Option(names = "-D", paramLabel = "KEY=VALUE",
       description = "Configuration setting for every process and the clients (dfs.* goes to hdfs-site.xml, "
@@ -114,7 +132,8 @@ public final class UpCommand implements Callable<Integer> {
       }
       plan.store(layout.propertiesFile());
       ClusterConfigs.writeAll(layout, plan);
-      out.println("Starting Canopy in " + layout.root() + ": " + Role.count(plan.namenodes(), Role.Kind.NAMENODE)
+      out.println("Starting Canopy in " + layout.root() + ": " + databaseText(plan)
+          + Role.count(plan.namenodes(), Role.Kind.NAMENODE)
           + ", " + Role.count(plan.datanodes(), Role.Kind.DATANODE) + zonesText(plan));
       out.flush();
       ClusterStarter starter = new ClusterStarter(layout, plan, DaemonLauncher.forThisJvm(layout), out,
@@ -141,6 +160,17 @@ public final class UpCommand implements Callable<Integer> {
     }
     if (timeoutSeconds < 1) {
       throw new CliException(2, "--timeout must be at least 1 second, got " + timeoutSeconds);
+    }
+    if (engine != null && !engine.equals(ClusterProperties.POSTGRES) && !engine.equals(ClusterProperties.IGNITE)) {
+      throw new CliException(2, "--engine must be " + ClusterProperties.POSTGRES + " or " + ClusterProperties.IGNITE
+          + ", got '" + engine + "'");
+    }
+    if (databaseNodes != null && (databaseNodes < 1 || databaseNodes > MAX_DATABASE_NODES)) {
+      throw new CliException(2, "--db-nodes must be within [1, " + MAX_DATABASE_NODES + "], got " + databaseNodes);
+    }
+    if (databaseNodes != null && ClusterProperties.POSTGRES.equals(engine)) {
+      throw new CliException(2, "--db-nodes is for --engine " + ClusterProperties.IGNITE + "; PostgreSQL runs as one "
+          + "database process");
     }
     overrides.forEach(ClusterConfigs::checkOverridable);
   }
@@ -174,7 +204,9 @@ public final class UpCommand implements Callable<Integer> {
     }
     boolean sameCounts = (namenodes == null || namenodes == cluster.namenodes())
         && (datanodes == null || datanodes == cluster.datanodes())
-        && (zones == null || zones == cluster.zones());
+        && (zones == null || zones == cluster.zones())
+        && (engine == null || engine.equals(cluster.engine()))
+        && (databaseNodes == null || databaseNodes == cluster.databaseNodes());
     boolean sameSettings = !clearSettings && cluster.overrides().entrySet().containsAll(overrides.entrySet());
     if (!sameCounts || !sameSettings) {
       throw new CliException("The cluster in " + layout.root() + " is already running with "
@@ -188,6 +220,15 @@ public final class UpCommand implements Callable<Integer> {
     out.println("fs.defaultFS=" + cluster.defaultFs());
     out.flush();
     return 0;
+  }
+
+  /** "3 Ignite database nodes, " for a cluster on Ignite that canopy runs, else nothing. */
+  static String databaseText(ClusterProperties cluster) {
+    if (!cluster.onIgnite()) {
+      return "";
+    }
+    return cluster.externalDatabase() ? "an external Ignite cluster, "
+        : cluster.databaseNodes() + " Ignite database node" + (cluster.databaseNodes() == 1 ? "" : "s") + ", ";
   }
 
   /** ", over N simulated availability zones" for a zoned cluster, else nothing. */
@@ -210,18 +251,29 @@ public final class UpCommand implements Callable<Integer> {
     int datanodeCount = datanodes != null ? datanodes
         : previous.map(ClusterProperties::datanodes).orElse(DEFAULT_DATANODES);
     int zoneCount = zones != null ? zones : previous.map(ClusterProperties::zones).orElse(0);
+    String engineName = chooseEngine(previous);
+    int nodeCount = engineName.equals(ClusterProperties.POSTGRES) ? 1 : databaseNodes != null ? databaseNodes
+        : previous.filter(ClusterProperties::onIgnite).map(ClusterProperties::databaseNodes)
+            .orElse(DEFAULT_IGNITE_NODES);
     Map<String, String> settings = new TreeMap<>();
     if (!clearSettings) {
       previous.ifPresent(cluster -> settings.putAll(cluster.overrides()));
     }
     settings.putAll(overrides);
-    MetadataAccess.checkLoginSettings(settings);
+    MetadataAccess.checkLoginSettings(engineName, settings);
     ClusterConfigs.checkZoneOverrides(zoneCount, settings);
     Map<String, Integer> previousPorts = previous.map(ClusterProperties::ports).orElse(Map.of());
     Map<String, Integer> ports = new TreeMap<>();
     Set<Integer> taken = new HashSet<>();
-    for (Role role : Role.all(namenodeCount, datanodeCount, !ClusterProperties.isExternal(settings))) {
-      planPort(role.name(), role.toString(), previousPorts, ports, taken, out);
+    for (Role role : Role.all(ClusterProperties.databaseRoles(engineName, nodeCount, settings), namenodeCount,
+        datanodeCount)) {
+      planPort(role.name(), role.kind() == Role.Kind.DB_NODE ? "the client connector of " + role : role.toString(),
+          previousPorts, ports, taken, out);
+      if (role.kind() == Role.Kind.DB_NODE) {
+        planPort(ClusterProperties.networkPortKey(role), "the cluster network of " + role, previousPorts, ports, taken,
+            out);
+        planPort(ClusterProperties.restPortKey(role), "the REST server of " + role, previousPorts, ports, taken, out);
+      }
       if (role.kind() == Role.Kind.DATANODE) {
         planPort(ClusterProperties.ipcPortKey(role), "the IPC server of " + role, previousPorts, ports, taken, out);
       }
@@ -230,7 +282,31 @@ public final class UpCommand implements Callable<Integer> {
             taken, out);
       }
     }
-    return new ClusterProperties(namenodeCount, datanodeCount, zoneCount, ports, settings);
+    return new ClusterProperties(engineName, nodeCount, namenodeCount, datanodeCount, zoneCount, ports, settings);
+  }
+
+  /**
+   * The engine of the cluster: the one its first {@code up} chose (its metadata is there; another engine would start
+   * an empty file system), else --engine, else PostgreSQL.
+   */
+  private String chooseEngine(Optional<ClusterProperties> previous) {
+    if (previous.isPresent()) {
+      String kept = previous.get().engine();
+      if (engine != null && !engine.equals(kept)) {
+        throw new CliException(2, "The cluster keeps its metadata on " + kept + "; --engine " + engine + " needs a "
+            + "new cluster directory (--dir)");
+      }
+      if (kept.equals(ClusterProperties.POSTGRES) && databaseNodes != null) {
+        throw new CliException(2, "--db-nodes is for --engine " + ClusterProperties.IGNITE + "; this cluster keeps "
+            + "its metadata on " + kept);
+      }
+      return kept;
+    }
+    if (engine == null && databaseNodes != null) {
+      throw new CliException(2, "--db-nodes is for --engine " + ClusterProperties.IGNITE + "; add --engine "
+          + ClusterProperties.IGNITE);
+    }
+    return engine == null ? ClusterProperties.POSTGRES : engine;
   }
 
   private static void planPort(String key, String what, Map<String, Integer> previousPorts, Map<String, Integer> ports,

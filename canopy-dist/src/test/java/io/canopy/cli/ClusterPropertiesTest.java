@@ -49,6 +49,32 @@ class ClusterPropertiesTest {
   }
 
   @Test
+  void anIgniteClusterKeepsItsEngineAndRunsOneRoleWithThreePortsPerDatabaseNode() throws Exception {
+    Map<String, Integer> ports = Map.of("db-1", 41001, "db-1.network", 41002, "db-1.rest", 41003, "db-2", 41011,
+        "db-2.network", 41012, "db-2.rest", 41013, "namenode-1", 41100, "namenode-1.service", 41101);
+    Path file = dir.resolve("cluster.properties");
+    new ClusterProperties(ClusterProperties.IGNITE, 2, 1, 0, 0, ports, Map.of()).store(file);
+    ClusterProperties read = ClusterProperties.load(file).orElseThrow();
+    assertTrue(read.onIgnite());
+    assertEquals(2, read.databaseNodes());
+    assertEquals(List.of(Role.databaseNode(1), Role.databaseNode(2)), read.databaseRoles());
+    List<Role> roles = new java.util.ArrayList<>();
+    read.roles().forEach(roles::add);
+    assertEquals(List.of(Role.databaseNode(1), Role.databaseNode(2), Role.namenode(1)), roles);
+    assertEquals(List.of("127.0.0.1:41001", "127.0.0.1:41011"), read.databaseNodeClientAddresses());
+    assertEquals(41012, read.portOf(ClusterProperties.networkPortKey(Role.databaseNode(2))));
+    assertEquals(2, read.withAddedNamenode(41200, 41201).databaseNodes(), "an added namenode keeps the engine");
+    ClusterProperties external = new ClusterProperties(ClusterProperties.IGNITE, 3, 1, 0, 0, ports,
+        Map.of("canopy.metadata.ignite.addresses", "10.0.0.1:10800"));
+    assertTrue(external.externalDatabase());
+    assertEquals(List.of(), external.databaseRoles(), "an external Ignite cluster: no database process");
+    assertEquals(ClusterProperties.POSTGRES, new ClusterProperties(1, 0, Map.of(), Map.of()).engine());
+    assertThrows(IllegalArgumentException.class, () -> new ClusterProperties("mysql", 1, 1, 0, 0, ports, Map.of()));
+    assertThrows(IllegalArgumentException.class,
+        () -> new ClusterProperties(ClusterProperties.POSTGRES, 3, 1, 0, 0, ports, Map.of()));
+  }
+
+  @Test
   void missingFileIsEmptyAndGarbageIsAnActionableError() throws Exception {
     assertTrue(ClusterProperties.load(dir.resolve("absent")).isEmpty());
     Path bad = dir.resolve("bad.properties");
@@ -63,6 +89,9 @@ class ClusterPropertiesTest {
     assertEquals("namenode-3", Role.namenode(3).name());
     assertEquals(Role.datanode(12), Role.parse("datanode-12").orElseThrow());
     assertEquals(Role.DATABASE, Role.parse("db").orElseThrow());
+    assertEquals("db-2", Role.databaseNode(2).name());
+    assertEquals(Role.databaseNode(3), Role.parse("db-3").orElseThrow());
+    assertTrue(Role.parse("db-0").isEmpty());
     assertTrue(Role.parse("datanode-0").isEmpty());
     assertTrue(Role.parse("namenode-x").isEmpty());
     assertTrue(Role.parse("canopy").isEmpty());

@@ -92,6 +92,39 @@ class CommandLineTest {
   }
 
   @Test
+  void upRefusesABadEngineAndDatabaseNodesWithoutIgnite() {
+    Path cluster = dir.resolve("c");
+    CliTestSupport.Run badEngine = CliTestSupport.run("up", "--dir", cluster.toString(), "--engine", "mysql");
+    assertEquals(2, badEngine.exitCode());
+    assertTrue(badEngine.err().contains("--engine must be postgres or ignite, got 'mysql'"), badEngine.err());
+    CliTestSupport.Run tooMany = CliTestSupport.run("up", "--dir", cluster.toString(), "--engine", "ignite",
+        "--db-nodes", "10");
+    assertEquals(2, tooMany.exitCode());
+    assertTrue(tooMany.err().contains("--db-nodes must be within [1, 9], got 10"), tooMany.err());
+    CliTestSupport.Run onPostgres = CliTestSupport.run("up", "--dir", cluster.toString(), "--engine", "postgres",
+        "--db-nodes", "3");
+    assertEquals(2, onPostgres.exitCode());
+    assertTrue(onPostgres.err().contains("--db-nodes is for --engine ignite"), onPostgres.err());
+    assertFalse(cluster.toFile().exists(), "nothing may be created for a refused command");
+    // whether --db-nodes alone is right depends on the engine the directory's cluster was made with: read under its lock
+    CliTestSupport.Run noEngine = CliTestSupport.run("up", "--dir", cluster.toString(), "--db-nodes", "3");
+    assertEquals(2, noEngine.exitCode());
+    assertTrue(noEngine.err().contains("add --engine ignite"), noEngine.err());
+    assertFalse(new ClusterLayout(cluster).isCluster(), "no cluster planned");
+  }
+
+  @Test
+  void upKeepsTheEngineAClusterDirectoryWasMadeWith() throws Exception {
+    Path cluster = dir.resolve("kept");
+    new ClusterProperties(ClusterProperties.IGNITE, 3, 1, 0, 0, Map.of(), Map.of())
+        .store(new ClusterLayout(cluster).propertiesFile());
+    CliTestSupport.Run other = CliTestSupport.run("up", "--dir", cluster.toString(), "--engine", "postgres");
+    assertEquals(2, other.exitCode());
+    assertTrue(other.err().contains("keeps its metadata on ignite; --engine postgres needs a new cluster directory"),
+        other.err());
+  }
+
+  @Test
   void dfsPassesShellArgumentsThroughUnchanged() {
     assertEquals(List.of("-ls", "-R", "/"), parse(DfsCommand.class, "dfs", "--dir", "/c", "-ls", "-R", "/")
         .shellArguments);

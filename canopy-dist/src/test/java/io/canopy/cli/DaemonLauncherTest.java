@@ -64,6 +64,27 @@ class DaemonLauncherTest {
   }
 
   @Test
+  void aDatabaseNodeRunsIgnitesServerFromItsOwnClassPathWithItsOpenings() {
+    DaemonLauncher launcher = new DaemonLauncher(new ClusterLayout(Path.of("/c")), "java", "hadoop.jar", null);
+    String previous = System.setProperty(DaemonLauncher.IGNITE_NODE_CLASSPATH_PROPERTY, "/ignite/lib/*");
+    try {
+      List<String> command = launcher.command(Role.databaseNode(2), List.of("db-2", "/c/etc/db-2/ignite-node.conf",
+          "/c/ignite/db-2"));
+      assertEquals("/ignite/lib/*", command.get(command.indexOf("-cp") + 1), "never Hadoop's class path");
+      assertTrue(command.contains("io.canopy.ignite.node.IgniteNodeMain"), command.toString());
+      assertTrue(command.contains("--add-opens=java.base/jdk.internal.misc=ALL-UNNAMED"), command.toString());
+      assertTrue(command.contains(Daemons.ROLE_MARKER + "db-2"), command.toString());
+      assertTrue(command.contains("-Xmx1g"), command.toString());
+    } finally {
+      if (previous == null) {
+        System.clearProperty(DaemonLauncher.IGNITE_NODE_CLASSPATH_PROPERTY);
+      } else {
+        System.setProperty(DaemonLauncher.IGNITE_NODE_CLASSPATH_PROPERTY, previous);
+      }
+    }
+  }
+
+  @Test
   void oneProcessRunsEveryDatanodeAndCarriesEachOnesMarker() {
     ClusterLayout layout = new ClusterLayout(Path.of("/tmp/cluster"));
     DaemonLauncher launcher = new DaemonLauncher(layout, "/jdk/bin/java", "a.jar:b.jar", null);

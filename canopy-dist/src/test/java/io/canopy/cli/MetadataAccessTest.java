@@ -36,10 +36,10 @@ class MetadataAccessTest {
   @Test
   void loginSettingsAreForAnExternalDatabaseOnly() {
     CliException refused = assertThrows(CliException.class,
-        () -> MetadataAccess.checkLoginSettings(Map.of("canopy.metadata.jdbc.user", "postgres")));
+        () -> MetadataAccess.checkLoginSettings(ClusterProperties.POSTGRES, Map.of("canopy.metadata.jdbc.user", "postgres")));
     assertEquals(2, refused.exitCode());
     assertTrue(refused.getMessage().contains("canopy.metadata.jdbc.url"), refused.getMessage());
-    MetadataAccess.checkLoginSettings(Map.of("canopy.metadata.jdbc.url", URL, "canopy.metadata.jdbc.user", "o"));
+    MetadataAccess.checkLoginSettings(ClusterProperties.POSTGRES, Map.of("canopy.metadata.jdbc.url", URL, "canopy.metadata.jdbc.user", "o"));
   }
 
   @Test

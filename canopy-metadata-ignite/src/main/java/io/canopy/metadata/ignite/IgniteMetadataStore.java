@@ -41,6 +41,7 @@ final class IgniteMetadataStore implements MetadataStore {
     IgniteClient client;
     try {
       client = IgniteClient.builder().addresses(addresses.toArray(new String[0])).connectTimeout(timeout)
+          .loggerFactory(new QuietClientLogging())
           .operationTimeout(timeout).build();
     } catch (RuntimeException e) {
       throw IgniteErrors.translate("connecting to the Ignite cluster at " + addresses, e, false);

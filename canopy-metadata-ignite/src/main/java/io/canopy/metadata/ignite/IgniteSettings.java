@@ -11,21 +11,23 @@ import java.util.Map;
  * distribution zone the tables are made in when a namespace is formatted. Checked when read, each error naming the
  * key, the value and the allowed range.
  */
-final class IgniteSettings {
-  static final String PREFIX = MetadataConfig.PREFIX + "ignite.";
+public final class IgniteSettings {
+  public static final String PREFIX = MetadataConfig.PREFIX + "ignite.";
   /** Client addresses of the cluster's nodes, {@code host:port} separated by commas (any subset works). */
-  static final String ADDRESSES = PREFIX + "addresses";
+  public static final String ADDRESSES = PREFIX + "addresses";
+  /** The engine's name, as {@code canopy.metadata.engine} selects it. */
+  public static final String ENGINE_NAME = "ignite";
   /** Copies of each partition (Raft replicas) in the tables' zone; only read by format. */
-  static final String REPLICAS = PREFIX + "replicas";
-  static final int REPLICAS_DEFAULT = 1;
+  public static final String REPLICAS = PREFIX + "replicas";
+  public static final int REPLICAS_DEFAULT = 1;
   /** Partitions of the tables' zone; only read by format. */
-  static final String PARTITIONS = PREFIX + "partitions";
+  public static final String PARTITIONS = PREFIX + "partitions";
   static final int PARTITIONS_DEFAULT = 25;
   /** How long the client waits to connect, and for each answer, in milliseconds. */
-  static final String TIMEOUT_MS = PREFIX + "timeout-ms";
+  public static final String TIMEOUT_MS = PREFIX + "timeout-ms";
   static final long TIMEOUT_MS_DEFAULT = 30_000;
   /** The distribution zone of Canopy's tables. */
-  static final String ZONE = PREFIX + "zone";
+  public static final String ZONE = PREFIX + "zone";
   static final String ZONE_DEFAULT = "CANOPY";
 
   private final Map<String, String> settings;
