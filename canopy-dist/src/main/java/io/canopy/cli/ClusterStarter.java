@@ -170,12 +170,27 @@ final class ClusterStarter {
    * cluster with every node in its meta storage and management group, once all have joined.
    */
   private void startDatabaseNodes() throws IOException {
-    List<Role> nodes = cluster.databaseRoles();
+    launchDatabaseNodes(cluster.databaseRoles());
+  }
+
+  /**
+   * Starts {@code nodes}, stopped database nodes of a cluster whose other nodes run; returns once each serves the
+   * cluster again, or stops them.
+   */
+  void startDatabaseNodes(List<Role> nodes) throws IOException {
+    if (!Files.exists(layout.igniteInitializedMarker())) {
+      throw new CliException("The Ignite cluster of " + layout.root() + " was never initialized; run `canopy down "
+          + "--dir " + layout.root() + "` and `canopy up` again");
+    }
+    run(() -> launchDatabaseNodes(nodes));
+  }
+
+  private void launchDatabaseNodes(List<Role> nodes) throws IOException {
     boolean first = !Files.exists(layout.igniteInitializedMarker());
     if (first && Files.isDirectory(layout.igniteDir())) {
       FileTrees.deleteContents(layout.igniteDir()); // what a first start that failed half-way left
     }
-    String names = String.join(",", nodes.stream().map(Role::name).toList());
+    String names = String.join(",", cluster.databaseRoles().stream().map(Role::name).toList());
     List<Started> launched = new ArrayList<>();
     for (Role node : nodes) {
       Files.createDirectories(layout.databaseNodeDir(node));

@@ -184,7 +184,7 @@ public final class UpCommand implements Callable<Integer> {
   }
 
   private int alreadyRunning(ClusterLayout layout, Optional<ClusterProperties> previous, List<Role> running,
-      PrintWriter out) {
+      PrintWriter out) throws IOException {
     String stopFirst = "; run `canopy down --dir " + layout.root() + "` first";
     if (previous.isEmpty()) {
       throw new CliException("Canopy processes run in " + layout.root() + " (" + running + ") but "
@@ -195,6 +195,10 @@ public final class UpCommand implements Callable<Integer> {
     cluster.roles().forEach(expected::add);
     if (!running.equals(expected)) {
       List<Role> stopped = expected.stream().filter(role -> !running.contains(role)).toList();
+      if (stopped.stream().allMatch(role -> role.kind() == Role.Kind.DB_NODE)
+          && running.stream().anyMatch(role -> role.kind() == Role.Kind.DB_NODE)) {
+        return restartDatabaseNodes(layout, cluster, stopped, out);
+      }
       boolean onlyNamenodes = !stopped.isEmpty() && running.stream().allMatch(expected::contains)
           && stopped.stream().allMatch(role -> role.kind() == Role.Kind.NAMENODE);
       throw new CliException("Part of the cluster in " + layout.root() + " is running (" + running
@@ -216,6 +220,31 @@ public final class UpCommand implements Callable<Integer> {
           + "; to change them run `canopy down --dir " + layout.root() + "` first");
     }
     out.println("Canopy is already running in " + layout.root());
+    printNamenodes(cluster, out);
+    out.println("fs.defaultFS=" + cluster.defaultFs());
+    out.flush();
+    return 0;
+  }
+
+  /**
+   * The rest of the cluster runs and some of its Ignite database nodes do not (killed, or stopped by hand): start
+   * them; each rejoins the running ones and catches up on the partitions it holds a copy of.
+   */
+  private int restartDatabaseNodes(ClusterLayout layout, ClusterProperties cluster, List<Role> stopped,
+      PrintWriter out) throws IOException {
+    Daemons daemons = new Daemons(layout);
+    for (Role node : stopped) {
+      daemons.removePid(node);
+    }
+    out.println("Canopy runs in " + layout.root() + " without " + Role.names(stopped) + ": restarting "
+        + (stopped.size() == 1 ? "it" : "them"));
+    out.flush();
+    ClusterConfigs.writeAll(layout, cluster);
+    ClusterStarter starter = new ClusterStarter(layout, cluster, DaemonLauncher.forThisJvm(layout), out,
+        spec.commandLine().getErr(), Duration.ofSeconds(timeoutSeconds));
+    starter.startDatabaseNodes(stopped);
+    out.println(String.format(Locale.ROOT, "%s rejoined after %.1f s", Role.names(stopped),
+        starter.elapsedSeconds()));
     printNamenodes(cluster, out);
     out.println("fs.defaultFS=" + cluster.defaultFs());
     out.flush();

@@ -173,7 +173,7 @@ public final class NameNode implements AutoCloseable {
         NameNodeConfig.retryCacheExpiryMs(conf),
         NameNodeConfig.subtreeMaxRows(conf, Runtime.getRuntime().maxMemory()));
     DatanodeRegistry registry = new DatanodeRegistry(store, conf, System::currentTimeMillis);
-    registry.reload();
+    reloadAtStart(registry);
     ScheduledExecutorService housekeeping = Executors.newSingleThreadScheduledExecutor(runnable -> {
       Thread thread = new Thread(runnable, "canopy-datanode-view");
       thread.setDaemon(true);
@@ -502,5 +502,34 @@ public final class NameNode implements AutoCloseable {
     replicaReports.close();
     housekeeping.shutdownNow();
     store.close();
+  }
+
+  /** How long a starting namenode retries its first read while the database answers with transient errors. */
+  static final long START_RETRY_MS = 60_000;
+
+  /**
+   * The datanode view's first load, retried while the database's errors are transient (a distributed engine whose
+   * nodes just started may still be electing its partitions' primaries: design 020), for at most
+   * {@link #START_RETRY_MS}.
+   */
+  private static void reloadAtStart(DatanodeRegistry registry) throws IOException {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(START_RETRY_MS);
+    while (true) {
+      try {
+        registry.reload();
+        return;
+      } catch (io.canopy.metadata.TransientStoreException e) {
+        if (System.nanoTime() - deadline > 0) {
+          throw e;
+        }
+        LOG.info("the metadata database is not ready yet ({}); retrying", e.getMessage());
+        try {
+          Thread.sleep(1000);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw new java.io.InterruptedIOException("interrupted while waiting for the metadata database");
+        }
+      }
+    }
   }
 }

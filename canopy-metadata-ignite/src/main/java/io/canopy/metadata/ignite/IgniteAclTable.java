@@ -60,7 +60,7 @@ final class IgniteAclTable implements AclTable {
       return acls;
     }
     Set<Long> ids = Set.copyOf(inodeIds);
-    for (InodeAclEntry entry : rows.scan(IgniteSchema.ACLS + "_PK", "WHERE INODE_ID IN ("
+    for (InodeAclEntry entry : rows.scanOfInodes(IgniteSchema.ACLS + "_PK", "WHERE INODE_ID IN ("
         + IgniteSql.placeholders(ids.size()) + ") ORDER BY INODE_ID, ENTRY_POSITION", LockMode.NONE, ids.toArray())) {
       acls.computeIfAbsent(entry.inodeId(), id -> new ArrayList<>()).add(entry);
     }

@@ -59,7 +59,7 @@ final class IgniteBlockTable implements BlockTable {
 
   @Override
   public List<Block> ofFile(long inodeId) throws StoreException {
-    return rows.scan(INDEX, "WHERE INODE_ID = ? ORDER BY IDX", LockMode.NONE, inodeId);
+    return rows.scanOfInodes(INDEX, "WHERE INODE_ID = ? ORDER BY IDX", LockMode.NONE, inodeId);
   }
 
   @Override
@@ -68,7 +68,7 @@ final class IgniteBlockTable implements BlockTable {
       return List.of();
     }
     Set<Long> ids = Set.copyOf(inodeIds);
-    return rows.scan(INDEX, "WHERE INODE_ID IN (" + IgniteSql.placeholders(ids.size()) + ") ORDER BY INODE_ID, IDX",
+    return rows.scanOfInodes(INDEX, "WHERE INODE_ID IN (" + IgniteSql.placeholders(ids.size()) + ") ORDER BY INODE_ID, IDX",
         LockMode.NONE, ids.toArray());
   }
 

@@ -1,20 +1,22 @@
 package io.canopy.metadata.ignite;
 
 import io.canopy.metadata.StoreException;
-import io.canopy.metadata.StoreUnavailableException;
 import io.canopy.metadata.TransientStoreException;
 import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import org.apache.ignite.client.IgniteClientConnectionException;
 import org.apache.ignite.lang.ErrorGroups.Client;
+import org.apache.ignite.lang.ErrorGroups.Common;
 import org.apache.ignite.lang.ErrorGroups.Replicator;
 import org.apache.ignite.lang.ErrorGroups.Transactions;
 import org.apache.ignite.lang.IgniteException;
 
 /**
  * Ignite's errors as the DAL's (design 020): a lock conflict settled by wait-die, a lost connection, a partition
- * whose primary moved or is being elected are transient (the operation is retried); anything else is not.
+ * whose primary moved or is being elected are transient (the operation is retried); anything else is not. A lost
+ * connection is transient, not "unavailable": it is one node's channel, and the client sends the retry to another
+ * node of the cluster (answering the caller "unavailable" at once made every call in flight on a killed node fail).
  */
 final class IgniteErrors {
   /** Codes after which running the whole operation again can succeed. */
@@ -31,7 +33,10 @@ final class IgniteErrors {
       Replicator.REPLICA_MISS_ERR,
       Replicator.REPLICA_STOPPING_ERR,
       Replicator.GROUP_OVERLOADED_ERR,
-      Client.CONNECTION_ERR);
+      Client.CONNECTION_ERR,
+      // Ignite's catch-all: seen while a node was lost, a SQL fragment's "Connection refused" to it (design 020);
+      // a real fault fails the same way on every one of the bounded attempts
+      Common.INTERNAL_ERR);
 
   private IgniteErrors() {
   }
@@ -50,10 +55,10 @@ final class IgniteErrors {
     if (cause instanceof IgniteClientConnectionException) {
       return committing
           ? new TransientStoreException(what + ": connection to the Ignite cluster lost during commit", cause, true)
-          : new StoreUnavailableException(what + ": no connection to the Ignite cluster: " + cause.getMessage(), cause,
+          : new TransientStoreException(what + ": connection to an Ignite node lost: " + cause.getMessage(), cause,
               false);
     }
-    if (cause instanceof IgniteException ignite && isTransient(ignite.code())) {
+    if (cause instanceof IgniteException ignite && (isTransient(ignite.code()) || awaitingPrimary(ignite))) {
       return new TransientStoreException(what + ": " + ignite.getMessage(), ignite,
           committing && ignite.code() != Transactions.ACQUIRE_LOCK_ERR);
     }
@@ -61,6 +66,15 @@ final class IgniteErrors {
       return store;
     }
     return new StoreException(what + ": " + cause.getMessage(), cause);
+  }
+
+  /**
+   * A partition without a primary yet (its replicas still electing one after nodes started or one was lost). Ignite
+   * 3.1 reports it with whatever code its SQL layer copied (IGN-DISTRZONES-1 was seen), so its message is read.
+   */
+  private static boolean awaitingPrimary(IgniteException error) {
+    String message = error.getMessage();
+    return message != null && message.contains("Failed to get the primary replica");
   }
 
   private static Throwable unwrap(Throwable error) {

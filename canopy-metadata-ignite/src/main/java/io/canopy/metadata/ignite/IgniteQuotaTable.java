@@ -54,7 +54,7 @@ final class IgniteQuotaTable implements QuotaTable {
 
   @Override
   public boolean any() throws StoreException {
-    return !rows.scan(INDEX, "LIMIT 1", LockMode.NONE).isEmpty();
+    return !rows.scanOfInodes(INDEX, "LIMIT 1", LockMode.NONE).isEmpty();
   }
 
   @Override

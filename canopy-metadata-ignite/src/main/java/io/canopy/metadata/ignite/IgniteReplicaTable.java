@@ -68,7 +68,7 @@ final class IgniteReplicaTable implements ReplicaTable {
 
   @Override
   public List<Replica> ofFile(long inodeId) throws StoreException {
-    return rows.scan(PK, "WHERE INODE_ID = ? ORDER BY BLOCK_ID, STORAGE_ID", LockMode.NONE, inodeId);
+    return rows.scanOfInodes(PK, "WHERE INODE_ID = ? ORDER BY BLOCK_ID, STORAGE_ID", LockMode.NONE, inodeId);
   }
 
   @Override
@@ -77,7 +77,7 @@ final class IgniteReplicaTable implements ReplicaTable {
       return List.of();
     }
     Set<Long> ids = Set.copyOf(inodeIds);
-    return rows.scan(PK, "WHERE INODE_ID IN (" + IgniteSql.placeholders(ids.size())
+    return rows.scanOfInodes(PK, "WHERE INODE_ID IN (" + IgniteSql.placeholders(ids.size())
         + ") ORDER BY INODE_ID, BLOCK_ID, STORAGE_ID", LockMode.NONE, ids.toArray());
   }
 

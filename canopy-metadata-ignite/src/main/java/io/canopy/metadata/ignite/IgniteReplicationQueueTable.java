@@ -48,7 +48,7 @@ final class IgniteReplicationQueueTable implements ReplicationQueueTable {
 
   @Override
   public List<QueuedBlock> ofFile(long inodeId) throws StoreException {
-    return rows.scan(IgniteSchema.REPLICATION_QUEUE + "_PK", "WHERE INODE_ID = ? ORDER BY BLOCK_ID", LockMode.NONE,
+    return rows.scanOfInodes(IgniteSchema.REPLICATION_QUEUE + "_PK", "WHERE INODE_ID = ? ORDER BY BLOCK_ID", LockMode.NONE,
         inodeId);
   }
 

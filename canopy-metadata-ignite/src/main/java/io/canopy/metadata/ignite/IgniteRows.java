@@ -92,8 +92,22 @@ final class IgniteRows<K, R> implements IgniteBufferedTable {
    * all of it; design 020), the rows then locked exclusively when asked.
    */
   List<R> scan(String index, String clauses, LockMode lock, Object... arguments) throws StoreException {
+    return scan(false, index, clauses, lock, arguments);
+  }
+
+  /**
+   * The same for rows of given inodes (their blocks, replicas, attributes, quota), which the DAL locks through their
+   * inode: in a read-write transaction inside it even unlocked ({@link IgniteSession#query(String, LockMode, boolean,
+   * String, Object...)}).
+   */
+  List<R> scanOfInodes(String index, String clauses, LockMode lock, Object... arguments) throws StoreException {
+    return scan(true, index, clauses, lock, arguments);
+  }
+
+  private List<R> scan(boolean ofInodes, String index, String clauses, LockMode lock, Object... arguments)
+      throws StoreException {
     List<SqlRow> rows = session.query("SELECT /*+ FORCE_INDEX(" + index + ") */ * FROM " + table + " " + clauses,
-        lock, "scanning " + table, arguments);
+        lock, ofInodes, "scanning " + table, arguments);
     List<R> read = new ArrayList<>(rows.size());
     List<Tuple> tuples = new ArrayList<>(rows.size());
     for (SqlRow row : rows) {

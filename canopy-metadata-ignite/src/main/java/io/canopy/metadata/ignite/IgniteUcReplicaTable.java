@@ -51,7 +51,7 @@ final class IgniteUcReplicaTable implements UcReplicaTable {
 
   @Override
   public List<UcReplica> ofFile(long inodeId) throws StoreException {
-    return rows.scan(INDEX, "WHERE INODE_ID = ? ORDER BY BLOCK_ID, STORAGE_ID", LockMode.NONE, inodeId);
+    return rows.scanOfInodes(INDEX, "WHERE INODE_ID = ? ORDER BY BLOCK_ID, STORAGE_ID", LockMode.NONE, inodeId);
   }
 
   @Override
@@ -60,7 +60,7 @@ final class IgniteUcReplicaTable implements UcReplicaTable {
       return List.of();
     }
     Set<Long> ids = Set.copyOf(inodeIds);
-    return rows.scan(INDEX, "WHERE INODE_ID IN (" + IgniteSql.placeholders(ids.size())
+    return rows.scanOfInodes(INDEX, "WHERE INODE_ID IN (" + IgniteSql.placeholders(ids.size())
         + ") ORDER BY INODE_ID, BLOCK_ID, STORAGE_ID", LockMode.NONE, ids.toArray());
   }
 

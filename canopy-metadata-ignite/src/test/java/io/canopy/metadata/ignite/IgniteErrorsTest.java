@@ -1,0 +1,34 @@
+package io.canopy.metadata.ignite;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.canopy.metadata.StoreException;
+import io.canopy.metadata.TransientStoreException;
+import java.util.concurrent.CompletionException;
+import org.apache.ignite.client.IgniteClientConnectionException;
+import org.apache.ignite.lang.ErrorGroups;
+import org.apache.ignite.lang.IgniteException;
+import org.junit.jupiter.api.Test;
+
+/** Which of Ignite's errors a retry of the whole operation may get past (design 020's node-kill findings). */
+class IgniteErrorsTest {
+  @Test
+  void aLostNodeAndAPartitionWithoutPrimaryAreTransientAWrongStatementIsNot() {
+    StoreException lost = IgniteErrors.translate("reading", new CompletionException(new IgniteClientConnectionException(
+        ErrorGroups.Client.CONNECTION_ERR, "Channel is closed", null)), false);
+    assertInstanceOf(TransientStoreException.class, lost, "one node's channel: the retry goes to another node");
+    StoreException noPrimary = IgniteErrors.translate("scanning", new IgniteException(
+        ErrorGroups.DistributionZones.ZONE_NOT_FOUND_ERR, "Failed to get the primary replica [tablePartitionId=21_part_22]"),
+        false);
+    assertInstanceOf(TransientStoreException.class, noPrimary);
+    StoreException internal = IgniteErrors.translate("commit", new IgniteException(ErrorGroups.Common.INTERNAL_ERR,
+        "Connection refused"), true);
+    assertInstanceOf(TransientStoreException.class, internal);
+    StoreException syntax = IgniteErrors.translate("scanning", new IgniteException(ErrorGroups.Sql.STMT_PARSE_ERR,
+        "Failed to parse query"), false);
+    assertFalse(syntax instanceof TransientStoreException, "a statement the engine refuses fails at once");
+    assertTrue(syntax.getMessage().startsWith("scanning: "), syntax.getMessage());
+  }
+}
