@@ -261,7 +261,7 @@ public final class ClusterProperties {
   }
 
   static boolean isExternal(String engine, Map<String, String> overrides) {
-    return overrides.containsKey(engine.equals(IGNITE) ? IgniteSettings.ADDRESSES : PostgresSettings.JDBC_URL);
+    return overrides.containsKey(externalKey(engine));
   }
 
   /** The setting that names an external database of {@code engine}. */
