@@ -28,6 +28,8 @@ final class CliRunner {
   record Run(int exitCode, String commandOut, String out, String err) {
   }
 
+  private static final int EXCERPT_LINES = 40;
+
   private final Path clusterDir;
 
   CliRunner(Path clusterDir) {
@@ -76,10 +78,34 @@ final class CliRunner {
     }
   }
 
+  /**
+   * The namenodes' warnings, errors and state changes (safe mode, leadership), the last {@value #EXCERPT_LINES} of
+   * each log: what a failed command's message needs to be understood after the cluster directory is gone.
+   */
+  String namenodeLogExcerpt() {
+    Path logs = clusterDir.resolve("logs");
+    StringBuilder excerpt = new StringBuilder();
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(logs)) {
+      for (Path log : files.filter(file -> file.getFileName().toString().startsWith("namenode-")).sorted().toList()) {
+        java.util.List<String> lines = java.nio.file.Files.readAllLines(log, StandardCharsets.UTF_8).stream()
+            .filter(line -> line.contains(" WARN ") || line.contains(" ERROR ") || line.contains("STATE*")
+                || line.contains("afe mode")).toList();
+        excerpt.append("\n--- ").append(log.getFileName()).append(" (warnings, errors, state changes; last ")
+            .append(EXCERPT_LINES).append(") ---\n");
+        lines.subList(Math.max(0, lines.size() - EXCERPT_LINES), lines.size())
+            .forEach(line -> excerpt.append(line).append('\n'));
+      }
+    } catch (java.io.IOException | java.io.UncheckedIOException e) {
+      excerpt.append("\n(no namenode log read from ").append(logs).append(": ").append(e).append(')');
+    }
+    return excerpt.toString();
+  }
+
   /** Runs a command that must succeed. */
   Run succeed(String... args) {
     Run run = run(args);
-    assertEquals(0, run.exitCode(), () -> "canopy " + String.join(" ", args) + " failed:\n" + run.out() + run.err());
+    assertEquals(0, run.exitCode(), () -> "canopy " + String.join(" ", args) + " failed:\n" + run.out() + run.err()
+        + namenodeLogExcerpt());
     return run;
   }
 

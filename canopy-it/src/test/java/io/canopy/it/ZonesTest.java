@@ -129,7 +129,8 @@ class ZonesTest {
     Configuration workloadConf = clientConf(lost, true);
     URI nameservice = URI.create("hdfs://canopy");
     MixSettings mixSettings = MixSettings.defaults().withBaseDirectory("/mix").withThreads(MIX_THREADS)
-        .withShape(NamespaceShape.defaults().withDepth(MIX_DEPTH)).withBuilderThreads(MIX_THREADS).withSeed(17);
+        .withShape(NamespaceShape.defaults().withDepth(MIX_DEPTH)).withBuilderThreads(MIX_THREADS).withSeed(17)
+        .withLowestSetReplication(2); // a file set to one replica in the lost zone would be lost by choice
     try (FileSystem fs = FileSystem.newInstance(nameservice, workloadConf)) {
       MixNamespace namespace = new NamespaceBuilder(fs, mixSettings.shape(), mixSettings.seed(),
           mixSettings.builderThreads(), new PrintWriter(System.out, true)).buildOrLoad(

@@ -391,7 +391,13 @@ public final class NameNode implements AutoCloseable {
   private static void refreshSafeMode(TransactionRunner runner, SafeMode safeMode) {
     long mark = safeMode.refreshStarted();
     try {
-      safeMode.refreshed(runner.run(new SafeModeOp(HdfsConstants.SafeModeAction.SAFEMODE_GET)), mark);
+      boolean wasOn = safeMode.isOn();
+      SafeModeState stored = runner.run(new SafeModeOp(HdfsConstants.SafeModeAction.SAFEMODE_GET));
+      safeMode.refreshed(stored, mark);
+      if (safeMode.isOn() != wasOn) {
+        LOG.info("STATE* Safe mode is {} (stored state read by this namenode's refresh): {}",
+            safeMode.isOn() ? "ON" : "OFF", safeMode.isOn() ? safeMode.tip() : stored);
+      }
     } catch (IOException | RuntimeException e) {
       LOG.warn("Cannot read the safe mode state; keeping {}: {}", safeMode.isOn() ? "on" : "off", e.getMessage());
     }

@@ -20,10 +20,14 @@ import java.util.Objects;
  *     (Hadoop shares one connection per user, address and protocol within a JVM); false: one shared connection
  * @param maxLatencySamplesPerOperation latency samples kept per operation type over all threads (memory bound)
  * @param maxFailureMessages failure messages kept for the result (the counts are always complete)
+ * @param lowestSetReplication the lowest factor the set-replication operation sets (it cycles from it up to
+ *     {@value #HIGHEST_SET_REPLICATION}); 1 by default, 2 in a test that loses a zone or a datanode on purpose, where
+ *     a file left with one replica there would be lost by the user's choice, not by the system
  */
 public record MixSettings(String baseDirectory, NamespaceShape shape, OperationMix mix, int threads, Duration warmup,
     Duration duration, long totalOperations, long seed, int builderThreads, String chownGroup,
-    boolean connectionPerThread, int maxLatencySamplesPerOperation, int maxFailureMessages) {
+    boolean connectionPerThread, int maxLatencySamplesPerOperation, int maxFailureMessages,
+    int lowestSetReplication) {
   public static final String DEFAULT_BASE_DIRECTORY = "/canopy-bench/mix";
   public static final int DEFAULT_THREADS = 16;
   public static final Duration DEFAULT_WARMUP = Duration.ofSeconds(10);
@@ -34,6 +38,8 @@ public record MixSettings(String baseDirectory, NamespaceShape shape, OperationM
   public static final int DEFAULT_MAX_FAILURE_MESSAGES = 10;
   /** More client threads than this is a typo, not a benchmark of one machine. */
   public static final int MAX_THREADS = 4096;
+  /** The highest factor the set-replication operation sets. */
+  public static final int HIGHEST_SET_REPLICATION = 3;
 
   public MixSettings {
     Objects.requireNonNull(baseDirectory, "baseDirectory");
@@ -59,80 +65,86 @@ public record MixSettings(String baseDirectory, NamespaceShape shape, OperationM
     }
     requireWithin("maxLatencySamplesPerOperation", maxLatencySamplesPerOperation, threads, Integer.MAX_VALUE / 2);
     requireWithin("maxFailureMessages", maxFailureMessages, 0, 10_000);
+    requireWithin("lowestSetReplication", lowestSetReplication, 1, HIGHEST_SET_REPLICATION);
   }
 
   /** Defaults: Spotify mix, default shape under {@value #DEFAULT_BASE_DIRECTORY}, 16 threads, 10 s + 60 s. */
   public static MixSettings defaults() {
     return new MixSettings(DEFAULT_BASE_DIRECTORY, NamespaceShape.defaults(), OperationMix.spotify(), DEFAULT_THREADS,
         DEFAULT_WARMUP, DEFAULT_DURATION, 0, DEFAULT_SEED, DEFAULT_BUILDER_THREADS, null, true,
-        DEFAULT_MAX_LATENCY_SAMPLES_PER_OPERATION, DEFAULT_MAX_FAILURE_MESSAGES);
+        DEFAULT_MAX_LATENCY_SAMPLES_PER_OPERATION, DEFAULT_MAX_FAILURE_MESSAGES, 1);
   }
 
   public MixSettings withBaseDirectory(String value) {
     return new MixSettings(value, shape, mix, threads, warmup, duration, totalOperations, seed, builderThreads,
-        chownGroup, connectionPerThread, maxLatencySamplesPerOperation, maxFailureMessages);
+        chownGroup, connectionPerThread, maxLatencySamplesPerOperation, maxFailureMessages, lowestSetReplication);
   }
 
   public MixSettings withShape(NamespaceShape value) {
     return new MixSettings(baseDirectory, value, mix, threads, warmup, duration, totalOperations, seed,
-        builderThreads, chownGroup, connectionPerThread, maxLatencySamplesPerOperation, maxFailureMessages);
+        builderThreads, chownGroup, connectionPerThread, maxLatencySamplesPerOperation, maxFailureMessages, lowestSetReplication);
   }
 
   public MixSettings withMix(OperationMix value) {
     return new MixSettings(baseDirectory, shape, value, threads, warmup, duration, totalOperations, seed,
-        builderThreads, chownGroup, connectionPerThread, maxLatencySamplesPerOperation, maxFailureMessages);
+        builderThreads, chownGroup, connectionPerThread, maxLatencySamplesPerOperation, maxFailureMessages, lowestSetReplication);
   }
 
   public MixSettings withThreads(int value) {
     return new MixSettings(baseDirectory, shape, mix, value, warmup, duration, totalOperations, seed, builderThreads,
-        chownGroup, connectionPerThread, maxLatencySamplesPerOperation, maxFailureMessages);
+        chownGroup, connectionPerThread, maxLatencySamplesPerOperation, maxFailureMessages, lowestSetReplication);
   }
 
   public MixSettings withWarmup(Duration value) {
     return new MixSettings(baseDirectory, shape, mix, threads, value, duration, totalOperations, seed,
-        builderThreads, chownGroup, connectionPerThread, maxLatencySamplesPerOperation, maxFailureMessages);
+        builderThreads, chownGroup, connectionPerThread, maxLatencySamplesPerOperation, maxFailureMessages, lowestSetReplication);
   }
 
   /** Run the recorded part for this long (and not for a fixed operation count). */
   public MixSettings withDuration(Duration value) {
     return new MixSettings(baseDirectory, shape, mix, threads, warmup, value, 0, seed, builderThreads, chownGroup,
-        connectionPerThread, maxLatencySamplesPerOperation, maxFailureMessages);
+        connectionPerThread, maxLatencySamplesPerOperation, maxFailureMessages, lowestSetReplication);
   }
 
   /** Run the recorded part for this many operations over all threads (and not for a duration). */
   public MixSettings withTotalOperations(long value) {
     return new MixSettings(baseDirectory, shape, mix, threads, warmup, duration, value, seed, builderThreads,
-        chownGroup, connectionPerThread, maxLatencySamplesPerOperation, maxFailureMessages);
+        chownGroup, connectionPerThread, maxLatencySamplesPerOperation, maxFailureMessages, lowestSetReplication);
   }
 
   public MixSettings withSeed(long value) {
     return new MixSettings(baseDirectory, shape, mix, threads, warmup, duration, totalOperations, value,
-        builderThreads, chownGroup, connectionPerThread, maxLatencySamplesPerOperation, maxFailureMessages);
+        builderThreads, chownGroup, connectionPerThread, maxLatencySamplesPerOperation, maxFailureMessages, lowestSetReplication);
   }
 
   public MixSettings withBuilderThreads(int value) {
     return new MixSettings(baseDirectory, shape, mix, threads, warmup, duration, totalOperations, seed, value,
-        chownGroup, connectionPerThread, maxLatencySamplesPerOperation, maxFailureMessages);
+        chownGroup, connectionPerThread, maxLatencySamplesPerOperation, maxFailureMessages, lowestSetReplication);
   }
 
   public MixSettings withChownGroup(String value) {
     return new MixSettings(baseDirectory, shape, mix, threads, warmup, duration, totalOperations, seed,
-        builderThreads, value, connectionPerThread, maxLatencySamplesPerOperation, maxFailureMessages);
+        builderThreads, value, connectionPerThread, maxLatencySamplesPerOperation, maxFailureMessages, lowestSetReplication);
   }
 
   public MixSettings withConnectionPerThread(boolean value) {
     return new MixSettings(baseDirectory, shape, mix, threads, warmup, duration, totalOperations, seed,
-        builderThreads, chownGroup, value, maxLatencySamplesPerOperation, maxFailureMessages);
+        builderThreads, chownGroup, value, maxLatencySamplesPerOperation, maxFailureMessages, lowestSetReplication);
   }
 
   public MixSettings withMaxLatencySamplesPerOperation(int value) {
     return new MixSettings(baseDirectory, shape, mix, threads, warmup, duration, totalOperations, seed,
-        builderThreads, chownGroup, connectionPerThread, value, maxFailureMessages);
+        builderThreads, chownGroup, connectionPerThread, value, maxFailureMessages, lowestSetReplication);
   }
 
   public MixSettings withMaxFailureMessages(int value) {
     return new MixSettings(baseDirectory, shape, mix, threads, warmup, duration, totalOperations, seed,
-        builderThreads, chownGroup, connectionPerThread, maxLatencySamplesPerOperation, value);
+        builderThreads, chownGroup, connectionPerThread, maxLatencySamplesPerOperation, value, lowestSetReplication);
+  }
+
+  public MixSettings withLowestSetReplication(int value) {
+    return new MixSettings(baseDirectory, shape, mix, threads, warmup, duration, totalOperations, seed,
+        builderThreads, chownGroup, connectionPerThread, maxLatencySamplesPerOperation, maxFailureMessages, value);
   }
 
   /** True if the recorded part ends after {@link #totalOperations} rather than after {@link #duration}. */

@@ -29,6 +29,8 @@ final class MixState {
   final int maxFileBytes;
   /** Replication of created files, 0 = the file system's default. */
   final short replication;
+  /** The lowest factor set by set replication ({@link MixSettings#lowestSetReplication}). */
+  final int lowestSetReplication;
   final OperationMix mix;
   final LongSupplier nanoClock;
   /** Operations recorded so far (for progress lines only). */
@@ -58,6 +60,7 @@ final class MixState {
     this.group = Objects.requireNonNull(group, "group");
     this.maxFileBytes = settings.shape().maxFileBytes();
     this.replication = settings.shape().replication();
+    this.lowestSetReplication = settings.lowestSetReplication();
     this.mix = settings.mix();
     this.nanoClock = nanoClock;
     this.maxFailureMessages = settings.maxFailureMessages();

@@ -28,7 +28,8 @@ import org.apache.hadoop.fs.permission.FsPermission;
  *     random file; the file leaves the working set. False (nothing deleted) is a failure.
  * <li>rename file: rename a random file to {@code r-RUN-THREAD-N} in the same directory. False is a failure.
  * <li>chown dir: setOwner(random directory, current user, configured group).
- * <li>set replication: setReplication(random file, 1, 2, 3, 1, ...) cycling per thread. False is a failure.
+ * <li>set replication: setReplication(random file, 1, 2, 3, 1, ...) cycling per thread (from
+ *     {@link MixSettings#lowestSetReplication}). False is a failure.
  * <li>chmod file / chmod dir: setPermission alternating 0644/0640 for files, 0755/0750 for directories, so the
  *     owner keeps full access.
  * <li>mkdir: mkdirs {@code m-RUN-THREAD-N} under a random directory; it joins the directory working set.
@@ -203,8 +204,9 @@ final class MixWorker implements Runnable {
   private long setReplication() throws IOException {
     PathEntry entry = lockSharedFile();
     try {
-      short replication = (short) (1 + replicationCycle);
-      replicationCycle = (replicationCycle + 1) % 3;
+      short replication = (short) (state.lowestSetReplication + replicationCycle);
+      replicationCycle = (replicationCycle + 1)
+          % (MixSettings.HIGHEST_SET_REPLICATION - state.lowestSetReplication + 1);
       long start = now();
       boolean changed = fileSystem.setReplication(entry.path(), replication);
       long latency = now() - start;
