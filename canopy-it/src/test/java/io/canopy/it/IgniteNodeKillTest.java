@@ -61,8 +61,7 @@ class IgniteNodeKillTest {
     Configuration conf = ClusterConfigs.load(canopy().clusterDir().resolve("etc"));
     URI uri = URI.create("hdfs://canopy");
     MixSettings mixSettings = MixSettings.defaults().withBaseDirectory("/mix").withThreads(MIX_THREADS)
-        .withShape(NamespaceShape.defaults().withDepth(2)).withBuilderThreads(MIX_THREADS).withSeed(18)
-        .withLowestSetReplication(2);
+        .withShape(NamespaceShape.defaults().withDepth(2)).withBuilderThreads(MIX_THREADS).withSeed(18);
     try (FileSystem fs = FileSystem.newInstance(uri, conf)) {
       MixNamespace namespace = new NamespaceBuilder(fs, mixSettings.shape(), mixSettings.seed(),
           mixSettings.builderThreads(), new PrintWriter(System.out, true)).buildOrLoad(
