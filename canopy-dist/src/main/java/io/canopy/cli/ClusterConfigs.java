@@ -13,6 +13,7 @@ import io.canopy.client.Nameservice;
 import io.canopy.client.SecuritySettings;
 import io.canopy.datanode.DataNodeLauncher;
 import io.canopy.metadata.MetadataConfig;
+import io.canopy.metadata.ignite.IgniteSettings;
 import io.canopy.metadata.postgres.PostgresSettings;
 import io.canopy.namenode.NameNodeConfig;
 import io.canopy.namenode.topology.NameTableMapping;
@@ -266,6 +267,10 @@ public final class ClusterConfigs {
           files.get(CANOPY_SITE).put(NameNodeConfig.METRICS_FILE, layout.metricsFile(role).toString());
           files.get(CANOPY_SITE).putAll(MetadataAccess.settings(layout, cluster, MetadataAccess.Login.OWNER,
               cluster.externalDatabase() || cluster.onIgnite() ? null : MetadataAccess.embeddedJdbcUrl(cluster)));
+          if (cluster.onIgnite() && !cluster.externalDatabase()) {
+            files.get(CANOPY_SITE).put(IgniteSettings.ADDRESSES, String.join(",",
+                MetadataAccess.homeFirst(cluster.databaseNodeClientAddresses(), role.index())));
+          }
         }
         if (role.kind() == Role.Kind.DATANODE) {
           files.get(HDFS_SITE).put("dfs.datanode.data.dir",

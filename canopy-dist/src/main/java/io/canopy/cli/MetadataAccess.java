@@ -8,6 +8,7 @@ import io.canopy.metadata.ignite.IgniteSettings;
 import io.canopy.metadata.postgres.DatabaseLogin;
 import io.canopy.metadata.postgres.EmbeddedPostgresServer;
 import io.canopy.metadata.postgres.PostgresSettings;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -103,6 +104,22 @@ final class MetadataAccess {
           cluster.databaseNodes())));
     }
     return settings;
+  }
+
+  /**
+   * The client addresses of the database nodes as namenode {@code namenodeIndex} (1-based) lists them: its home node
+   * first (db-1 for namenode 1, db-2 for namenode 2, ..., round the nodes again past the last), then the others in
+   * order. A namenode talks to one node at a time, its home while it answers (design 020, "A node kill"), so the
+   * namenodes' requests spread over the nodes.
+   */
+  static List<String> homeFirst(List<String> addresses, int namenodeIndex) {
+    if (namenodeIndex < 1) {
+      throw new IllegalArgumentException("namenode indexes start at 1, got " + namenodeIndex);
+    }
+    int home = (namenodeIndex - 1) % addresses.size();
+    List<String> ordered = new java.util.ArrayList<>(addresses.subList(home, addresses.size()));
+    ordered.addAll(addresses.subList(0, home));
+    return ordered;
   }
 
   /** The owner's settings turned into the reader's: its own user and password file, no migration. */

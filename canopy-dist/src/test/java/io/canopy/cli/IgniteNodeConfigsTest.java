@@ -1,6 +1,7 @@
 package io.canopy.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -45,6 +46,16 @@ class IgniteNodeConfigsTest {
     IgniteNodeConfigs.writeAll(layout, cluster(1, Map.of()));
     assertTrue(Files.readString(IgniteNodeConfigs.nodeFile(layout, Role.databaseNode(1))).contains("raft.fsync: true"),
         "one node holds every copy: its disk must");
+  }
+
+  @Test
+  void eachNamenodeListsItsHomeNodeFirstRoundTheNodes() {
+    List<String> nodes = List.of("127.0.0.1:1", "127.0.0.1:2", "127.0.0.1:3");
+    assertEquals(nodes, MetadataAccess.homeFirst(nodes, 1));
+    assertEquals(List.of("127.0.0.1:2", "127.0.0.1:3", "127.0.0.1:1"), MetadataAccess.homeFirst(nodes, 2));
+    assertEquals(List.of("127.0.0.1:3", "127.0.0.1:1", "127.0.0.1:2"), MetadataAccess.homeFirst(nodes, 3));
+    assertEquals(nodes, MetadataAccess.homeFirst(nodes, 4), "namenode 4 starts again at db-1");
+    assertThrows(IllegalArgumentException.class, () -> MetadataAccess.homeFirst(nodes, 0));
   }
 
   @Test

@@ -101,6 +101,33 @@ class LeaderElectionTest {
   }
 
   @Test
+  void aRoundLostToALockConflictRunsAgainSoonAFewTimesThenARoundLater() throws IOException {
+    FlakyStore flaky = new FlakyStore(store);
+    LeaderElection election = new LeaderElection(flaky, SETTINGS, () -> "127.0.0.1:9", "", 0, nowNanos::get,
+        () -> nowNanos.get() / 1_000_000);
+    election.runRound();
+    assertEquals(ROUND_MS, election.nextRoundDelayMs());
+    flaky.failNext(1);
+    election.runRound();
+    assertEquals(200, election.nextRoundDelayMs(), "a wait-die loser runs again soon");
+    election.runRound();
+    assertEquals(ROUND_MS, election.nextRoundDelayMs(), "a committed round: back to the round time");
+
+    flaky.failNext(3 + 1);
+    for (int i = 0; i < 3; i++) {
+      election.runRound();
+      assertEquals(200, election.nextRoundDelayMs());
+    }
+    election.runRound();
+    assertEquals(ROUND_MS, election.nextRoundDelayMs(), "bounded: then a whole round later");
+
+    flaky.leaveUnansweredNext(1);
+    election.runRound();
+    assertEquals(ROUND_MS, election.nextRoundDelayMs(), "a database that does not answer is not asked sooner");
+    election.leave();
+  }
+
+  @Test
   void aLoneNamenodeLeadsFromItsFirstRoundAndOnlyWhileItsLeaseHolds() throws IOException {
     LeaderElection only = namenode(9001);
     long termBefore = storedTerm();

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.canopy.metadata.LockMode;
 import io.canopy.metadata.MetadataStore;
+import io.canopy.metadata.TransientStoreException;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.postgres.EmbeddedPostgresServer;
 import io.canopy.namenode.NameNodeConfig;
@@ -113,8 +114,9 @@ class TransactionFrameworkTest {
   @Test
   void givesUpAfterMaxAttemptsNamingTheLimit() {
     store.failNext(4);
-    IOException error = assertThrows(IOException.class, () -> runner.run(mkdirs("/never")));
+    RetriableException error = assertThrows(RetriableException.class, () -> runner.run(mkdirs("/never")));
     assertTrue(error.getMessage().contains("after 4 attempts"), error.getMessage());
+    assertTrue(error.getCause() instanceof TransientStoreException, "the last failure kept for the log");
     assertTrue(error.getMessage().contains("canopy.namenode.transaction.max-attempts"), error.getMessage());
     store.failNext(0);
   }

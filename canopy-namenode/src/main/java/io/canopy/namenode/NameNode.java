@@ -379,12 +379,15 @@ public final class NameNode implements AutoCloseable {
     }
   }
 
-  /** The next round a round time after this one ended (the round time may change between rounds). */
+  /**
+   * The next round a round time after this one ended (the round time may change between rounds), or sooner after a
+   * round lost to a lock conflict ({@link LeaderElection#nextRoundDelayMs}).
+   */
   private static void scheduleElectionRound(ScheduledExecutorService thread, LeaderElection election) {
     thread.schedule(() -> {
       election.runRound();
       scheduleElectionRound(thread, election);
-    }, election.roundMs(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    }, election.nextRoundDelayMs(), java.util.concurrent.TimeUnit.MILLISECONDS);
   }
 
   /** Re-reads the cluster-wide safe mode; a failure keeps the last known state (the next refresh retries). */

@@ -6,7 +6,6 @@ import io.canopy.metadata.entity.BlockState;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import org.apache.ignite.client.IgniteClient;
 import org.apache.ignite.sql.ResultSet;
 import org.apache.ignite.sql.SqlRow;
 
@@ -15,10 +14,10 @@ import org.apache.ignite.sql.SqlRow;
  * read-only ones at the present time, taking no lock), so counting never holds writers off.
  */
 final class IgniteBlockCensus implements BlockCensus {
-  private final IgniteClient client;
+  private final HomeNodeClient clients;
 
-  IgniteBlockCensus(IgniteClient client) {
-    this.client = client;
+  IgniteBlockCensus(HomeNodeClient clients) {
+    this.clients = clients;
   }
 
   @Override
@@ -41,7 +40,7 @@ final class IgniteBlockCensus implements BlockCensus {
   }
 
   private long count(String sql, Object... arguments) throws StoreException {
-    try (ResultSet<SqlRow> rows = client.sql().execute(null, sql, arguments)) {
+    try (ResultSet<SqlRow> rows = clients.get().sql().execute(null, sql, arguments)) {
       return rows.next().longValue(0);
     } catch (RuntimeException e) {
       throw IgniteErrors.translate("counting blocks for the safe mode", e, false);

@@ -42,8 +42,8 @@ final class IgniteInodeTable implements InodeTable, IgniteBufferedTable {
 
   IgniteInodeTable(IgniteClient client, IgniteSession session) {
     this.session = session;
-    this.view = client.tables().table(IgniteSchema.INODES).recordView();
-    this.ids = client.tables().table(IgniteSchema.INODE_IDS).recordView();
+    this.view = IgniteViews.of(client, IgniteSchema.INODES);
+    this.ids = IgniteViews.of(client, IgniteSchema.INODE_IDS);
   }
 
   static Tuple key(InodeKey key) {

@@ -17,20 +17,21 @@ import org.apache.ignite.table.RecordView;
 import org.apache.ignite.table.Tuple;
 
 /**
- * The metadata store on an Ignite 3 cluster, reached as a thin client (design 020). Every namenode holds one client;
- * the client sends each single-partition request to that partition's primary replica.
+ * The metadata store on an Ignite 3 cluster, reached as a thin client (design 020). Every namenode holds one client,
+ * connected to one database node at a time ({@link HomeNodeClient}); that node routes each request to the partition's
+ * primary replica.
  */
 final class IgniteMetadataStore implements MetadataStore {
   /** Attempts of an id allocation that meets other allocations' locks. */
   private static final int ALLOCATION_ATTEMPTS = 200;
   private static final List<String> IDENTITY = List.of("namespace_id", "creation_time", "cluster_id", "block_pool_id");
 
-  private final IgniteClient client;
+  private final HomeNodeClient clients;
   private final IgniteSettings settings;
   private final String description;
 
-  IgniteMetadataStore(IgniteClient client, IgniteSettings settings, List<String> addresses) {
-    this.client = client;
+  IgniteMetadataStore(HomeNodeClient clients, IgniteSettings settings, List<String> addresses) {
+    this.clients = clients;
     this.settings = settings;
     this.description = "Apache Ignite 3 cluster at " + String.join(",", addresses);
   }
@@ -38,37 +39,28 @@ final class IgniteMetadataStore implements MetadataStore {
   static IgniteMetadataStore open(IgniteSettings settings) throws StoreException {
     List<String> addresses = settings.addresses();
     long timeout = settings.timeoutMs();
-    IgniteClient client;
-    try {
-      client = IgniteClient.builder().addresses(addresses.toArray(new String[0])).connectTimeout(timeout)
-          .loggerFactory(new QuietClientLogging())
-          .operationTimeout(timeout).build();
-    } catch (RuntimeException e) {
-      throw IgniteErrors.translate("connecting to the Ignite cluster at " + addresses, e, false);
-    }
-    return new IgniteMetadataStore(client, settings, addresses);
+    HomeNodeClient clients = new HomeNodeClient(addresses, address -> IgniteClient.builder().addresses(address)
+        .connectTimeout(timeout).loggerFactory(new QuietClientLogging()).operationTimeout(timeout).build());
+    return new IgniteMetadataStore(clients, settings, addresses);
   }
 
   @Override
   public Transaction begin() throws StoreException {
-    requireTables();
+    IgniteClient client = clients.get();
+    requireTables(client);
     return new IgniteTransaction(client, false);
   }
 
   @Override
   public Transaction beginReadOnly() throws StoreException {
-    requireTables();
+    IgniteClient client = clients.get();
+    requireTables(client);
     return new IgniteTransaction(client, true);
   }
 
-  private void requireTables() throws StoreException {
-    try {
-      if (client.tables().table(IgniteSchema.INODES) == null) {
-        throw new StoreException("The Ignite cluster holds no Canopy tables: format the namespace first");
-      }
-    } catch (RuntimeException e) {
-      throw IgniteErrors.translate("looking up Canopy's tables", e, false);
-    }
+  /** Checks that the namespace is formatted and looks its tables up, once per connection ({@link IgniteViews}). */
+  private static void requireTables(IgniteClient client) throws StoreException {
+    IgniteViews.load(client);
   }
 
   @Override
@@ -85,7 +77,8 @@ final class IgniteMetadataStore implements MetadataStore {
       }
       if (!keys.isEmpty()) {
         try {
-          client.tables().table(IgniteSchema.RETRY_CACHE).recordView().deleteAll(ignite.session().transaction(), keys);
+          IgniteViews.of(ignite.session().client(), IgniteSchema.RETRY_CACHE)
+              .deleteAll(ignite.session().transaction(), keys);
         } catch (RuntimeException e) {
           throw IgniteErrors.translate("purging the retry cache", e, false);
         }
@@ -103,7 +96,7 @@ final class IgniteMetadataStore implements MetadataStore {
     // A compare-and-set of the counter's row in one implicit transaction: no lock held between the read and the
     // write, so concurrent allocations never meet in a lock upgrade (wait-die would make all but the oldest fail);
     // a lost race reads the counter again.
-    RecordView<Tuple> view = IgniteVariableTable.view(client);
+    RecordView<Tuple> view = IgniteVariableTable.view(clients.get());
     Tuple key = IgniteVariableTable.key(IgniteIdCounterTable.variable(kind));
     for (int attempt = 1; ; attempt++) {
       try {
@@ -145,11 +138,12 @@ final class IgniteMetadataStore implements MetadataStore {
 
   @Override
   public BlockCensus blockCensus() {
-    return new IgniteBlockCensus(client);
+    return new IgniteBlockCensus(clients);
   }
 
   @Override
   public NamespaceIdentity identity() throws StoreException {
+    IgniteClient client = clients.get();
     if (client.tables().table(IgniteSchema.VARIABLES) == null) {
       return null;
     }
@@ -175,6 +169,7 @@ final class IgniteMetadataStore implements MetadataStore {
 
   @Override
   public void format(NamespaceIdentity identity, Inode root, boolean force) throws StoreException {
+    IgniteClient client = clients.get();
     try {
       client.sql().executeScript(IgniteSchema.script(settings.zone(), settings.replicas(), settings.partitions()));
     } catch (RuntimeException e) {
@@ -215,10 +210,6 @@ final class IgniteMetadataStore implements MetadataStore {
 
   @Override
   public void close() {
-    try {
-      client.close();
-    } catch (Exception e) {
-      // closing a client whose connections are already gone
-    }
+    clients.close();
   }
 }

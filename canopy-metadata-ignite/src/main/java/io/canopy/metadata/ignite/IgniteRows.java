@@ -59,7 +59,7 @@ final class IgniteRows<K, R> implements IgniteBufferedTable {
   IgniteRows(String table, IgniteClient client, IgniteSession session, Mapping<K, R> mapping, OnExisting onExisting) {
     this.table = table;
     this.session = session;
-    this.view = client.tables().table(table).recordView();
+    this.view = IgniteViews.of(client, table);
     this.mapping = mapping;
     this.onExisting = onExisting;
     this.writes = new WriteBuffer<>(table);

@@ -44,6 +44,10 @@ final class IgniteSession {
     return readOnly;
   }
 
+  IgniteClient client() {
+    return client;
+  }
+
   /** The lock a read really takes in this transaction. */
   LockMode effective(LockMode lock) {
     return readOnly ? LockMode.NONE : lock;

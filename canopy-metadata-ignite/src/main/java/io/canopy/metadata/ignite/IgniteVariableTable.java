@@ -24,7 +24,7 @@ final class IgniteVariableTable implements VariableTable, IgniteBufferedTable {
   }
 
   static RecordView<Tuple> view(IgniteClient client) {
-    return client.tables().table(IgniteSchema.VARIABLES).recordView();
+    return IgniteViews.of(client, IgniteSchema.VARIABLES);
   }
 
   static Tuple key(String name) {

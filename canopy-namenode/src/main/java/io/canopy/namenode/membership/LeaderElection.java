@@ -4,6 +4,8 @@ import io.canopy.metadata.IdKind;
 import io.canopy.metadata.LockMode;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.StoreException;
+import io.canopy.metadata.StoreUnavailableException;
+import io.canopy.metadata.TransientStoreException;
 import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.NamenodeRecord;
 import java.util.ArrayList;
@@ -50,6 +52,9 @@ public final class LeaderElection implements MembershipView {
   public static final String EVICTIONS = "leader.evictions";
 
   private static final Logger LOG = LoggerFactory.getLogger(LeaderElection.class);
+  /** Rounds run again soon after a lock conflict, in a row, at most. */
+  static final int MAX_QUICK_RETRIES = 3;
+  static final long QUICK_RETRY_MS = 200;
 
   /** What this namenode saw of another one: its counter, and for how many of its own rounds it has not moved. */
   private record Observation(long counter, int unchangedRounds) {
@@ -82,6 +87,8 @@ public final class LeaderElection implements MembershipView {
   private volatile Boolean joinedAlone;
   private volatile State state = new State(0, 0, List.of(), 0, Long.MIN_VALUE, false);
   private boolean closed;
+  /** Rounds lost to a lock conflict in a row, each run again soon ({@link #nextRoundDelayMs}). */
+  private int quickRetries;
 
   public LeaderElection(MetadataStore store, ElectionSettings settings, Supplier<String> rpcAddress,
       String httpAddress,
@@ -108,9 +115,36 @@ public final class LeaderElection implements MembershipView {
     long startNanos = nanoClock.getAsLong();
     try {
       round(startNanos);
+      quickRetries = 0;
+    } catch (TransientStoreException e) {
+      if (e instanceof StoreUnavailableException) {
+        quickRetries = 0; // a database that does not answer is not asked again sooner
+        LOG.warn("Leader election round of namenode {} failed; the next one retries: {}", selfId, e.getMessage());
+        return;
+      }
+      // A lock conflict with another namenode's round: on an engine that settles conflicts by wait-die the younger
+      // round fails at once instead of waiting (design 020), so it runs again soon, not a whole round later.
+      quickRetries++;
+      if (quickRetries > MAX_QUICK_RETRIES) {
+        quickRetries = 0;
+        LOG.warn("Leader election round of namenode {} failed transiently {} times in a row; the next round "
+            + "retries: {}", selfId, MAX_QUICK_RETRIES + 1, e.getMessage());
+      } else {
+        LOG.debug("Leader election round of namenode {} failed transiently; it runs again in {} ms: {}", selfId,
+            nextRoundDelayMs(), e.getMessage());
+      }
     } catch (StoreException | RuntimeException e) {
+      quickRetries = 0;
       LOG.warn("Leader election round of namenode {} failed; the next one retries: {}", selfId, e.getMessage());
     }
+  }
+
+  /**
+   * When the next round is due: a round time after this one, or sooner after a round lost to a lock conflict (at
+   * most {@value #MAX_QUICK_RETRIES} times in a row, {@value #QUICK_RETRY_MS} ms or a quarter round apart).
+   */
+  public synchronized long nextRoundDelayMs() {
+    return quickRetries > 0 ? Math.min(QUICK_RETRY_MS, roundMs / 4) : roundMs;
   }
 
   private void round(long startNanos) throws StoreException {

@@ -39,8 +39,14 @@ final class DatabaseErrors {
     long number = ERRORS.incrementAndGet();
     String path = pathOf(args);
     String subject = call + (path == null ? "" : " " + StorableText.shown(path));
-    LOG.error("{} failed in the metadata database (database error {}); the client was answered without it", subject,
-        number, error);
+    if (error instanceof org.apache.hadoop.ipc.RetriableException) {
+      // out of attempts on transient failures (lock conflicts, a database node lost): the client retries the call
+      LOG.warn("{} failed transiently in the metadata database (database error {}); the client was told to retry "
+          + "without the database's words", subject, number, error);
+    } else {
+      LOG.error("{} failed in the metadata database (database error {}); the client was answered without it",
+          subject, number, error);
+    }
     String logged = "database error " + number + ", logged by the namenode";
     String message = error.getMessage() == null ? null
         : error.getMessage().replace(String.valueOf(store.getMessage()), "<" + logged + ">");

@@ -228,10 +228,15 @@ public final class TransactionRunner {
       }
     }
     metrics.failed(operation.name(), maxAttempts + conflicts);
-    throw new IOException("Operation " + operation.name() + " did not complete after " + maxAttempts
-        + " attempts (canopy.namenode.transaction.max-attempts)"
+    // Every attempt failed transiently (lock conflicts, a database node lost while its partitions move): the call
+    // itself may succeed later, so the client is told to retry, as for a database that does not answer. HDFS clients
+    // of a nameservice retry it after a backoff; an at-most-once call's retry finds its first result if it committed.
+    RetriableException exhausted = new RetriableException("Operation " + operation.name() + " did not complete after "
+        + maxAttempts + " attempts (canopy.namenode.transaction.max-attempts)"
         + (maybeCommitted ? ", and one attempt whose commit reply was lost may have taken effect" : "")
-        + "; last error: " + last.getMessage(), last);
+        + "; last error: " + last.getMessage() + ". Retry the call.");
+    exhausted.initCause(last);
+    throw exhausted;
   }
 
   /**

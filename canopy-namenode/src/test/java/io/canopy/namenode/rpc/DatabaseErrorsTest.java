@@ -32,6 +32,7 @@ import org.apache.hadoop.thirdparty.protobuf.BlockingService;
 import org.apache.hadoop.thirdparty.protobuf.Descriptors.MethodDescriptor;
 import org.apache.hadoop.thirdparty.protobuf.Message;
 import org.apache.hadoop.thirdparty.protobuf.ServiceException;
+import org.apache.hadoop.ipc.RetriableException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -51,8 +52,11 @@ class DatabaseErrorsTest {
       case "renewLease" -> {
         TransientStoreException last = new TransientStoreException("SELECT ... FOR UPDATE failed (SQLSTATE 40P01): "
             + "ERROR: deadlock detected", null, false);
-        throw new IOException("Operation renewLease did not complete after 10 attempts "
-            + "(canopy.namenode.transaction.max-attempts); last error: " + last.getMessage(), last);
+        RetriableException exhausted = new RetriableException("Operation renewLease did not complete after 10 "
+            + "attempts (canopy.namenode.transaction.max-attempts); last error: " + last.getMessage()
+            + ". Retry the call.");
+        exhausted.initCause(last);
+        throw exhausted;
       }
       case "getFileInfo" -> throw MISSING;
       case "delete" -> throw new IllegalStateException("delete gave up", new StoreException(SQL));
@@ -104,7 +108,7 @@ class DatabaseErrorsTest {
   @Test
   void anErrorCausedByAStoreErrorKeepsItsClassAndItsOwnWords() {
     Throwable answer = answer("renewLease", RenewLeaseRequestProto.newBuilder().setClientName("client").build());
-    assertEquals(IOException.class, answer.getClass());
+    assertEquals(RetriableException.class, answer.getClass(), "the client's retry policy must still see it");
     assertTrue(answer.getMessage().startsWith("Operation renewLease did not complete after 10 attempts "
         + "(canopy.namenode.transaction.max-attempts); last error: <database error "), answer.getMessage());
     assertNull(answer.getCause());
