@@ -10,6 +10,9 @@ import io.canopy.bench.mix.MixSettings;
 import io.canopy.bench.mix.NamespaceBuilder;
 import io.canopy.bench.mix.NamespaceShape;
 import io.canopy.cli.ClusterConfigs;
+import io.canopy.metadata.MetadataStore;
+import io.canopy.metadata.MetadataStoreProvider;
+import io.canopy.namenode.NameNodeConfig;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
@@ -20,7 +23,6 @@ import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,12 +31,10 @@ import org.junit.jupiter.api.io.TempDir;
  * One of three Ignite database nodes SIGKILLed while the Spotify mix and a workload that checks every file it was told
  * was written run through two namenodes (issue 18, design 020): every partition has a copy on each node, so a majority
  * (two of three) still holds every commit. No operation may fail (the namenode retries while the partitions' leaders
- * move), every acknowledged file reads back with its bytes, and {@code canopy up} restarts the node, which rejoins.
+ * move), every acknowledged file reads back with its bytes, the namespace's invariants hold, and {@code canopy up}
+ * restarts the node, which rejoins.
  */
-@Timeout(value = 10, unit = TimeUnit.MINUTES)
-@Disabled("issue 18's kill target is not met: after db-2's SIGKILL the two namenodes' transactions meet each other's "
-    + "locks for minutes (wait-die), operations fail after 10 attempts and the build of the mix namespace does not end "
-    + "within the test's 10 minutes (see the issue's note of 2026-11-29, second session); remove this line to run it")
+@Timeout(value = 15, unit = TimeUnit.MINUTES)
 class IgniteNodeKillTest {
   private static final Pattern DATABASE_NODE = Pattern.compile("(?m)^db-2 +running +pid (\\d+) ");
   private static final int MIX_THREADS = 4;
@@ -88,14 +88,27 @@ class IgniteNodeKillTest {
       assertEquals(0, mix.failures(), "Spotify-mix operations failed when db-2 was killed: " + mix.firstFailures());
       assertEquals(List.of(), workload.failures(), "no acknowledged operation fails when db-2 is killed");
       assertEquals(List.of(), workload.verify(fs), "every acknowledged file is there with its bytes");
+      assertEquals(List.of(), invariantViolations(), "the namespace's invariants after the kill");
 
       CliRunner.Run restart = canopy().succeed("up");
       assertTrue(restart.commandOut().contains("db-2 rejoined"), restart.commandOut());
       assertTrue(pidOfDb2() != killed, "a new db-2 process");
       canopy().succeed("dfs", "-mkdir", "/after-rejoin");
       assertEquals(List.of(), workload.verify(fs), "after the node rejoined");
+      assertEquals(List.of(), invariantViolations(), "the namespace's invariants after the node rejoined");
     }
     canopy().succeed("down");
+  }
+
+  /** {@link NamespaceInvariants} read through a store opened as namenode 1 opens it (the cluster is quiet). */
+  private static List<String> invariantViolations() throws Exception {
+    Configuration namenode = new Configuration(false);
+    namenode.addResource(new org.apache.hadoop.fs.Path(
+        canopy().clusterDir().resolve("etc").resolve("namenode-1").resolve("canopy-site.xml").toUri()));
+    try (MetadataStore store = MetadataStoreProvider.open(NameNodeConfig.metadataEngine(namenode),
+        NameNodeConfig.metadataSettings(namenode))) {
+      return NamespaceInvariants.violations(store);
+    }
   }
 
   private static long pidOfDb2() {

@@ -7,7 +7,10 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Reads a test cluster's metadata tables with SQL, through the store's {@link AdminQueries} capability. */
+/**
+ * Reads a test cluster's metadata tables with SQL, through the store's {@link AdminQueries} capability; the SQL names
+ * the tables as PostgreSQL does (mapped for Ignite 3).
+ */
 final class StoreQueries {
   private StoreQueries() {
   }
@@ -16,7 +19,12 @@ final class StoreQueries {
   static QueryResult query(MetadataStore store, String sql, int maxRows) throws IOException {
     AdminQueries admin = store.capability(AdminQueries.class)
         .orElseThrow(() -> new AssertionError(store.describe() + " runs no administrative queries"));
-    return admin.adminQuery(sql, maxRows);
+    return admin.adminQuery(onIgnite(store) ? IgniteTableNames.translate(sql) : sql, maxRows);
+  }
+
+  /** Whether {@code store} is on Ignite 3, whose tables are named otherwise ({@link IgniteTableNames}). */
+  static boolean onIgnite(MetadataStore store) {
+    return store.describe().startsWith("Apache Ignite");
   }
 
   /** At most 1000 rows of {@code sql}. */

@@ -1,5 +1,6 @@
 package io.canopy.metadata.ignite;
 
+import io.canopy.metadata.AdminQueries;
 import io.canopy.metadata.BlockCensus;
 import io.canopy.metadata.IdKind;
 import io.canopy.metadata.IdRange;
@@ -12,6 +13,7 @@ import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.NamespaceIdentity;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.ignite.client.IgniteClient;
 import org.apache.ignite.table.RecordView;
 import org.apache.ignite.table.Tuple;
@@ -29,11 +31,13 @@ final class IgniteMetadataStore implements MetadataStore {
   private final HomeNodeClient clients;
   private final IgniteSettings settings;
   private final String description;
+  private final IgniteAdminQueries adminQueries;
 
   IgniteMetadataStore(HomeNodeClient clients, IgniteSettings settings, List<String> addresses) {
     this.clients = clients;
     this.settings = settings;
     this.description = "Apache Ignite 3 cluster at " + String.join(",", addresses);
+    this.adminQueries = new IgniteAdminQueries(clients);
   }
 
   static IgniteMetadataStore open(IgniteSettings settings) throws StoreException {
@@ -134,6 +138,11 @@ final class IgniteMetadataStore implements MetadataStore {
       Thread.currentThread().interrupt();
       throw new StoreException("interrupted while allocating ids", e);
     }
+  }
+
+  @Override
+  public <T> Optional<T> capability(Class<T> type) {
+    return type == AdminQueries.class ? Optional.of(type.cast(adminQueries)) : Optional.empty();
   }
 
   @Override

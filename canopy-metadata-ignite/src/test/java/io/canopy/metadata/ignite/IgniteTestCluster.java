@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.apache.ignite.IgniteServer;
 import org.apache.ignite.InitParameters;
 
@@ -47,10 +48,17 @@ final class IgniteTestCluster implements AutoCloseable {
         cluster.servers.add(IgniteServer.start(names.get(i), config, work));
         cluster.clientAddresses.add("127.0.0.1:" + clientPorts[i]);
       }
-      cluster.servers.get(0).initCluster(InitParameters.builder().metaStorageNodeNames(names).clusterName("canopy-test")
-          .build());
+      // Every node starts joining before the init: a node's join is begun by waitForInitAsync, and the initializing
+      // node's own join needs a majority of the metastorage nodes joined (a synchronous init on db-1 first waits for
+      // ever with three nodes)
+      List<CompletableFuture<Void>> joins = new ArrayList<>();
       for (IgniteServer server : cluster.servers) {
-        server.waitForInitAsync().join();
+        joins.add(server.waitForInitAsync());
+      }
+      cluster.servers.get(0).initClusterAsync(InitParameters.builder().metaStorageNodeNames(names)
+          .clusterName("canopy-test").build()).join();
+      for (CompletableFuture<Void> join : joins) {
+        join.join();
       }
       return cluster;
     } catch (RuntimeException | IOException e) {

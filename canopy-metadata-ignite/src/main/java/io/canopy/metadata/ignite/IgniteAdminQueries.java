@@ -1,0 +1,128 @@
+package io.canopy.metadata.ignite;
+
+import io.canopy.metadata.AdminQueries;
+import io.canopy.metadata.QueryResult;
+import io.canopy.metadata.StoreException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.apache.ignite.sql.ColumnMetadata;
+import org.apache.ignite.sql.ResultSet;
+import org.apache.ignite.sql.SqlRow;
+import org.apache.ignite.sql.Statement;
+
+/**
+ * Operators' read-only queries on Ignite 3 ({@code canopy sql}, the tests' invariant checks), in Ignite's SQL.
+ *
+ * <p>A query runs outside any transaction: Ignite runs a query so as a read-only transaction at the present time, which
+ * sees every committed write (an explicit read-only transaction would read about 1.5 s in the past, design 020) and
+ * takes no lock a namenode could meet. Such a statement could also write, so only a query is accepted: its first word
+ * (after comments and opening parentheses) must be {@code SELECT}, {@code WITH} or {@code EXPLAIN}; Ignite's parser
+ * takes no data change after {@code WITH}, and one call runs one statement (a list of statements is refused by
+ * Ignite).
+ *
+ * <p>Values are rendered as text: a binary value as its UTF-8 text when it is valid UTF-8 (inode names are stored as
+ * their UTF-8 bytes to sort in byte order, design 020), else as {@code \x} and its bytes in hex, as PostgreSQL shows
+ * them. Unquoted column names come back upper-case from Ignite and are shown in lower case, as on PostgreSQL.
+ */
+final class IgniteAdminQueries implements AdminQueries {
+  private static final int TIMEOUT_SECONDS = 30;
+  private static final int PAGE_SIZE = 1024;
+  private static final Set<String> QUERY_WORDS = Set.of("SELECT", "WITH", "EXPLAIN");
+
+  private final HomeNodeClient clients;
+
+  IgniteAdminQueries(HomeNodeClient clients) {
+    this.clients = clients;
+  }
+
+  @Override
+  public QueryResult adminQuery(String query, int maxRows) throws StoreException {
+    String word = firstWord(query);
+    if (!QUERY_WORDS.contains(word)) {
+      throw new StoreException("An administrative query must be a query (SELECT, WITH or EXPLAIN), not "
+          + (word.isEmpty() ? "an empty statement" : word));
+    }
+    org.apache.ignite.sql.IgniteSql sql = clients.get().sql();
+    Statement statement = sql.statementBuilder().query(query).queryTimeout(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+        .pageSize(PAGE_SIZE).build();
+    try (ResultSet<SqlRow> rows = sql.execute(null, statement)) {
+      if (!rows.hasRowSet()) {
+        throw new StoreException("An administrative query must return rows");
+      }
+      List<String> columns = new ArrayList<>();
+      for (ColumnMetadata column : rows.metadata().columns()) {
+        columns.add(label(column.name()));
+      }
+      List<List<String>> result = new ArrayList<>();
+      boolean truncated = false;
+      while (rows.hasNext()) {
+        SqlRow row = rows.next();
+        if (result.size() == maxRows) {
+          truncated = true;
+          break;
+        }
+        List<String> values = new ArrayList<>(columns.size());
+        for (int c = 0; c < columns.size(); c++) {
+          values.add(text(row.value(c)));
+        }
+        result.add(values);
+      }
+      return new QueryResult(columns, result, truncated);
+    } catch (RuntimeException e) {
+      StoreException translated = IgniteErrors.translate("administrative query", e, false);
+      throw new StoreException("Query failed: " + translated.getMessage(), e);
+    }
+  }
+
+  /** The statement's first word, upper-case, after whitespace, comments and opening parentheses; empty if none. */
+  static String firstWord(String query) {
+    int i = 0;
+    int n = query.length();
+    while (i < n) {
+      char c = query.charAt(i);
+      if (Character.isWhitespace(c) || c == '(') {
+        i++;
+      } else if (query.startsWith("--", i)) {
+        int end = query.indexOf('\n', i);
+        i = end < 0 ? n : end + 1;
+      } else if (query.startsWith("/*", i)) {
+        int end = query.indexOf("*/", i + 2);
+        i = end < 0 ? n : end + 2;
+      } else {
+        break;
+      }
+    }
+    int start = i;
+    while (i < n && Character.isLetter(query.charAt(i))) {
+      i++;
+    }
+    return query.substring(start, i).toUpperCase(Locale.ROOT);
+  }
+
+  private static String label(String name) {
+    return name.equals(name.toUpperCase(Locale.ROOT)) ? name.toLowerCase(Locale.ROOT) : name;
+  }
+
+  static String text(Object value) {
+    if (value == null) {
+      return null;
+    }
+    if (value instanceof byte[] bytes) {
+      try {
+        return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+      } catch (CharacterCodingException e) {
+        return "\\x" + HexFormat.of().formatHex(bytes);
+      }
+    }
+    return String.valueOf(value);
+  }
+}
