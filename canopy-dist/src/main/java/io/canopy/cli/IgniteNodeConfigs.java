@@ -15,6 +15,11 @@ import java.util.List;
 final class IgniteNodeConfigs {
   static final String NODE_FILE = "ignite-node.conf";
   static final String CLUSTER_FILE = "ignite-cluster.conf";
+  /**
+   * The partitions' idle safe-time propagation: Ignite's default of 1000 ms made every unlocked scan wait for up to a
+   * second; with 100 ms the Spotify mix's read file p50 was 749 and 1,505 ms against 2,088 and 1,983 ms (design 020).
+   */
+  static final int IDLE_SAFE_TIME_PROPAGATION_MS = 100;
   /** The name the database cluster is initialized with. */
   static final String CLUSTER_NAME = "canopy";
   /** Page memory of a node's persistent storage profile: a cache of its pages, the rest on disk. */
@@ -45,7 +50,11 @@ final class IgniteNodeConfigs {
     Files.createDirectories(layout.etc());
     Files.writeString(clusterFile(layout), "# Written by canopy up: the configuration the Ignite cluster of "
         + layout.root() + " was initialized with (read on its first start only).\n"
-        + "ignite {\n}\n");
+        + "ignite {\n"
+        + "  # How often an idle partition moves its safe time on: a query outside a transaction (listings, a file's\n"
+        + "  # blocks in a read) waits for it to reach the present; 1000 ms by default (design 020)\n"
+        + "  replication.idleSafeTimePropagationDurationMillis: " + IDLE_SAFE_TIME_PROPAGATION_MS + "\n"
+        + "}\n");
   }
 
   private static String nodeConfig(ClusterProperties cluster, Role node, List<String> seeds) {

@@ -42,7 +42,8 @@ class IgniteNodeConfigsTest {
     assertTrue(second.contains("nodeFinder.netClusterNodes: [\"127.0.0.1:42011\", \"127.0.0.1:42021\", "
         + "\"127.0.0.1:42031\"]"), second);
     assertTrue(second.contains("raft.fsync: false"), "three nodes: a majority of processes holds a commit");
-    assertTrue(Files.isRegularFile(IgniteNodeConfigs.clusterFile(layout)));
+    String clusterConfig = Files.readString(IgniteNodeConfigs.clusterFile(layout));
+    assertTrue(clusterConfig.contains("\n  replication.idleSafeTimePropagationDurationMillis: 100\n"), clusterConfig);
     IgniteNodeConfigs.writeAll(layout, cluster(1, Map.of()));
     assertTrue(Files.readString(IgniteNodeConfigs.nodeFile(layout, Role.databaseNode(1))).contains("raft.fsync: true"),
         "one node holds every copy: its disk must");

@@ -1,5 +1,6 @@
 package io.canopy.it;
 
+import io.canopy.metadata.LockConflictException;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.StoreException;
 import io.canopy.metadata.StoreUnavailableException;
@@ -8,14 +9,15 @@ import io.canopy.metadata.dal.Transaction;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A store decorator injecting transient failures: the next N transaction starts fail (as a deadlock would, or as a
- * database that does not answer would), or the next commits take effect but their reply is lost (as a broken
- * connection during commit would).
+ * A store decorator injecting transient failures: the next N transaction starts fail (as a deadlock would, as a lock
+ * refused by wait-die would, or as a database that does not answer would), or the next commits take effect but their
+ * reply is lost (as a broken connection during commit would).
  */
 final class FlakyStore extends ForwardingStore {
   private final AtomicInteger failuresLeft = new AtomicInteger();
   private final AtomicInteger lostRepliesLeft = new AtomicInteger();
   private final AtomicInteger unansweredLeft = new AtomicInteger();
+  private final AtomicInteger refusedLocksLeft = new AtomicInteger();
 
   FlakyStore(MetadataStore delegate) {
     super(delegate);
@@ -30,7 +32,15 @@ final class FlakyStore extends ForwardingStore {
     unansweredLeft.set(count);
   }
 
+  /** The next {@code count} transaction starts fail as a lock refused by wait-die would. */
+  void refuseLocksNext(int count) {
+    refusedLocksLeft.set(count);
+  }
+
   private void failIfInjected() throws StoreException {
+    if (refusedLocksLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      throw new LockConflictException("injected: a lock held by an older transaction", null);
+    }
     if (unansweredLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
       throw new StoreUnavailableException("injected: the database did not answer", null, false);
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.canopy.metadata.LockConflictException;
 import io.canopy.metadata.LockMode;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.TransientStoreException;
@@ -155,6 +156,34 @@ class TransactionFrameworkTest {
         && !error.getMessage().contains("database"), error.getMessage());
     assertEquals(Integer.MAX_VALUE - 64, poisonLeft[0], "MAX_CONFLICTS runs, then the client retries");
     assertEquals(null, racing.run(new GetFileInfoOp(FsPath.parse("/raced/a/c"), superuser())));
+  }
+
+  /**
+   * A lock refused at once (Ignite's wait-die, where PostgreSQL would queue the request) re-runs the call without
+   * using up its attempts, as a lock wait would; past {@code MAX_CONFLICTS} refusals the client is told to retry.
+   */
+  @Test
+  void refusedLocksReRunACallBeyondTheAttemptsButBoundedly() throws IOException {
+    // a runner of its own, on a clock that never moves: the bound met is the count, whatever the machine's speed
+    List<Long> waits = new ArrayList<>();
+    TransactionRunner waiting = new TransactionRunner(store, new InodeHintCache(1000), 4, new Random(3), waits::add,
+        () -> 0L, NameNodeConfig.RETRY_CACHE_EXPIRY_MS_DEFAULT, 1_000_000);
+    store.refuseLocksNext(9); // more than the runner's 4 attempts
+    assertTrue(waiting.run(mkdirs("/refused/a")));
+    assertEquals(9, waits.size(), "one backoff per refused run: " + waits);
+    assertTrue(waits.stream().allMatch(delay -> delay >= 0 && delay <= 1000), waits.toString());
+    assertEquals(9, waiting.metrics().snapshot().get("mkdirs").retries(), "the re-runs are counted as retries");
+
+    store.refuseLocksNext(Integer.MAX_VALUE);
+    try {
+      RetriableException error = assertThrows(RetriableException.class, () -> waiting.run(mkdirs("/refused/b")));
+      assertTrue(error.getMessage().contains("kept meeting other operations' locks")
+          && error.getMessage().contains("64 runs"), error.getMessage());
+      assertTrue(error.getCause() instanceof LockConflictException, "the last refusal kept for the log");
+    } finally {
+      store.refuseLocksNext(0);
+    }
+    assertEquals(null, waiting.run(new GetFileInfoOp(FsPath.parse("/refused/b"), superuser())));
   }
 
   /** {@code operation}, with the hint of {@code wrong}'s name made {@code wrong} before each of its next runs. */

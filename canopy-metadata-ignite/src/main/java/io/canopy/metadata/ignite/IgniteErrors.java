@@ -1,5 +1,6 @@
 package io.canopy.metadata.ignite;
 
+import io.canopy.metadata.LockConflictException;
 import io.canopy.metadata.StoreException;
 import io.canopy.metadata.TransientStoreException;
 import java.util.Set;
@@ -13,10 +14,11 @@ import org.apache.ignite.lang.ErrorGroups.Transactions;
 import org.apache.ignite.lang.IgniteException;
 
 /**
- * Ignite's errors as the DAL's (design 020): a lock conflict settled by wait-die, a lost connection, a partition
- * whose primary moved or is being elected are transient (the operation is retried); anything else is not. A lost
- * connection is transient, not "unavailable": it is one node's channel, and the client sends the retry to another
- * node of the cluster (answering the caller "unavailable" at once made every call in flight on a killed node fail).
+ * Ignite's errors as the DAL's (design 020): a lock conflict settled by wait-die ({@link LockConflictException}), a
+ * lost connection, a partition whose primary moved or is being elected are transient (the operation is retried);
+ * anything else is not. A lost connection is transient, not "unavailable": it is one node's channel, and the client
+ * sends the retry to another node of the cluster (answering the caller "unavailable" at once made every call in
+ * flight on a killed node fail).
  */
 final class IgniteErrors {
   /** Codes after which running the whole operation again can succeed. */
@@ -34,6 +36,10 @@ final class IgniteErrors {
       Replicator.REPLICA_STOPPING_ERR,
       Replicator.GROUP_OVERLOADED_ERR,
       Client.CONNECTION_ERR,
+      // a statement's fragment on a node that left or is stopping ("Node left the cluster", seen on a blind delete
+      // when db-2 was killed): the retry runs on the nodes that remain
+      Common.NODE_LEFT_ERR,
+      Common.NODE_STOPPING_ERR,
       // Ignite's catch-all: seen while a node was lost, a SQL fragment's "Connection refused" to it (design 020);
       // a real fault fails the same way on every one of the bounded attempts
       Common.INTERNAL_ERR);
@@ -58,9 +64,12 @@ final class IgniteErrors {
           : new TransientStoreException(what + ": connection to an Ignite node lost: " + cause.getMessage(), cause,
               false);
     }
+    if (cause instanceof IgniteException ignite && ignite.code() == Transactions.ACQUIRE_LOCK_ERR) {
+      // wait-die refused the lock: the transaction was rolled back whatever it was doing, a commit included
+      return new LockConflictException(what + ": " + ignite.getMessage(), ignite);
+    }
     if (cause instanceof IgniteException ignite && (isTransient(ignite.code()) || awaitingPrimary(ignite))) {
-      return new TransientStoreException(what + ": " + ignite.getMessage(), ignite,
-          committing && ignite.code() != Transactions.ACQUIRE_LOCK_ERR);
+      return new TransientStoreException(what + ": " + ignite.getMessage(), ignite, committing);
     }
     if (cause instanceof StoreException store) {
       return store;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.canopy.metadata.LockConflictException;
 import io.canopy.metadata.StoreException;
 import io.canopy.metadata.TransientStoreException;
 import java.util.concurrent.CompletionException;
@@ -26,9 +27,24 @@ class IgniteErrorsTest {
     StoreException internal = IgniteErrors.translate("commit", new IgniteException(ErrorGroups.Common.INTERNAL_ERR,
         "Connection refused"), true);
     assertInstanceOf(TransientStoreException.class, internal);
+    StoreException nodeLeft = IgniteErrors.translate("deleting rows of CANOPY_XATTRS", new IgniteException(
+        ErrorGroups.Common.NODE_LEFT_ERR, "Node left the cluster. Node: db-2"), false);
+    assertInstanceOf(TransientStoreException.class, nodeLeft, "the statement runs again on the nodes that remain");
     StoreException syntax = IgniteErrors.translate("scanning", new IgniteException(ErrorGroups.Sql.STMT_PARSE_ERR,
         "Failed to parse query"), false);
     assertFalse(syntax instanceof TransientStoreException, "a statement the engine refuses fails at once");
     assertTrue(syntax.getMessage().startsWith("scanning: "), syntax.getMessage());
+  }
+
+  @Test
+  void aLockRefusedByWaitDieIsALockConflictWhoseCommitDidNotHappen() {
+    for (boolean committing : new boolean[] {false, true}) {
+      StoreException refused = IgniteErrors.translate("reading inode", new CompletionException(new IgniteException(
+          ErrorGroups.Transactions.ACQUIRE_LOCK_ERR, "Failed to acquire a lock due to a possible deadlock")),
+          committing);
+      assertInstanceOf(LockConflictException.class, refused);
+      assertFalse(((LockConflictException) refused).outcomeUnknown(), "the transaction was rolled back");
+      assertTrue(refused.getMessage().startsWith("reading inode: "), refused.getMessage());
+    }
   }
 }

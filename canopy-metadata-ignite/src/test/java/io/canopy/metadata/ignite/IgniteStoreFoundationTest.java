@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.canopy.metadata.IdKind;
 import io.canopy.metadata.IdRange;
+import io.canopy.metadata.LockConflictException;
 import io.canopy.metadata.LockMode;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.MetadataStoreProvider;
@@ -182,7 +183,7 @@ class IgniteStoreFoundationTest {
     try (Transaction older = store.begin(); Transaction younger = store.begin()) {
       older.inodes().get(f.key(), LockMode.EXCLUSIVE);
       long start = System.nanoTime();
-      assertThrows(TransientStoreException.class, () -> younger.inodes().get(f.key(), LockMode.SHARED));
+      assertThrows(LockConflictException.class, () -> younger.inodes().get(f.key(), LockMode.SHARED));
       assertTrue(System.nanoTime() - start < 10_000_000_000L, "wait-die refuses at once, without a timeout");
       // the unlocked read does not wait either, and sees the committed row
       try (Transaction reader = store.begin()) {

@@ -1,5 +1,6 @@
 package io.canopy.namenode.tx;
 
+import io.canopy.metadata.LockConflictException;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.StoreException;
 import io.canopy.metadata.StoreUnavailableException;
@@ -46,10 +47,11 @@ public final class TransactionRunner {
    * operation committed in between: progress elsewhere, not a failure of the database). They do not use up the
    * attempts, which count the database's transient failures; under a storm of changes to the same directories ten
    * attempts were not always enough (a rename lost its race ten times in a row). Bounded here, and by
-   * {@link #CONFLICT_WAIT_MS}.
+   * {@link #CONFLICT_WAIT_MS}. Runs refused a lock by an engine that does not queue lock requests
+   * ({@link LockConflictException}) count here too.
    */
   static final int MAX_CONFLICTS = 64;
-  /** How long one call keeps re-running on changed paths before the client is told to retry. */
+  /** How long one call keeps re-running on changed paths or refused locks before the client is told to retry. */
   static final long CONFLICT_WAIT_MS = 20_000;
   /** {@link #watchSubtreeLocks}'s wait until the namenode configures it. */
   static final long DEFAULT_SUBTREE_WAIT_MS = 5000;
@@ -118,8 +120,7 @@ public final class TransactionRunner {
     boolean maybeCommitted = false;
     TransientStoreException last = null;
     SubtreeWait subtreeWait = null;
-    int conflicts = 0;
-    long conflictDeadline = 0;
+    ConflictRuns conflicts = new ConflictRuns();
     for (int attempt = 1; attempt <= maxAttempts; attempt++) {
       TransactionContext context = null;
       try (Transaction transaction = operation.readOnly() ? store.beginReadOnly() : store.begin()) {
@@ -135,7 +136,7 @@ public final class TransactionRunner {
           transaction.commit();
           context.committed();
           metrics.committed(operation.name(), transaction.roundTrips(), transaction.statements(),
-              attempt + conflicts);
+              attempt + conflicts.count());
           throw new CommittedFailure(partial.failure());
         }
         if (atMostOnce != null) {
@@ -145,7 +146,7 @@ public final class TransactionRunner {
         transaction.commit();
         context.committed();
         metrics.committed(operation.name(), transaction.roundTrips(), transaction.statements(),
-            attempt + conflicts);
+            attempt + conflicts.count());
         return result;
       } catch (CommittedFailure done) {
         throw done.failure;
@@ -159,23 +160,36 @@ public final class TransactionRunner {
       } catch (StalePathException changed) {
         // Another operation changed a path between our resolving and locking it: re-run on the namespace as it is
         // now (the hints are repaired), without using up an attempt, a bounded number of times.
-        if (conflicts == 0) {
-          conflictDeadline = clock.getAsLong() + CONFLICT_WAIT_MS;
-        }
-        conflicts++;
-        if (conflicts >= MAX_CONFLICTS || clock.getAsLong() >= conflictDeadline) {
-          metrics.failed(operation.name(), attempt + conflicts - 1);
+        if (conflicts.spent()) {
+          metrics.failed(operation.name(), attempt + conflicts.count() - 1);
           // the message names paths and inode ids only: no database error is hidden behind it
           LOG.warn("{} gave up after {} runs that found their paths changed (last: {})", operation.name(),
-              conflicts, changed.getMessage());
-          throw new RetriableException(operation.name() + ": the namespace kept changing under it (" + conflicts
+              conflicts.count(), changed.getMessage());
+          throw new RetriableException(operation.name() + ": the namespace kept changing under it (" + conflicts.count()
               + " runs found their paths changed; last: " + changed.getMessage() + ")"
               + (maybeCommitted ? "; one attempt whose commit reply was lost may have taken effect" : "")
               + "; retry the call");
         }
-        LOG.debug("{} re-runs after conflict {}: {}", operation.name(), conflicts, changed.getMessage());
+        LOG.debug("{} re-runs after conflict {}: {}", operation.name(), conflicts.count(), changed.getMessage());
         attempt--;
-        backoff(conflicts);
+        backoff(conflicts.count());
+      } catch (LockConflictException refused) {
+        // An engine that refuses a held lock at once instead of queueing the request (Ignite's wait-die): re-running
+        // after a backoff is its lock wait, bounded by time and count as re-runs on changed paths are, and not one of
+        // the attempts, which count the database's failures (four creates in one directory, each holding it
+        // exclusively, made one of them lose ten attempts in a row, design 020). Nothing of the run took effect.
+        if (conflicts.spent()) {
+          metrics.failed(operation.name(), attempt + conflicts.count() - 1);
+          RetriableException busy = new RetriableException(operation.name() + " kept meeting other operations' "
+              + "locks (" + conflicts.count() + " runs were refused a lock; last: " + refused.getMessage() + ")"
+              + (maybeCommitted ? "; one attempt whose commit reply was lost may have taken effect" : "")
+              + "; retry the call");
+          busy.initCause(refused);
+          throw busy;
+        }
+        LOG.debug("{} re-runs after lock conflict {}: {}", operation.name(), conflicts.count(), refused.getMessage());
+        attempt--;
+        backoff(conflicts.count());
       } catch (TransientStoreException e) {
         // A database that does not answer is not asked again here: each attempt would hold this handler for the
         // whole timeout. The client is told to retry (its retry of an at-most-once call finds the retry cache).
@@ -189,13 +203,13 @@ public final class TransactionRunner {
             }
             maybeCommitted = true; // not visible yet; a re-run that collides with it finds it below
           } else if (!operation.idempotent()) {
-            metrics.failed(operation.name(), attempt + conflicts);
+            metrics.failed(operation.name(), attempt + conflicts.count());
             throw new IOException("The connection to the metadata database broke while committing "
                 + operation.name() + ": it may or may not have taken effect. Check before retrying.", e);
           }
         }
         if (unavailable) {
-          metrics.failed(operation.name(), attempt + conflicts);
+          metrics.failed(operation.name(), attempt + conflicts.count());
           throw databaseUnavailable(operation.name(), e);
         }
         last = e;
@@ -219,7 +233,7 @@ public final class TransactionRunner {
             return first.value();
           }
         }
-        metrics.failed(operation.name(), attempt + conflicts);
+        metrics.failed(operation.name(), attempt + conflicts.count());
         throw e;
       } finally {
         if (context != null) {
@@ -227,7 +241,7 @@ public final class TransactionRunner {
         }
       }
     }
-    metrics.failed(operation.name(), maxAttempts + conflicts);
+    metrics.failed(operation.name(), maxAttempts + conflicts.count());
     // Every attempt failed transiently (lock conflicts, a database node lost while its partitions move): the call
     // itself may succeed later, so the client is told to retry, as for a database that does not answer. HDFS clients
     // of a nameservice retry it after a backoff; an at-most-once call's retry finds its first result if it committed.
@@ -379,5 +393,27 @@ public final class TransactionRunner {
 
   public InodeHintCache hints() {
     return hints;
+  }
+
+  /**
+   * Re-runs of one call after other operations' progress (paths changed under it, locks refused at once), which do
+   * not use up its attempts: bounded by {@link #MAX_CONFLICTS} and {@link #CONFLICT_WAIT_MS} from the first.
+   */
+  private final class ConflictRuns {
+    private int count;
+    private long deadline;
+
+    int count() {
+      return count;
+    }
+
+    /** Counts one more run; true when the budget is spent and the client is to be told to retry. */
+    boolean spent() {
+      if (count == 0) {
+        deadline = clock.getAsLong() + CONFLICT_WAIT_MS;
+      }
+      count++;
+      return count >= MAX_CONFLICTS || clock.getAsLong() >= deadline;
+    }
   }
 }
