@@ -254,7 +254,8 @@ final class NamespaceInvariants {
       problems.add("database-resident block has a replica row: " + r);
     }
     Map<Long, Long> stored = new HashMap<>();
-    // Ignite 3 keeps small files' bytes in one table (design 020): its rows are classed by their length
+    // Ignite 3 keeps small files' bytes in one table (design 020): its rows are classed by their length, so the tier
+    // checks below hold there by construction; what is checked is that the stored lengths match the blocks
     String storedSmallFiles = StoreQueries.onIgnite(store)
         ? "SELECT inode_id, octet_length(data), CASE WHEN octet_length(data) <= 1024 THEN 'inline' ELSE 'data' END "
             + "FROM canopy_small_files"

@@ -19,6 +19,10 @@ class IgniteAdminQueriesTest {
     assertEquals("", IgniteAdminQueries.firstWord("-- SELECT"));
     assertEquals("", IgniteAdminQueries.firstWord("  "));
     assertEquals("", IgniteAdminQueries.firstWord("; SELECT 1"));
+    // a line comment ends at a carriage return too, as in Ignite's parser
+    assertEquals("DELETE", IgniteAdminQueries.firstWord("--\rDELETE FROM t WHERE id IN (\nSELECT id FROM t)"));
+    assertEquals("DELETE", IgniteAdminQueries.firstWord("-- x\r\nDELETE FROM t"));
+    assertEquals("", IgniteAdminQueries.firstWord("// SELECT\nDELETE FROM t"));
   }
 
   @Test
