@@ -173,6 +173,11 @@ final class ClusterStarter {
     launchDatabaseNodes(cluster.databaseRoles());
   }
 
+  /** Starts the database nodes alone ({@link LocalIgniteDatabase}); on failure stops those it started. */
+  void startDatabaseTier() throws IOException {
+    run(this::startDatabaseNodes);
+  }
+
   /**
    * Starts {@code nodes}, stopped database nodes of a cluster whose other nodes run; returns once each serves the
    * cluster again, or stops them.

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.canopy.metadata.MetadataStore;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -74,11 +75,9 @@ class ConcurrentRenameTest {
       pool.shutdownNow();
     }
     try (MetadataStore store = CLUSTER.cluster().openStore()) {
-      String total = StoreQueries.query(store, "SELECT count(*) FROM inodes", 1).rows().get(0).get(0);
-      String reachable = StoreQueries.query(store, "WITH RECURSIVE tree(id) AS (SELECT id FROM inodes WHERE id = 16385 "
-          + "UNION SELECT i.id FROM inodes i JOIN tree t ON i.parent_id = t.id AND i.id <> 16385) "
-          + "SELECT count(*) FROM tree", 1).rows().get(0).get(0);
-      assertEquals(total, reachable, "every inode is reachable from the root: no cycle, no orphan");
+      // every inode reachable from the root (no cycle, no orphan), names unique, children counts right: checked in
+      // the namenode's language-neutral way, on either engine (Ignite's SQL has no recursive query)
+      assertEquals(List.of(), NamespaceInvariants.violations(store));
     }
   }
 }

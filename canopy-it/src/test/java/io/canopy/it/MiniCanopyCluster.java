@@ -1,8 +1,10 @@
 package io.canopy.it;
 
 import io.canopy.client.Nameservice;
+import io.canopy.cli.LocalIgniteDatabase;
 import io.canopy.datanode.DataNodeLauncher;
 import io.canopy.metadata.MetadataConfig;
+import io.canopy.metadata.ignite.IgniteSettings;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.MetadataStoreProvider;
 import io.canopy.metadata.postgres.EmbeddedPostgresServer;
@@ -29,11 +31,20 @@ import org.apache.hadoop.net.NetUtils;
 /**
  * A whole Canopy cluster inside the test JVM on loopback: an embedded PostgreSQL, N namenodes on it and M stock
  * Apache DataNodes. Everything it starts, {@link #close()} stops.
+ *
+ * <p>With {@code -D}{@value #ENGINE_PROPERTY}{@code =ignite} the metadata lives on Apache Ignite 3 instead (design
+ * 020): {@value #IGNITE_NODES} database nodes as processes, started as {@code canopy up --engine ignite} starts them,
+ * each table with a replica on every node; the namenodes and datanodes stay in the test JVM.
  */
 public final class MiniCanopyCluster implements AutoCloseable {
+  /** The system property naming the engine of the clusters tests start: postgres (the default) or ignite. */
+  public static final String ENGINE_PROPERTY = "canopy.it.engine";
+  /** Database nodes of a cluster on Ignite: the three, so a node can fail while a majority serves. */
+  public static final int IGNITE_NODES = 3;
   private final Path directory;
   private final Configuration conf;
   private EmbeddedPostgresServer database;
+  private LocalIgniteDatabase igniteDatabase;
   private final List<NameNode> nameNodes = new ArrayList<>();
   private final java.util.Set<Integer> stopped = new java.util.HashSet<>();
   /** The client and service addresses of crashed namenodes, for their restart on the same ones. */
@@ -103,20 +114,46 @@ public final class MiniCanopyCluster implements AutoCloseable {
     }
   }
 
+  /** The engine of the clusters this test JVM starts ({@link #ENGINE_PROPERTY}). */
+  public static String engine() {
+    String engine = System.getProperty(ENGINE_PROPERTY, "").trim();
+    return engine.isEmpty() ? MetadataConfig.ENGINE_DEFAULT : engine;
+  }
+
+  /** Whether the clusters of this test JVM keep their metadata on Ignite. */
+  public static boolean onIgnite() {
+    return engine().equals(IgniteSettings.ENGINE_NAME);
+  }
+
   private void startDatabase() throws IOException {
+    String engine = engine();
+    if (engine.equals(IgniteSettings.ENGINE_NAME)) {
+      java.io.PrintWriter progress = new java.io.PrintWriter(new java.io.OutputStreamWriter(System.out,
+          java.nio.charset.StandardCharsets.UTF_8), true);
+      igniteDatabase = LocalIgniteDatabase.start(directory.resolve("ignite"), IGNITE_NODES, progress);
+      igniteDatabase.settings().forEach(conf::set);
+      return;
+    }
+    if (!engine.equals(MetadataConfig.ENGINE_DEFAULT)) {
+      throw new IllegalArgumentException("-D" + ENGINE_PROPERTY + "=" + engine + ": neither "
+          + MetadataConfig.ENGINE_DEFAULT + " nor " + IgniteSettings.ENGINE_NAME);
+    }
     database = EmbeddedPostgresServer.start(databaseDirectory(directory), directory.resolve("secrets"), 0);
     database.ownerSettings().forEach(conf::set);
   }
 
   /** The embedded PostgreSQL server's postmaster (its backends are its child processes), for fault tests. */
   public ProcessHandle databaseServer() {
+    if (igniteDatabase != null) {
+      throw new IllegalStateException("this cluster's metadata is on Ignite: no PostgreSQL server");
+    }
     return Postmaster.running(databaseDirectory(directory)).orElseThrow(() -> new IllegalStateException(
         "no PostgreSQL server runs on " + databaseDirectory(directory)));
   }
 
   /** Opens a separate store on the cluster's database (for direct inspection in tests). */
   public MetadataStore openStore() throws IOException {
-    return MetadataStoreProvider.open("postgres", NameNodeConfig.metadataSettings(conf));
+    return MetadataStoreProvider.open(engine(), NameNodeConfig.metadataSettings(conf));
   }
 
   private void formatIfNeeded() throws IOException {
@@ -363,6 +400,9 @@ public final class MiniCanopyCluster implements AutoCloseable {
     }
     if (database != null) {
       database.close();
+    }
+    if (igniteDatabase != null) {
+      igniteDatabase.close();
     }
   }
 }

@@ -39,6 +39,11 @@ import org.junit.jupiter.api.io.TempDir;
 class NamenodeFailoverTest {
   private static final int BLOCK_SIZE = 64 * 1024;
   private static final long ROUND_MS = 300;
+  /**
+   * On Ignite (design 020) three namenodes' rounds of 300 ms met each other's locks on the election row all the time
+   * (wait-die fails the younger round at once), and the first leader lost its term: rounds of a second there.
+   */
+  private static final long IGNITE_ROUND_MS = 1_000;
 
   @TempDir
   Path directory;
@@ -50,9 +55,11 @@ class NamenodeFailoverTest {
   @Test
   void clientsSeeNoFailureWhileANamenodeAndThenTheLeaderAreKilled() throws Exception {
     Configuration conf = MiniCanopyCluster.testConfiguration();
-    conf.setLong(NameNodeConfig.ELECTION_ROUND_MS, ROUND_MS);
+    conf.setLong(NameNodeConfig.ELECTION_ROUND_MS, MiniCanopyCluster.onIgnite() ? IGNITE_ROUND_MS : ROUND_MS);
     try (MiniCanopyCluster cluster = MiniCanopyCluster.start(directory, conf, 3, 4)) {
-      assertTrue(cluster.nameNode(0).election().isLeader(), "the first namenode leads");
+      // its lease runs from round to round: a round late under load (Ignite's rounds are slower) ends it for a moment
+      Await.until("the first namenode leads", java.time.Duration.ofSeconds(20),
+          () -> cluster.nameNode(0).election().isLeader());
       Configuration clientConf = new Configuration(conf);
       List<String> addresses = new ArrayList<>();
       for (int i = 0; i < 3; i++) {
@@ -202,7 +209,8 @@ class NamenodeFailoverTest {
     Collections.sort(aroundKills);
     System.out.printf("NamenodeFailoverTest: %d operations, %d files acknowledged, no failure; leader takeover "
         + "seen %d ms after the kill (round %d ms); latency p50 %.1f ms, p99 %.1f ms overall; operations within "
-        + "3 s of a kill: %d, p99 %.1f ms, max %.1f ms%n", all.size(), files, takeoverMs, ROUND_MS,
+        + "3 s of a kill: %d, p99 %.1f ms, max %.1f ms%n", all.size(), files, takeoverMs,
+        MiniCanopyCluster.onIgnite() ? IGNITE_ROUND_MS : ROUND_MS,
         percentile(all, 0.50), percentile(all, 0.99), aroundKills.size(), percentile(aroundKills, 0.99),
         aroundKills.isEmpty() ? 0.0 : aroundKills.get(aroundKills.size() - 1) / 1e6);
   }

@@ -202,6 +202,29 @@ class RoundTripBudgetTest {
   }
 
   /**
+   * A content summary reads the children of many directories in one round trip (up to 64, each a small page near the
+   * transaction's bound), not a round trip per directory, both in its first transaction (up to the subtree protocol's
+   * threshold, 2,000 inodes) and in the batches that count past it (design 017): on Ignite each such read waits for
+   * its partition's safe time, and a count of a wide tree took more than a minute (design 020).
+   */
+  @Test
+  void aWideSubtreeIsCountedManyDirectoriesPerRoundTrip() throws IOException {
+    NameNode nameNode = CLUSTER.cluster().nameNode(0);
+    org.apache.hadoop.hdfs.DistributedFileSystem fs = CLUSTER.cluster().fileSystem(0);
+    String parent = dir("wide", 3);
+    int directories = 2100; // past the threshold: the first transaction gives up, then batches count it
+    for (int i = 0; i < directories; i++) {
+      assertTrue(fs.mkdirs(new org.apache.hadoop.fs.Path(parent + String.format("/w%04d", i))));
+    }
+    OperationMetrics.Snapshot before = snapshot(nameNode, "getContentSummary");
+    assertEquals(directories + 1, fs.getContentSummary(new org.apache.hadoop.fs.Path(parent)).getDirectoryCount());
+    OperationMetrics.Snapshot delta = snapshot(nameNode, "getContentSummary").minus(before);
+    assertTrue(delta.operations() > 1, "counted in batches past the threshold: " + delta);
+    assertTrue(delta.roundTrips() < directories / 10, "round trips of a count of " + directories
+        + " empty directories: " + delta);
+  }
+
+  /**
    * The calls of issue 6's links part on a warm path: the extended attributes come with the path's lock (one round
    * trip to read, then one for the writes and the commit), the link's own status and the effective storage policy
    * are one read of the path.

@@ -446,6 +446,47 @@ public abstract class MetadataStoreContractTest {
     }
   }
 
+  /**
+   * A batch of many directories' pages of children, with another read among them (an engine may run a read-only
+   * batch's scans side by side): each page is the directory's own, in name order, within its limit, after its start
+   * name, as the same reads made one by one answer.
+   */
+  @Test
+  void aBatchOfManyDirectoriesPagesAnswersAsTheReadsOneByOne() throws Exception {
+    int directories = 24;
+    List<Inode> rows = new ArrayList<>();
+    for (int d = 0; d < directories; d++) {
+      rows.add(directory(20_100 + d, ROOT_ID, String.format("many%02d", d)));
+      for (int c = 0; c < d % 5; c++) {
+        rows.add(file(21_000 + d * 10L + c, 20_100 + d, "c" + c));
+      }
+    }
+    insertCommitted(rows.toArray(new Inode[0]));
+    for (boolean readOnly : new boolean[] {false, true}) {
+      try (Transaction tx = readOnly ? store.beginReadOnly() : begin()) {
+        ReadBatch batch = tx.batch();
+        List<ReadBatch.Result<List<Inode>>> pages = new ArrayList<>();
+        ReadBatch.Result<Optional<Inode>> root = null;
+        for (int d = 0; d < directories; d++) {
+          long id = 20_100 + d;
+          pages.add(batch.children(id, id, d % 2 == 0 ? null : "c0", 3, LockMode.NONE));
+          if (d == directories / 2) {
+            root = batch.inode(ROOT.key(), LockMode.NONE);
+          }
+        }
+        batch.execute();
+        assertEquals(Optional.of(ROOT), root.get());
+        for (int d = 0; d < directories; d++) {
+          long id = 20_100 + d;
+          assertEquals(tx.inodes().children(id, id, d % 2 == 0 ? null : "c0", 3, LockMode.NONE), pages.get(d).get(),
+              "directory " + d + (readOnly ? " in a read-only transaction" : ""));
+          assertEquals(Math.min(3, d % 2 == 0 ? d % 5 : Math.max(0, d % 5 - 1)), pages.get(d).get().size(),
+              "directory " + d);
+        }
+      }
+    }
+  }
+
   // ---------------------------------------------------------------------------------------------------------
   // write buffering
 

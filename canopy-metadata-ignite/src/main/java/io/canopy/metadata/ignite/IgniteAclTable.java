@@ -9,7 +9,6 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.ignite.client.IgniteClient;
 import org.apache.ignite.table.Tuple;
 
@@ -59,10 +58,12 @@ final class IgniteAclTable implements AclTable {
     if (inodeIds.isEmpty()) {
       return acls;
     }
-    Set<Long> ids = Set.copyOf(inodeIds);
-    for (InodeAclEntry entry : rows.scanOfInodes(IgniteSchema.ACLS + "_PK", "WHERE INODE_ID IN ("
-        + IgniteSql.placeholders(ids.size()) + ") ORDER BY INODE_ID, ENTRY_POSITION", LockMode.NONE, ids.toArray())) {
-      acls.computeIfAbsent(entry.inodeId(), id -> new ArrayList<>()).add(entry);
+    for (List<Long> ids : IgniteSql.idLists(inodeIds)) {
+      for (InodeAclEntry entry : rows.scanOfInodes(IgniteSchema.ACLS + "_PK", "WHERE INODE_ID IN ("
+          + IgniteSql.placeholders(ids.size()) + ") ORDER BY INODE_ID, ENTRY_POSITION", LockMode.NONE,
+          ids.toArray())) {
+        acls.computeIfAbsent(entry.inodeId(), id -> new ArrayList<>()).add(entry);
+      }
     }
     return acls;
   }

@@ -9,7 +9,6 @@ import io.canopy.metadata.entity.BlockState;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import org.apache.ignite.client.IgniteClient;
 import org.apache.ignite.table.Tuple;
 
@@ -67,9 +66,12 @@ final class IgniteBlockTable implements BlockTable {
     if (inodeIds.isEmpty()) {
       return List.of();
     }
-    Set<Long> ids = Set.copyOf(inodeIds);
-    return rows.scanOfInodes(INDEX, "WHERE INODE_ID IN (" + IgniteSql.placeholders(ids.size()) + ") ORDER BY INODE_ID, IDX",
-        LockMode.NONE, ids.toArray());
+    List<Block> blocks = new java.util.ArrayList<>();
+    for (List<Long> ids : IgniteSql.idLists(inodeIds)) {
+      blocks.addAll(rows.scanOfInodes(INDEX, "WHERE INODE_ID IN (" + IgniteSql.placeholders(ids.size())
+          + ") ORDER BY INODE_ID, IDX", LockMode.NONE, ids.toArray()));
+    }
+    return blocks;
   }
 
   @Override

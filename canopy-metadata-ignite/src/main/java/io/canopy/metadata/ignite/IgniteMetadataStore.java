@@ -32,6 +32,7 @@ final class IgniteMetadataStore implements MetadataStore {
   private final IgniteSettings settings;
   private final String description;
   private final IgniteAdminQueries adminQueries;
+  private final IgniteScans scans = new IgniteScans();
 
   IgniteMetadataStore(HomeNodeClient clients, IgniteSettings settings, List<String> addresses) {
     this.clients = clients;
@@ -52,14 +53,14 @@ final class IgniteMetadataStore implements MetadataStore {
   public Transaction begin() throws StoreException {
     IgniteClient client = clients.get();
     requireTables(client);
-    return new IgniteTransaction(client, false);
+    return new IgniteTransaction(client, false, scans);
   }
 
   @Override
   public Transaction beginReadOnly() throws StoreException {
     IgniteClient client = clients.get();
     requireTables(client);
-    return new IgniteTransaction(client, true);
+    return new IgniteTransaction(client, true, scans);
   }
 
   /** Checks that the namespace is formatted and looks its tables up, once per connection ({@link IgniteViews}). */
@@ -219,6 +220,10 @@ final class IgniteMetadataStore implements MetadataStore {
 
   @Override
   public void close() {
-    clients.close();
+    try {
+      clients.close();
+    } finally {
+      scans.close();
+    }
   }
 }

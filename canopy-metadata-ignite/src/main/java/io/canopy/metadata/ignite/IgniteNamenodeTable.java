@@ -54,7 +54,10 @@ final class IgniteNamenodeTable implements NamenodeTable {
 
   @Override
   public List<NamenodeRecord> all() throws StoreException {
-    return rows.scan(IgniteSchema.NAMENODES + "_PK", "ORDER BY ID", LockMode.NONE);
+    // Read whole by every election round, which holds the election row's lock (as every writer of this table does):
+    // outside the round's transaction the scan waited for safe time with that lock held, and short rounds of
+    // several namenodes kept failing on it (design 020)
+    return rows.scanUnderHeldLock(IgniteSchema.NAMENODES + "_PK", "ORDER BY ID", LockMode.NONE);
   }
 
   @Override

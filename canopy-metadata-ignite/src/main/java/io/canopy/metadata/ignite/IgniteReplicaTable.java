@@ -76,9 +76,12 @@ final class IgniteReplicaTable implements ReplicaTable {
     if (inodeIds.isEmpty()) {
       return List.of();
     }
-    Set<Long> ids = Set.copyOf(inodeIds);
-    return rows.scanOfInodes(PK, "WHERE INODE_ID IN (" + IgniteSql.placeholders(ids.size())
-        + ") ORDER BY INODE_ID, BLOCK_ID, STORAGE_ID", LockMode.NONE, ids.toArray());
+    List<Replica> replicas = new java.util.ArrayList<>();
+    for (List<Long> ids : IgniteSql.idLists(inodeIds)) {
+      replicas.addAll(rows.scanOfInodes(PK, "WHERE INODE_ID IN (" + IgniteSql.placeholders(ids.size())
+          + ") ORDER BY INODE_ID, BLOCK_ID, STORAGE_ID", LockMode.NONE, ids.toArray()));
+    }
+    return replicas;
   }
 
   @Override

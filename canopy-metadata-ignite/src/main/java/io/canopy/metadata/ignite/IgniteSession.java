@@ -170,17 +170,17 @@ final class IgniteSession {
     count(1);
   }
 
-  /** Counts a request that travelled on its own round trip. */
-  void count(int requests) {
+  /** Counts a request that travelled on its own round trip (from a read-only batch's scan threads too). */
+  synchronized void count(int requests) {
     roundTrips += 1;
     statements += requests;
   }
 
-  int roundTrips() {
+  synchronized int roundTrips() {
     return roundTrips;
   }
 
-  int statements() {
+  synchronized int statements() {
     return statements;
   }
 

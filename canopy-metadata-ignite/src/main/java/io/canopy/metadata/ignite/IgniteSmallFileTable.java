@@ -4,6 +4,7 @@ import io.canopy.metadata.LockMode;
 import io.canopy.metadata.StoreException;
 import io.canopy.metadata.dal.SmallFileTable;
 import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.ignite.client.IgniteClient;
@@ -76,8 +77,10 @@ final class IgniteSmallFileTable implements SmallFileTable {
     if (inodeIds.isEmpty()) {
       return;
     }
-    Set<Long> ids = Set.copyOf(inodeIds);
-    rows.deleteWhere("INODE_ID IN (" + IgniteSql.placeholders(ids.size()) + ")", row -> ids.contains(row.inodeId()),
-        ids.toArray());
+    for (List<Long> list : IgniteSql.idLists(inodeIds)) {
+      Set<Long> ids = Set.copyOf(list);
+      rows.deleteWhere("INODE_ID IN (" + IgniteSql.placeholders(ids.size()) + ")", row -> ids.contains(row.inodeId()),
+          list.toArray());
+    }
   }
 }

@@ -33,6 +33,7 @@ import org.apache.ignite.client.IgniteClient;
  */
 final class IgniteTransaction implements Transaction {
   private final IgniteSession session;
+  private final IgniteScans scans;
   private final IgniteInodeTable inodes;
   private final IgniteVariableTable variables;
   private final IgniteIdCounterTable idCounters;
@@ -58,7 +59,8 @@ final class IgniteTransaction implements Transaction {
   private final List<IgniteBufferedTable> flushOrder;
   private boolean finished;
 
-  IgniteTransaction(IgniteClient client, boolean readOnly) {
+  IgniteTransaction(IgniteClient client, boolean readOnly, IgniteScans scans) {
+    this.scans = scans;
     this.session = new IgniteSession(client, readOnly);
     this.inodes = new IgniteInodeTable(client, session);
     this.variables = new IgniteVariableTable(client, session);
@@ -204,6 +206,11 @@ final class IgniteTransaction implements Transaction {
   @Override
   public ReadBatch batch() {
     return new IgniteReadBatch(this);
+  }
+
+  /** Where a read-only batch runs its scans side by side. */
+  IgniteScans scans() {
+    return scans;
   }
 
   @Override

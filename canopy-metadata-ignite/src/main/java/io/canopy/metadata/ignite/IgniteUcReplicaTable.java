@@ -8,7 +8,6 @@ import io.canopy.metadata.entity.UcReplica;
 import io.canopy.metadata.entity.UcReplicaState;
 import java.util.Collection;
 import java.util.List;
-import java.util.Set;
 import org.apache.ignite.client.IgniteClient;
 import org.apache.ignite.table.Tuple;
 
@@ -59,9 +58,12 @@ final class IgniteUcReplicaTable implements UcReplicaTable {
     if (inodeIds.isEmpty()) {
       return List.of();
     }
-    Set<Long> ids = Set.copyOf(inodeIds);
-    return rows.scanOfInodes(INDEX, "WHERE INODE_ID IN (" + IgniteSql.placeholders(ids.size())
-        + ") ORDER BY INODE_ID, BLOCK_ID, STORAGE_ID", LockMode.NONE, ids.toArray());
+    List<UcReplica> replicas = new java.util.ArrayList<>();
+    for (List<Long> ids : IgniteSql.idLists(inodeIds)) {
+      replicas.addAll(rows.scanOfInodes(INDEX, "WHERE INODE_ID IN (" + IgniteSql.placeholders(ids.size())
+          + ") ORDER BY INODE_ID, BLOCK_ID, STORAGE_ID", LockMode.NONE, ids.toArray()));
+    }
+    return replicas;
   }
 
   @Override

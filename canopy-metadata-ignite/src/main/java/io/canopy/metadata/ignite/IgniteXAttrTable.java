@@ -81,8 +81,10 @@ final class IgniteXAttrTable implements XAttrTable {
     if (inodeIds.isEmpty()) {
       return;
     }
-    Set<Long> ids = Set.copyOf(inodeIds);
-    rows.deleteWhere("INODE_ID IN (" + IgniteSql.placeholders(ids.size()) + ")", a -> ids.contains(a.inodeId()),
-        ids.toArray());
+    for (List<Long> list : IgniteSql.idLists(inodeIds)) {
+      Set<Long> ids = Set.copyOf(list);
+      rows.deleteWhere("INODE_ID IN (" + IgniteSql.placeholders(ids.size()) + ")", a -> ids.contains(a.inodeId()),
+          list.toArray());
+    }
   }
 }

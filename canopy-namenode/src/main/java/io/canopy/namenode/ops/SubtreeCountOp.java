@@ -28,6 +28,13 @@ import org.apache.hadoop.fs.permission.FsAction;
  * left for the next ones.
  */
 public final class SubtreeCountOp implements Operation<SubtreeCountOp.Counted> {
+  /**
+   * Directories whose pages of children one round trip reads at most: a wide tree of small directories costs a
+   * round trip per this many directories, not one per directory.
+   */
+  static final int ROUND_DIRECTORIES = 64;
+  /** The smallest page a round gives each directory (a directory with more continues in a later round). */
+  static final int MIN_PAGE = 16;
   /** The access checked on every directory: a content summary's, or a quota usage's (with the sticky-bit rule). */
   public enum Access {
     CONTENT_SUMMARY,
@@ -116,34 +123,45 @@ public final class SubtreeCountOp implements Operation<SubtreeCountOp.Counted> {
     List<Inode> counted = new ArrayList<>();
     long read = 0;
     while (!queue.isEmpty() && read < budget) {
-      Pending item = queue.poll();
-      int limit = (int) Math.min(PathLock.SUBTREE_SCAN_BATCH, budget - read);
-      List<Inode> page = context.children(item.directory(), item.startAfter(), limit, LockMode.NONE);
-      read += page.size();
-      List<Inode> checked = new ArrayList<>(page.size() + 1);
-      checked.add(item.directory());
-      for (Inode child : page) {
-        if (child.subtreeLocked()) {
-          context.conflictsWithSubtreeOperation(child.id(), child.subtreeLockOwner(),
-              item.path().child(child.name()).toString());
-        }
-        checked.add(child);
-        if (child.directory()) {
-          directories++;
-          queue.add(new Pending(child, item.path().child(child.name()), null));
-        } else { // a link counts as a file without length, as in HDFS
-          files++;
-          length += child.size();
-          counted.add(child);
-        }
+      // several directories' pages in one round trip, each page small enough that the round stays within the budget
+      long left = budget - read;
+      int round = (int) Math.max(1, Math.min(Math.min(queue.size(), ROUND_DIRECTORIES), left / MIN_PAGE));
+      int limit = (int) Math.min(PathLock.SUBTREE_SCAN_BATCH, left / round);
+      List<Pending> items = new ArrayList<>(round);
+      for (int i = 0; i < round; i++) {
+        items.add(queue.poll());
       }
-      if (access == Access.CONTENT_SUMMARY) {
-        permissions.checkEveryDirectory(context, item.path(), checked, FsAction.READ_EXECUTE);
-      } else {
-        permissions.checkSubtreeAccess(context, item.path(), checked, FsAction.READ_EXECUTE, false);
-      }
-      if (page.size() == limit) {
-        queue.add(new Pending(item.directory(), item.path(), page.get(page.size() - 1).name()));
+      List<List<Inode>> pages = context.unlockedChildrenPages(items.stream().map(Pending::directory).toList(),
+          items.stream().map(Pending::startAfter).toList(), limit);
+      for (int i = 0; i < round; i++) {
+        Pending item = items.get(i);
+        List<Inode> page = pages.get(i);
+        read += page.size();
+        List<Inode> checked = new ArrayList<>(page.size() + 1);
+        checked.add(item.directory());
+        for (Inode child : page) {
+          if (child.subtreeLocked()) {
+            context.conflictsWithSubtreeOperation(child.id(), child.subtreeLockOwner(),
+                item.path().child(child.name()).toString());
+          }
+          checked.add(child);
+          if (child.directory()) {
+            directories++;
+            queue.add(new Pending(child, item.path().child(child.name()), null));
+          } else { // a link counts as a file without length, as in HDFS
+            files++;
+            length += child.size();
+            counted.add(child);
+          }
+        }
+        if (access == Access.CONTENT_SUMMARY) {
+          permissions.checkEveryDirectory(context, item.path(), checked, FsAction.READ_EXECUTE);
+        } else {
+          permissions.checkSubtreeAccess(context, item.path(), checked, FsAction.READ_EXECUTE, false);
+        }
+        if (page.size() == limit) {
+          queue.add(new Pending(item.directory(), item.path(), page.get(page.size() - 1).name()));
+        }
       }
     }
     long space = counted.isEmpty() ? 0 : SubtreeUsage.of(context, counted, LockMode.NONE).storageSpace();

@@ -19,6 +19,12 @@ import org.apache.hadoop.ipc.RetriableException;
 final class SubtreeReader {
   /** Directories whose children one subtree round trip reads at most. */
   static final int SUBTREE_SCANS_PER_ROUND_TRIP = 64;
+  /**
+   * The smallest page of children a bounded read asks of one directory: near its bound a round trip still reads many
+   * directories, each a small page (a larger directory continues in a later round trip), instead of one directory
+   * per round trip (a count of 1,100 empty directories took 1,102 round trips that way).
+   */
+  static final int SUBTREE_MIN_PAGE = 16;
 
   private final Transaction transaction;
   private final RowCache cache;
@@ -70,8 +76,12 @@ final class SubtreeReader {
       // (and parameters) per pipeline however wide the tree is
       int scans;
       for (int from = 0; from < directories.size(); from += scans) {
-        // a bounded read stops within a page of its bound: no more scans per round trip than the rows left allow
-        scans = (int) Math.max(1, Math.min(SUBTREE_SCANS_PER_ROUND_TRIP, (maxInodes - all.size()) / limit + 1));
+        // a bounded read stops within about a page of its bound: the round trip's pages together hold no more than
+        // the rows left, each of at least SUBTREE_MIN_PAGE
+        long left = Math.max(0, maxInodes - all.size());
+        scans = (int) Math.max(1, Math.min(Math.min(SUBTREE_SCANS_PER_ROUND_TRIP, directories.size() - from),
+            left / SUBTREE_MIN_PAGE + 1));
+        int pageLimit = (int) Math.max(SUBTREE_MIN_PAGE, Math.min(limit, left / scans + 1));
         int before = all.size();
         ReadBatch batch = transaction.batch();
         Map<Inode, ReadBatch.Result<List<Inode>>> pages = new LinkedHashMap<>();
@@ -79,12 +89,12 @@ final class SubtreeReader {
             Math.min(directories.size(), from + scans))) {
           Inode directory = entry.getKey();
           pages.put(directory, directory.spreadsChildren()
-              ? batch.spreadChildren(directory.id(), entry.getValue(), limit, mode)
-              : batch.children(directory.id(), directory.id(), entry.getValue(), limit, mode));
+              ? batch.spreadChildren(directory.id(), entry.getValue(), pageLimit, mode)
+              : batch.children(directory.id(), directory.id(), entry.getValue(), pageLimit, mode));
         }
         batch.execute();
         for (Map.Entry<Inode, ReadBatch.Result<List<Inode>>> entry : pages.entrySet()) {
-          takePage(all, next, entry.getKey(), entry.getValue().get(), limit, mode);
+          takePage(all, next, entry.getKey(), entry.getValue().get(), pageLimit, mode);
         }
         holdSubtreeRows(root, all.size() - before);
         checkSize(root, all, maxInodes);

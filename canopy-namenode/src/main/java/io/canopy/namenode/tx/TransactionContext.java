@@ -236,6 +236,43 @@ public final class TransactionContext {
   }
 
   /**
+   * One page of children of each directory of {@code directories} (after {@code startsAfter}'s name at the same
+   * position, null for the first page), at most {@code limit} each, in name order, read without locks and sent together
+   * in one round trip (a {@link ReadBatch}; engines may run its scans side by side): how a count of a wide subtree
+   * costs one round trip per level of many small directories instead of one per directory. Pages prefetched with the
+   * locks are taken from there.
+   */
+  public List<List<Inode>> unlockedChildrenPages(List<Inode> directories, List<String> startsAfter, int limit)
+      throws StoreException {
+    if (directories.size() != startsAfter.size()) {
+      throw new IllegalArgumentException("one start name per directory: " + directories.size() + " directories, "
+          + startsAfter.size() + " start names");
+    }
+    List<ReadBatch.Result<List<Inode>>> pages = new ArrayList<>(directories.size());
+    ReadBatch batch = null;
+    for (int i = 0; i < directories.size(); i++) {
+      Inode directory = directories.get(i);
+      String after = startsAfter.get(i);
+      ReadBatch.Result<List<Inode>> page = cache.childrenPages.remove(new ChildrenPage(directory.id(), after, limit,
+          LockMode.NONE));
+      if (page == null) {
+        batch = batch == null ? transaction.batch() : batch;
+        page = directory.spreadsChildren() ? batch.spreadChildren(directory.id(), after, limit, LockMode.NONE)
+            : batch.children(directory.id(), directory.id(), after, limit, LockMode.NONE);
+      }
+      pages.add(page);
+    }
+    if (batch != null) {
+      batch.execute();
+    }
+    List<List<Inode>> children = new ArrayList<>(pages.size());
+    for (ReadBatch.Result<List<Inode>> page : pages) {
+      children.add(page.get());
+    }
+    return children;
+  }
+
+  /**
    * How many children of {@code directory} come after {@code startAfter} in name order: with no start point the
    * directory's own children count, free; else one round trip counting them (a scan of their index entries).
    */
