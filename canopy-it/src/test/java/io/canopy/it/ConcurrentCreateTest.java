@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.canopy.metadata.MetadataStore;
-import io.canopy.metadata.QueryResult;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

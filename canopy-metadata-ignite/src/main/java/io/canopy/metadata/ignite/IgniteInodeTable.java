@@ -37,8 +37,10 @@ final class IgniteInodeTable implements InodeTable, IgniteBufferedTable {
   private final RecordView<Tuple> view;
   private final RecordView<Tuple> ids;
   private final WriteBuffer<InodeKey, Inode> writes = new WriteBuffer<>("inodes");
-  /** Ids of the rows this transaction read or wrote, so that a delete can remove the id row without a read. */
-  /** Concurrent: a read-only batch's scans remember their rows side by side ({@link IgniteReadBatch}). */
+  /**
+   * Ids of the rows this transaction read or wrote, so that a delete can remove the id row without a read; concurrent:
+   * a read-only batch's scans remember their rows side by side ({@link IgniteReadBatch}).
+   */
   private final Map<InodeKey, Long> knownIds = new java.util.concurrent.ConcurrentHashMap<>();
 
   IgniteInodeTable(IgniteClient client, IgniteSession session) {

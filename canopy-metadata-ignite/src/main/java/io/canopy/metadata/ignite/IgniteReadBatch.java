@@ -207,25 +207,29 @@ final class IgniteReadBatch implements ReadBatch {
     for (Slot<?> scan : scans) {
       running.add(transaction.scans().start(scan::run));
     }
-    StoreException failed = null;
+    // every scan is waited for, whatever failed, so that none still uses the session once this returns
+    Exception failed = null;
     try {
       for (Slot<?> slot : slots) {
         if (!slot.scan) {
           slot.run();
         }
       }
-    } catch (StoreException e) {
+    } catch (StoreException | RuntimeException e) {
       failed = e;
     }
     for (IgniteScans.Running scan : running) {
       try {
         scan.await();
-      } catch (StoreException e) {
+      } catch (StoreException | RuntimeException e) {
         failed = failed == null ? e : failed;
       }
     }
+    if (failed instanceof StoreException store) {
+      throw store;
+    }
     if (failed != null) {
-      throw failed;
+      throw (RuntimeException) failed;
     }
   }
 }

@@ -11,7 +11,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The threads of one store on which read-only batches run their scans side by side ({@link IgniteReadBatch}): at most
  * {@link #THREADS} scans at once for the whole store, the others queued. A scan's own time is bounded by the client's
- * operation timeout; a store closed meanwhile runs what it is given in the caller's thread.
+ * operation timeout. Once the store is closed, a scan given runs in the caller's thread; one still queued at the close
+ * is cancelled (its batch fails).
  */
 final class IgniteScans implements AutoCloseable {
   /** Scans in flight at most, for every transaction of the store together. */
@@ -40,6 +41,8 @@ final class IgniteScans implements AutoCloseable {
       }
       try {
         future.get();
+      } catch (java.util.concurrent.CancellationException e) {
+        throw new StoreException("the store closed before a scan ran", e);
       } catch (InterruptedException e) {
         future.cancel(true);
         Thread.currentThread().interrupt();
@@ -85,6 +88,12 @@ final class IgniteScans implements AutoCloseable {
 
   @Override
   public void close() {
-    threads.shutdownNow();
+    // scans still queued are cancelled, so that the batches waiting for them end (with an error) instead of waiting
+    // for ever
+    for (Runnable queued : threads.shutdownNow()) {
+      if (queued instanceof Future<?> future) {
+        future.cancel(false);
+      }
+    }
   }
 }
