@@ -13,7 +13,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "canopy bench", mixinStandardHelpOptions = true,
     description = {"Side-by-side benchmarks of Canopy and Apache HDFS 3.5.0 on this machine, same run, same client.",
         "Both systems run on 127.0.0.1 with the same datanode count, replication, block size and log level."},
-    subcommands = {BenchCli.Report.class, BenchCli.Namenodes.class, BenchCli.FullReport.class,
+    subcommands = {BenchCli.Report.class, BenchCli.Namenodes.class, BenchCli.Engines.class, BenchCli.FullReport.class,
         BenchCli.ReportStormCommand.class, CommandLine.HelpCommand.class})
 public final class BenchCli implements Runnable {
   /** Set by bin/canopy to the repository root. */
@@ -152,6 +152,64 @@ public final class BenchCli implements Runnable {
       progress.println("Report written to " + out);
       progress.flush();
       return rows.stream().mapToLong(NamenodeScaling.Row::failures).sum() == 0 ? 0 : 1;
+    }
+  }
+
+  /** The same workloads with the metadata on PostgreSQL and on Ignite with 1 and 3 nodes (issue 18). */
+  @Command(name = "engines", mixinStandardHelpOptions = true,
+      description = {"Runs NNThroughputBenchmark (create, mkdirs, open, fileStatus, rename, delete) and the Spotify mix",
+          "on fresh Canopy clusters (1 namenode, 3 datanodes) whose metadata lives on each engine in turn, and writes",
+          "a Markdown report: throughput, ratio to the first engine, and the cost of one operation (transactions,",
+          "round trips, statements, server CPU of namenode, database and datanodes) and of each namenode call.",
+          "Example: bin/canopy bench engines --engines postgres,ignite:1,ignite:3"},
+      footer = {"", "Exit status: 0 when every run completed without a failed operation, 1 otherwise."})
+  static final class Engines implements Callable<Integer> {
+    @Option(names = "--mode", defaultValue = "quick", paramLabel = "MODE",
+        description = "smoke, quick or full (default: ${DEFAULT-VALUE}).")
+    String mode;
+
+    @Option(names = "--engines", defaultValue = "postgres,ignite:1,ignite:3", split = ",",
+        paramLabel = "ENGINE,...", description = {"Engines to measure, in order: postgres, or ignite:N for N Apache",
+            "Ignite 3 nodes started by canopy up (default: ${DEFAULT-VALUE})."})
+    List<String> engines;
+
+    @Option(names = "--out", defaultValue = "docs/benchmarks-engines.md", paramLabel = "FILE",
+        description = "Report to write (default: ${DEFAULT-VALUE}).")
+    Path out;
+
+    @Option(names = "--work", defaultValue = "target/bench-engines", paramLabel = "DIR",
+        description = "Scratch directory for the clusters (default: ${DEFAULT-VALUE}).")
+    Path work;
+
+    @Option(names = "--seed", defaultValue = "20261122", paramLabel = "N",
+        description = "Seed of the workload's randomness, the same for every cluster (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+      Path repository = Path.of(System.getProperty(REPOSITORY_PROPERTY, "")).toAbsolutePath();
+      out = repository.resolve(out);
+      work = repository.resolve(work);
+      List<MetadataEngine> parsed = new java.util.ArrayList<>();
+      for (String engine : engines) {
+        try {
+          parsed.add(EngineComparison.parse(engine));
+        } catch (IllegalArgumentException e) {
+          throw new CommandLine.ParameterException(spec.commandLine(), "--engines: " + e.getMessage());
+        }
+      }
+      PrintWriter progress = spec.commandLine().getOut();
+      BenchMode benchMode = BenchMode.named(mode);
+      java.time.Instant started = java.time.Instant.now();
+      List<EngineComparison.EngineRun> runs = EngineComparison.run(benchMode, work, seed, parsed, progress);
+      EngineComparison.write(runs, benchMode, seed, out, "bin/canopy bench engines --mode " + benchMode.name()
+          + " --seed " + seed + " --engines " + String.join(",", engines), started);
+      progress.println("Report written to " + out);
+      progress.flush();
+      return EngineComparison.failures(runs) == 0 ? 0 : 1;
     }
   }
 

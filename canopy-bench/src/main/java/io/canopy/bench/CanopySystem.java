@@ -31,6 +31,8 @@ public final class CanopySystem implements SystemUnderTest {
   public static final String NAMENODES = "namenode";
   /** The PostgreSQL server: the postmaster and all its children (backends, background workers). */
   public static final String POSTGRESQL = "PostgreSQL";
+  /** The Apache Ignite 3 database nodes ({@code db-K}, one process each) of a cluster on that engine. */
+  public static final String IGNITE = "Ignite nodes";
   /** The DataNodes' JVM (one for all of them). */
   public static final String DATANODES = "datanodes";
   /** The JVM that launched the embedded PostgreSQL and holds it (idle while the cluster runs). */
@@ -62,9 +64,16 @@ public final class CanopySystem implements SystemUnderTest {
   /** Starts a fresh cluster with {@code namenodes} namenodes (several: clients reach them as a nameservice). */
   public static CanopySystem start(Path directory, int namenodes, int datanodes, Map<String, String> settings)
       throws IOException {
+    return start(directory, namenodes, datanodes, MetadataEngine.POSTGRES, settings);
+  }
+
+  /** Starts a fresh cluster whose metadata lives on {@code engine}. */
+  public static CanopySystem start(Path directory, int namenodes, int datanodes, MetadataEngine engine,
+      Map<String, String> settings) throws IOException {
     System.setProperty(DaemonLauncher.LOG4J_PROPERTY, SERVER_LOG4J);
     List<String> args = new ArrayList<>(List.of("up", "--dir", directory.toString(), "--namenodes",
         Integer.toString(namenodes), "--datanodes", Integer.toString(datanodes)));
+    args.addAll(engine.upArguments());
     settings.forEach((key, value) -> {
       args.add("-D");
       args.add(key + "=" + value);
@@ -155,19 +164,21 @@ public final class CanopySystem implements SystemUnderTest {
   /**
    * Roots of the server process trees by kind: {@link #NAMENODES}, {@link #POSTGRESQL} (the postmaster, whose tree
    * holds every backend), {@link #DATANODES} (one process for all of them), and {@link #LAUNCHER}, the idle JVM that started PostgreSQL (pg_ctl
-   * detaches the server from it, so it is a tree of its own).
+   * detaches the server from it, so it is a tree of its own); on Ignite, {@link #IGNITE} (the database nodes) in
+   * place of the last two. Kinds without a process are left out.
    */
   @Override
   public Map<String, List<Long>> serverCpuRoots() throws IOException {
     Map<String, List<Long>> roots = new java.util.LinkedHashMap<>();
-    for (String kind : List.of(NAMENODES, POSTGRESQL, DATANODES, LAUNCHER)) {
+    for (String kind : List.of(NAMENODES, POSTGRESQL, IGNITE, DATANODES, LAUNCHER)) {
       roots.put(kind, new ArrayList<>());
     }
     try (Stream<Path> files = Files.list(layout().runDir())) {
       for (Path file : (Iterable<Path>) files::iterator) {
         String name = file.getFileName().toString();
         if (name.endsWith(".pid")) {
-          String kind = name.startsWith("namenode") ? NAMENODES : name.startsWith("datanode") ? DATANODES : LAUNCHER;
+          String kind = name.startsWith("namenode") ? NAMENODES : name.startsWith("datanode") ? DATANODES
+              : name.startsWith("db-") ? IGNITE : LAUNCHER;
           long pid = Long.parseLong(Files.readString(file).trim());
           if (!roots.get(kind).contains(pid)) { // the datanodes share one process, named by each one's pid file
             roots.get(kind).add(pid);
@@ -176,6 +187,7 @@ public final class CanopySystem implements SystemUnderTest {
       }
     }
     Postmaster.running(layout().databaseDir()).ifPresent(server -> roots.get(POSTGRESQL).add(server.pid()));
+    roots.values().removeIf(List::isEmpty);
     return roots;
   }
 

@@ -113,7 +113,7 @@ final class MixComparison {
   }
 
   /** The namenode writes its counters every second: wait for a write that follows everything done so far. */
-  private static Map<String, OperationMetrics.Snapshot> awaitFreshMetrics(CanopySystem canopy) throws IOException {
+  static Map<String, OperationMetrics.Snapshot> awaitFreshMetrics(CanopySystem canopy) throws IOException {
     try {
       Thread.sleep(1500);
     } catch (InterruptedException e) {

@@ -150,7 +150,7 @@ final class NamenodeScaling {
     return rows;
   }
 
-  private static Row measure(String name, int namenodes, SystemUnderTest system, Configuration conf,
+  static Row measure(String name, int namenodes, SystemUnderTest system, Configuration conf,
       MixSettings settings, BenchMode mode, CpuPinning pinning, PrintWriter progress) throws IOException {
     List<Double> throughputs = new ArrayList<>();
     ServerCpu.Usage cpu = ServerCpu.Usage.NONE;
@@ -340,7 +340,7 @@ final class NamenodeScaling {
     return operations > 0 ? String.format(Locale.ROOT, "%.1f", count / operations) : "";
   }
 
-  private static void deleteRecursively(Path directory) throws IOException {
+  static void deleteRecursively(Path directory) throws IOException {
     if (!Files.exists(directory)) {
       return;
     }
