@@ -170,7 +170,7 @@ final class IgniteInodeTable implements InodeTable, IgniteBufferedTable {
 
   /**
    * Unlocked pages of children of several directories, in one query (a {@code UNION ALL} of each page's scan, each
-   * labelled with its position): one request and one wait for the partitions' safe time instead of one per
+   * labelled with its position): one request and one wait for the cluster's safe time instead of one per
    * directory (design 020). Each page as {@link #children} answers it unlocked.
    */
   List<List<Inode>> unlockedChildrenPages(List<PageRequest> pages) throws StoreException {

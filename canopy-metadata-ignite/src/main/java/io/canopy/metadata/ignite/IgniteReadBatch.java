@@ -23,7 +23,7 @@ import java.util.OptionalLong;
  * A batch of reads on Ignite, run in the order added when executed (so a read after a locking one sees the state under
  * that lock). Not yet one round trip: each read is its own request, counted as such. In a read-only transaction,
  * where nothing is locked and order does not matter, the batch's scans of directories' children run side by side on
- * the store's scan threads ({@link IgniteScans}): each waits for its partition's safe time (design 020), and waiting
+ * the store's scan threads ({@link IgniteScans}): each waits for the cluster's safe time (design 020), and waiting
  * for all of them at once costs about one wait instead of one per directory.
  */
 final class IgniteReadBatch implements ReadBatch {

@@ -107,7 +107,7 @@ final class IgniteRows<K, R> implements IgniteBufferedTable {
   /**
    * The same for a table whose writers all hold one lock the reading transaction holds too (the namenodes table under
    * the election row's): in a read-write transaction inside it even unlocked, where a scan takes a few milliseconds
-   * instead of waiting for the partitions' safe time outside it (design 020).
+   * instead of waiting for the cluster's safe time outside it (design 020).
    */
   List<R> scanUnderHeldLock(String index, String clauses, LockMode lock, Object... arguments) throws StoreException {
     return scan(true, index, clauses, lock, arguments);

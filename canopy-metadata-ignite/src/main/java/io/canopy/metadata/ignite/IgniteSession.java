@@ -130,7 +130,7 @@ final class IgniteSession {
 
   /**
    * Runs a query: with a lock, inside the transaction (scans take range locks there); without one, outside it, where
-   * Ignite runs it as a read-only transaction at the present time (it waits for the partitions' safe time to reach
+   * Ignite runs it as a read-only transaction at the present time (it waits for the cluster's safe time to reach
    * it, and takes no lock).
    */
   List<SqlRow> query(String sql, LockMode requested, String what, Object... arguments) throws StoreException {
@@ -141,8 +141,8 @@ final class IgniteSession {
    * Runs a query; {@code coveredByInodeLock}: its rows are a file's or directory's own rows (blocks, replicas,
    * attributes, quota), which the DAL locks implicitly through their inode. Such a query runs inside a read-write
    * transaction even when asked for no lock: outside, as an implicit read-only transaction, it waits for the
-   * partitions' safe time, about a quarter of a second each with Ignite's defaults (a namenode's completeSmall, with
-   * three such scans of its file's rows, took a second), while inside it takes a few milliseconds; the shared range
+   * cluster's safe time (Ignite's default sync interval of 250 ms made that about a quarter of a second each; canopy
+   * up's clusters sync every 10 ms), while inside it takes a few milliseconds; the shared range
    * locks it takes are on rows the operation's inode lock keeps other writers from, or their index neighbours.
    * Directory listings are not covered: an unlocked listing must never wait for writers (the DAL contract).
    */
