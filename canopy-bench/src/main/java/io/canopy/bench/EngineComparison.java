@@ -81,7 +81,23 @@ final class EngineComparison {
       progress.println("Canopy on " + engine.label() + ": starting (1 namenode, " + DATANODES + " datanodes)");
       progress.flush();
       Instant starting = Instant.now();
-      try (CanopySystem canopy = CanopySystem.start(directory, 1, DATANODES, engine, CLUSTER_SETTINGS)) {
+      CanopySystem started;
+      try {
+        started = CanopySystem.start(directory, 1, DATANODES, engine, CLUSTER_SETTINGS);
+      } catch (IOException e) {
+        // the next engines are still measured; every workload of this one is reported as not run, with the reason
+        progress.println("  canopy up failed: " + e.getMessage());
+        progress.flush();
+        String reason = "canopy up failed: " + lastLine(e.getMessage());
+        List<Row> rows = new ArrayList<>();
+        for (String workload : workloads()) {
+          rows.add(new Row(workload, engine, List.of(), 0, ServerCpu.Usage.NONE, OperationMetrics.Snapshot.ZERO, 1,
+              reason));
+        }
+        runs.add(new EngineRun(engine, Duration.between(starting, Instant.now()), rows, Map.of()));
+        continue;
+      }
+      try (CanopySystem canopy = started) {
         Duration startup = Duration.between(starting, Instant.now());
         progress.printf(Locale.ROOT, "  started in %.1f s%n", startup.toMillis() / 1000.0);
         pinning.pinServers(canopy.serverPids());
@@ -148,6 +164,18 @@ final class EngineComparison {
     }
     return new Row(MIX, engine, measured.opsPerSecond(), measured.operations(),
         new ServerCpu.Usage(measured.cpuSeconds()), measured.database(), measured.failures(), null);
+  }
+
+  /** The workloads of every engine's run, in the report's order. */
+  static List<String> workloads() {
+    List<String> workloads = new ArrayList<>(NnThroughputComparison.OPERATIONS);
+    workloads.add(MIX);
+    return workloads;
+  }
+
+  private static String lastLine(String message) {
+    String text = message == null ? "failed" : message.strip();
+    return text.substring(text.lastIndexOf('\n') + 1);
   }
 
   private static String firstLine(String message) {

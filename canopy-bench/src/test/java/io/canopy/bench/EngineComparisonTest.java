@@ -26,6 +26,8 @@ class EngineComparisonTest {
     assertEquals(List.of("--engine", "ignite", "--db-nodes", "3"), MetadataEngine.ignite(3).upArguments());
     assertEquals(List.of(), MetadataEngine.POSTGRES.upArguments());
     assertEquals("Ignite, 1 node", MetadataEngine.ignite(1).label());
+    assertEquals(List.of("create", "mkdirs", "open", "fileStatus", "rename", "delete", EngineComparison.MIX),
+        EngineComparison.workloads(), "every engine's rows, a failed start's included, in the report's order");
     for (String wrong : List.of("ignite", "ignite:x", "ignite:0", "ignite:6", "postgres:2", "mysql")) {
       IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
           () -> EngineComparison.parse(wrong), wrong);

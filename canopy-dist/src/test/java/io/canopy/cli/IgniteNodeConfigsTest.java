@@ -44,7 +44,7 @@ class IgniteNodeConfigsTest {
     assertTrue(second.contains("raft.fsync: false"), "three nodes: a majority of processes holds a commit");
     String clusterConfig = Files.readString(IgniteNodeConfigs.clusterFile(layout));
     assertTrue(clusterConfig.contains("\n  replication.idleSafeTimePropagationDurationMillis: 100\n"), clusterConfig);
-    assertTrue(clusterConfig.contains("\n  system.idleSafeTimeSyncIntervalMillis: 10\n"), clusterConfig);
+    assertTrue(clusterConfig.contains("\n  system.idleSafeTimeSyncIntervalMillis: 20\n"), clusterConfig);
     IgniteNodeConfigs.writeAll(layout, cluster(1, Map.of()));
     assertTrue(Files.readString(IgniteNodeConfigs.nodeFile(layout, Role.databaseNode(1))).contains("raft.fsync: true"),
         "one node holds every copy: its disk must");

@@ -142,7 +142,7 @@ final class IgniteSession {
    * attributes, quota), which the DAL locks implicitly through their inode. Such a query runs inside a read-write
    * transaction even when asked for no lock: outside, as an implicit read-only transaction, it waits for the
    * cluster's safe time (Ignite's default sync interval of 250 ms made that about a quarter of a second each; canopy
-   * up's clusters sync every 10 ms), while inside it takes a few milliseconds; the shared range
+   * up's clusters sync every 20 ms), while inside it takes a few milliseconds; the shared range
    * locks it takes are on rows the operation's inode lock keeps other writers from, or their index neighbours.
    * Directory listings are not covered: an unlocked listing must never wait for writers (the DAL contract).
    */

@@ -55,12 +55,12 @@ final class IgniteTestCluster implements AutoCloseable {
       for (IgniteServer server : cluster.servers) {
         joins.add(server.waitForInitAsync());
       }
-      // as canopy up's clusters: idle partitions move their safe time on every 100 ms, the cluster's every 10 ms
+      // as canopy up's clusters: idle partitions move their safe time on every 100 ms, the cluster's every 20 ms
       // (design 020)
       cluster.servers.get(0).initClusterAsync(InitParameters.builder().metaStorageNodeNames(names)
           .clusterName("canopy-test")
           .clusterConfiguration("ignite { replication.idleSafeTimePropagationDurationMillis: 100, "
-              + "system.idleSafeTimeSyncIntervalMillis: 10 }").build()).join();
+              + "system.idleSafeTimeSyncIntervalMillis: 20 }").build()).join();
       for (CompletableFuture<Void> join : joins) {
         join.join();
       }
