@@ -165,7 +165,7 @@ public final class CanopySystem implements SystemUnderTest {
    * Roots of the server process trees by kind: {@link #NAMENODES}, {@link #POSTGRESQL} (the postmaster, whose tree
    * holds every backend), {@link #DATANODES} (one process for all of them), and {@link #LAUNCHER}, the idle JVM that started PostgreSQL (pg_ctl
    * detaches the server from it, so it is a tree of its own); on Ignite, {@link #IGNITE} (the database nodes) in
-   * place of the last two. Kinds without a process are left out.
+   * place of {@link #POSTGRESQL} and {@link #LAUNCHER}. Kinds without a process are left out.
    */
   @Override
   public Map<String, List<Long>> serverCpuRoots() throws IOException {

@@ -28,9 +28,16 @@ public record MetadataEngine(String name, int nodes) {
     return new MetadataEngine("ignite", nodes);
   }
 
+  /**
+   * How long {@code canopy up} may wait for each part of an Ignite cluster: three nodes, their format and the first
+   * datanode registrations took 97 s of the default 120 on this machine, and one start missed it (design 020).
+   */
+  static final int IGNITE_UP_TIMEOUT_SECONDS = 300;
+
   /** The options {@code canopy up} gets for this engine (none for the default, PostgreSQL). */
   List<String> upArguments() {
-    return name.equals("postgres") ? List.of() : List.of("--engine", name, "--db-nodes", Integer.toString(nodes));
+    return name.equals("postgres") ? List.of() : List.of("--engine", name, "--db-nodes", Integer.toString(nodes),
+        "--timeout", Integer.toString(IGNITE_UP_TIMEOUT_SECONDS));
   }
 
   /** How the report names it: "PostgreSQL", "Ignite, 3 nodes". */

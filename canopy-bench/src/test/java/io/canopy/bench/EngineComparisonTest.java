@@ -23,7 +23,8 @@ class EngineComparisonTest {
   void enginesAreNamedAsCanopyUpTakesThem() {
     assertEquals(MetadataEngine.POSTGRES, EngineComparison.parse("postgres"));
     assertEquals(MetadataEngine.ignite(3), EngineComparison.parse(" ignite:3"));
-    assertEquals(List.of("--engine", "ignite", "--db-nodes", "3"), MetadataEngine.ignite(3).upArguments());
+    assertEquals(List.of("--engine", "ignite", "--db-nodes", "3", "--timeout", "300"),
+        MetadataEngine.ignite(3).upArguments());
     assertEquals(List.of(), MetadataEngine.POSTGRES.upArguments());
     assertEquals("Ignite, 1 node", MetadataEngine.ignite(1).label());
     assertEquals(List.of("create", "mkdirs", "open", "fileStatus", "rename", "delete", EngineComparison.MIX),
@@ -53,11 +54,11 @@ class EngineComparisonTest {
         "create", new OperationMetrics.Snapshot(100, 300, 1100, 0, 0, 0));
     MetadataEngine ignite = MetadataEngine.ignite(3);
     List<EngineComparison.EngineRun> runs = List.of(
-        new EngineComparison.EngineRun(MetadataEngine.POSTGRES, Duration.ofSeconds(5), List.of(
+        new EngineComparison.EngineRun(MetadataEngine.POSTGRES, true, Duration.ofSeconds(5), List.of(
             row("create", MetadataEngine.POSTGRES, CanopySystem.POSTGRESQL, 1.0, 400),
             row(EngineComparison.MIX, MetadataEngine.POSTGRES, CanopySystem.POSTGRESQL, 1.0, 300, 200, 100)),
             calls),
-        new EngineComparison.EngineRun(ignite, Duration.ofSeconds(90), List.of(
+        new EngineComparison.EngineRun(ignite, true, Duration.ofSeconds(90), List.of(
             row("create", ignite, CanopySystem.IGNITE, 3.0, 40),
             new EngineComparison.Row(EngineComparison.MIX, ignite, List.of(), 0, ServerCpu.Usage.NONE,
                 OperationMetrics.Snapshot.ZERO, 1, "the mix's namespace build failed")),
@@ -78,5 +79,26 @@ class EngineComparisonTest {
     assertTrue(text.contains("- Ignite, 3 nodes, Spotify mix: the mix's namespace build failed"), text);
     assertTrue(text.contains("| Ignite, 3 nodes | 90 s |"), text);
     assertEquals(1, EngineComparison.failures(runs));
+  }
+
+  @Test
+  void anEngineWhoseClusterDidNotStartIsReportedAsSuch() throws Exception {
+    List<EngineComparison.Row> failed = EngineComparison.workloads().stream().map(workload -> new EngineComparison.Row(
+        workload, MetadataEngine.ignite(3), List.<Double>of(), 0, ServerCpu.Usage.NONE, OperationMetrics.Snapshot.ZERO,
+        1, "canopy up failed: datanode-1 is not ready after 300 s")).toList();
+    List<EngineComparison.Row> measured = EngineComparison.workloads().stream().map(workload ->
+        row(workload, MetadataEngine.POSTGRES, CanopySystem.POSTGRESQL, 1.0, 100)).toList();
+    List<EngineComparison.EngineRun> runs = List.of(
+        new EngineComparison.EngineRun(MetadataEngine.POSTGRES, true, Duration.ofSeconds(5), measured, Map.of()),
+        new EngineComparison.EngineRun(MetadataEngine.ignite(3), false, Duration.ofSeconds(301), failed, Map.of()));
+    Path out = directory.resolve("engines.md");
+
+    EngineComparison.write(runs, BenchMode.SMOKE, 7, out, "bin/canopy bench engines", Instant.EPOCH);
+
+    String text = Files.readString(out);
+    assertTrue(text.contains("| Ignite, 3 nodes | failed after 301 s |"), text);
+    assertTrue(text.contains("| open | 100.0 | failed |  |"), text);
+    assertTrue(text.contains("- Ignite, 3 nodes, delete: canopy up failed: datanode-1 is not ready after 300 s"), text);
+    assertEquals(EngineComparison.workloads().size(), EngineComparison.failures(runs));
   }
 }
