@@ -61,7 +61,7 @@ final class IgniteErrors {
     if (cause instanceof IgniteClientConnectionException) {
       return committing
           ? new TransientStoreException(what + ": connection to the Ignite cluster lost during commit", cause, true)
-          : new TransientStoreException(what + ": connection to an Ignite node lost: " + cause.getMessage(), cause,
+          : new TransientStoreException(what + ": connection to an Ignite node lost: " + describe(cause), cause,
               false);
     }
     if (cause instanceof IgniteException ignite && ignite.code() == Transactions.ACQUIRE_LOCK_ERR) {
@@ -74,7 +74,17 @@ final class IgniteErrors {
     if (cause instanceof StoreException store) {
       return store;
     }
-    return new StoreException(what + ": " + cause.getMessage(), cause);
+    return new StoreException(what + ": " + describe(cause), cause);
+  }
+
+  /** A throwable's message, or its class (and its cause's) when it has none: "null" tells an operator nothing. */
+  static String describe(Throwable error) {
+    String message = error.getMessage();
+    if (message != null && !message.isBlank()) {
+      return message;
+    }
+    return error.getClass().getName() + (error.getCause() != null && error.getCause() != error
+        ? " (" + describe(error.getCause()) + ")" : "");
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.canopy.metadata.ignite;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -46,5 +47,15 @@ class IgniteErrorsTest {
       assertFalse(((LockConflictException) refused).outcomeUnknown(), "the transaction was rolled back");
       assertTrue(refused.getMessage().startsWith("reading inode: "), refused.getMessage());
     }
+  }
+
+  @Test
+  void anErrorWithoutAMessageIsNamedByItsClass() {
+    StoreException timedOut = IgniteErrors.translate("creating Canopy's tables",
+        new CompletionException(new java.util.concurrent.TimeoutException()), false);
+    assertEquals("creating Canopy's tables: java.util.concurrent.TimeoutException", timedOut.getMessage());
+    StoreException wrapped = IgniteErrors.translate("formatting", new IllegalStateException(
+        new java.util.concurrent.TimeoutException("DDL did not finish in 30 s")), false);
+    assertTrue(wrapped.getMessage().contains("DDL did not finish in 30 s"), wrapped.getMessage());
   }
 }
