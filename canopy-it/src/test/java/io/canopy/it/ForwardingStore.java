@@ -59,6 +59,11 @@ abstract class ForwardingStore implements MetadataStore {
   }
 
   @Override
+  public boolean queuesLockRequests() {
+    return delegate.queuesLockRequests();
+  }
+
+  @Override
   public String describe() {
     return delegate.describe();
   }

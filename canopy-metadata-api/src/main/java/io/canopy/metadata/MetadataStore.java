@@ -52,6 +52,15 @@ public interface MetadataStore extends AutoCloseable {
     return Optional.empty();
   }
 
+  /**
+   * Whether a lock request that meets a conflicting lock waits for it (PostgreSQL) rather than being refused at once
+   * ({@link LockConflictException}, Ignite's wait-die). The namenode queues its own operations' requests for the
+   * same rows in front of an engine that refuses them, so they do not starve each other.
+   */
+  default boolean queuesLockRequests() {
+    return true;
+  }
+
   /** Human-readable description of the engine and where it is, without credentials. */
   String describe();
 

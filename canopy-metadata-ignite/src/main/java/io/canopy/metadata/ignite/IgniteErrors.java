@@ -28,6 +28,9 @@ final class IgniteErrors {
       Transactions.TX_PRIMARY_REPLICA_EXPIRED_ERR,
       Transactions.TX_STALE_OPERATION_ERR,
       Transactions.TX_ALREADY_FINISHED_WITH_TIMEOUT_ERR,
+      // the cluster ended the transaction under a request (its primary replica expired, say: seen as "Transaction is
+      // already finished" on SQL); one that ran past its time limit is told apart by IgniteSession
+      Transactions.TX_ALREADY_FINISHED_ERR,
       Transactions.TX_FAILED_READ_WRITE_OPERATION_ERR,
       Replicator.REPLICA_COMMON_ERR,
       Replicator.REPLICA_TIMEOUT_ERR,
@@ -94,6 +97,12 @@ final class IgniteErrors {
   private static boolean awaitingPrimary(IgniteException error) {
     String message = error.getMessage();
     return message != null && message.contains("Failed to get the primary replica");
+  }
+
+  /** Whether {@code error} says the transaction had already ended when the request reached it. */
+  static boolean endedTransaction(Throwable error) {
+    return unwrap(error) instanceof IgniteException ignite && (ignite.code() == Transactions.TX_ALREADY_FINISHED_ERR
+        || ignite.code() == Transactions.TX_ALREADY_FINISHED_WITH_TIMEOUT_ERR);
   }
 
   private static Throwable unwrap(Throwable error) {

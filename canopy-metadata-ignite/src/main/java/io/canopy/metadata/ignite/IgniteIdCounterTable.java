@@ -70,7 +70,7 @@ final class IgniteIdCounterTable implements IdCounterTable, IgniteBufferedTable 
         view.upsertAll(session.transaction(), raised);
         session.count(1);
       } catch (RuntimeException e) {
-        throw IgniteErrors.translate("advancing id counters", e, false);
+        throw session.translate("advancing id counters", e, false);
       }
     }
     advances.clear();

@@ -310,7 +310,7 @@ final class IgniteInodeTable implements InodeTable, IgniteBufferedTable {
         session.count(1);
       }
     } catch (RuntimeException e) {
-      throw IgniteErrors.translate("writing inodes", e, false);
+      throw session.translate("writing inodes", e, false);
     }
   }
 

@@ -33,9 +33,13 @@ final class IgniteMetadataStore implements MetadataStore {
   private final String description;
   private final IgniteAdminQueries adminQueries;
   private final IgniteScans scans = new IgniteScans();
+  /** {@link IgniteSettings#TRANSACTION_TIMEOUT_MS}, checked when the store opens. */
+  private final long transactionTimeoutMs;
 
-  IgniteMetadataStore(HomeNodeClient clients, IgniteSettings settings, List<String> addresses) {
+  IgniteMetadataStore(HomeNodeClient clients, IgniteSettings settings, List<String> addresses)
+      throws StoreException {
     this.clients = clients;
+    this.transactionTimeoutMs = settings.transactionTimeoutMs();
     this.settings = settings;
     this.description = "Apache Ignite 3 cluster at " + String.join(",", addresses);
     this.adminQueries = new IgniteAdminQueries(clients);
@@ -44,6 +48,7 @@ final class IgniteMetadataStore implements MetadataStore {
   static IgniteMetadataStore open(IgniteSettings settings) throws StoreException {
     List<String> addresses = settings.addresses();
     long timeout = settings.timeoutMs();
+    settings.transactionTimeoutMs(); // checked before any connection is made
     HomeNodeClient clients = new HomeNodeClient(addresses, address -> IgniteClient.builder().addresses(address)
         .connectTimeout(timeout).loggerFactory(new QuietClientLogging()).operationTimeout(timeout).build());
     return new IgniteMetadataStore(clients, settings, addresses);
@@ -53,14 +58,14 @@ final class IgniteMetadataStore implements MetadataStore {
   public Transaction begin() throws StoreException {
     IgniteClient client = clients.get();
     requireTables(client);
-    return new IgniteTransaction(client, false, scans);
+    return new IgniteTransaction(client, false, scans, transactionTimeoutMs);
   }
 
   @Override
   public Transaction beginReadOnly() throws StoreException {
     IgniteClient client = clients.get();
     requireTables(client);
-    return new IgniteTransaction(client, true, scans);
+    return new IgniteTransaction(client, true, scans, transactionTimeoutMs);
   }
 
   /** Checks that the namespace is formatted and looks its tables up, once per connection ({@link IgniteViews}). */
@@ -144,6 +149,12 @@ final class IgniteMetadataStore implements MetadataStore {
   @Override
   public <T> Optional<T> capability(Class<T> type) {
     return type == AdminQueries.class ? Optional.of(type.cast(adminQueries)) : Optional.empty();
+  }
+
+  /** Wait-die: a conflicting request of the younger transaction fails at once. */
+  @Override
+  public boolean queuesLockRequests() {
+    return false;
   }
 
   @Override

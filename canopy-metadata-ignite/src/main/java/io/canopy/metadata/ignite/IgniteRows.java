@@ -206,7 +206,7 @@ final class IgniteRows<K, R> implements IgniteBufferedTable {
         session.count(1);
       }
     } catch (RuntimeException e) {
-      throw IgniteErrors.translate("writing " + table, e, false);
+      throw session.translate("writing " + table, e, false);
     }
   }
 

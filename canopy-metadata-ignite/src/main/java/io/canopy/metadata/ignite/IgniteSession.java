@@ -11,6 +11,7 @@ import org.apache.ignite.sql.SqlRow;
 import org.apache.ignite.table.RecordView;
 import org.apache.ignite.table.Tuple;
 import org.apache.ignite.tx.Transaction;
+import org.apache.ignite.tx.TransactionOptions;
 
 /**
  * The Ignite side of one DAL transaction (design 020): a read-write transaction begun at the first read that needs it,
@@ -31,13 +32,18 @@ import org.apache.ignite.tx.Transaction;
 final class IgniteSession {
   private final IgniteClient client;
   private final boolean readOnly;
+  /** How long Ignite lets the read-write transaction run ({@link IgniteSettings#TRANSACTION_TIMEOUT_MS}). */
+  private final long timeoutMs;
   private Transaction transaction;
+  /** When the read-write transaction began ({@link System#nanoTime}), for telling its timeout from other ends. */
+  private long beganNanos;
   private int roundTrips;
   private int statements;
 
-  IgniteSession(IgniteClient client, boolean readOnly) {
+  IgniteSession(IgniteClient client, boolean readOnly, long timeoutMs) {
     this.client = client;
     this.readOnly = readOnly;
+    this.timeoutMs = timeoutMs;
   }
 
   boolean readOnly() {
@@ -56,7 +62,8 @@ final class IgniteSession {
   /** The read-write transaction, begun on first use. */
   Transaction transaction() {
     if (transaction == null) {
-      transaction = client.transactions().begin();
+      transaction = client.transactions().begin(new TransactionOptions().timeoutMillis(timeoutMs));
+      beganNanos = System.nanoTime();
     }
     return transaction;
   }
@@ -84,7 +91,7 @@ final class IgniteSession {
       }
       return rows;
     } catch (RuntimeException e) {
-      throw IgniteErrors.translate(what, e, false);
+      throw translate(what, e, false);
     }
   }
 
@@ -124,7 +131,7 @@ final class IgniteSession {
       view.upsertAll(transaction(), present);
       count(1);
     } catch (RuntimeException e) {
-      throw IgniteErrors.translate(what, e, false);
+      throw translate(what, e, false);
     }
   }
 
@@ -154,7 +161,7 @@ final class IgniteSession {
     try (ResultSet<SqlRow> result = client.sql().execute(in, sql, arguments)) {
       result.forEachRemaining(rows::add);
     } catch (RuntimeException e) {
-      throw IgniteErrors.translate(what, e, false);
+      throw translate(what, e, false);
     }
     count(1);
     return rows;
@@ -165,7 +172,7 @@ final class IgniteSession {
     try (ResultSet<SqlRow> result = client.sql().execute(transaction(), sql, arguments)) {
       result.affectedRows();
     } catch (RuntimeException e) {
-      throw IgniteErrors.translate(what, e, false);
+      throw translate(what, e, false);
     }
     count(1);
   }
@@ -184,6 +191,24 @@ final class IgniteSession {
     return statements;
   }
 
+  /**
+   * {@link IgniteErrors#translate}, except for a transaction that Ignite ended because it ran past its timeout: running
+   * the operation again would run as long, so that is no transient error but one that names the limit.
+   */
+  StoreException translate(String what, RuntimeException error, boolean committing) {
+    long ranMs = beganNanos == 0 ? 0 : (System.nanoTime() - beganNanos) / 1_000_000;
+    if (beganNanos != 0 && ranMs >= timeoutMs && IgniteErrors.endedTransaction(error)) {
+      return new StoreException(what + ": the database transaction ran " + ranMs + " ms, past Ignite's limit of "
+          + timeoutMs + " ms (" + IgniteSettings.TRANSACTION_TIMEOUT_MS + "), and was rolled back; an operation this"
+          + " long on this engine needs a higher limit or a smaller " + SUBTREE_THRESHOLD_KEY + " ("
+          + IgniteErrors.describe(error) + ")", error);
+    }
+    return IgniteErrors.translate(what, error, committing);
+  }
+
+  /** The namenode's key bounding the inodes of one transaction (named here only, not read: it is the namenode's). */
+  private static final String SUBTREE_THRESHOLD_KEY = "canopy.namenode.subtree.protocol-threshold";
+
   void commit() throws StoreException {
     if (transaction == null) {
       return;
@@ -195,7 +220,7 @@ final class IgniteSession {
       count(1);
     } catch (RuntimeException e) {
       rollbackQuietly(ending);
-      throw IgniteErrors.translate("commit", e, true);
+      throw translate("commit", e, true);
     }
   }
 

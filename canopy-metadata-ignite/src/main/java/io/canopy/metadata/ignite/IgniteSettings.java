@@ -26,6 +26,13 @@ public final class IgniteSettings {
   /** How long the client waits to connect, and for each answer, in milliseconds. */
   public static final String TIMEOUT_MS = PREFIX + "timeout-ms";
   static final long TIMEOUT_MS_DEFAULT = 30_000;
+  /**
+   * How long Ignite lets one read-write transaction run before it rolls it back, in milliseconds. The longest are the
+   * namenode's single-transaction subtree operations (a recursive delete of up to the subtree threshold's inodes);
+   * Ignite's own default, 30 s, ended such a delete on three nodes sharing one core.
+   */
+  public static final String TRANSACTION_TIMEOUT_MS = PREFIX + "transaction-timeout-ms";
+  static final long TRANSACTION_TIMEOUT_MS_DEFAULT = 120_000;
   /** The distribution zone of Canopy's tables. */
   public static final String ZONE = PREFIX + "zone";
   static final String ZONE_DEFAULT = "CANOPY";
@@ -65,6 +72,11 @@ public final class IgniteSettings {
 
   long timeoutMs() throws StoreException {
     return intIn(TIMEOUT_MS, settings.getOrDefault(TIMEOUT_MS, String.valueOf(TIMEOUT_MS_DEFAULT)), 100, 3_600_000);
+  }
+
+  long transactionTimeoutMs() throws StoreException {
+    return intIn(TRANSACTION_TIMEOUT_MS, settings.getOrDefault(TRANSACTION_TIMEOUT_MS,
+        String.valueOf(TRANSACTION_TIMEOUT_MS_DEFAULT)), 1_000, 3_600_000);
   }
 
   String zone() throws StoreException {

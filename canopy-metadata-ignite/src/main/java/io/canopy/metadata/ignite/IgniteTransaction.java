@@ -59,9 +59,9 @@ final class IgniteTransaction implements Transaction {
   private final List<IgniteBufferedTable> flushOrder;
   private boolean finished;
 
-  IgniteTransaction(IgniteClient client, boolean readOnly, IgniteScans scans) {
+  IgniteTransaction(IgniteClient client, boolean readOnly, IgniteScans scans, long timeoutMs) {
     this.scans = scans;
-    this.session = new IgniteSession(client, readOnly);
+    this.session = new IgniteSession(client, readOnly, timeoutMs);
     this.inodes = new IgniteInodeTable(client, session);
     this.variables = new IgniteVariableTable(client, session);
     this.idCounters = new IgniteIdCounterTable(client, session);

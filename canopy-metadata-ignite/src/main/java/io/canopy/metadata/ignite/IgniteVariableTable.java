@@ -54,7 +54,7 @@ final class IgniteVariableTable implements VariableTable, IgniteBufferedTable {
       view.upsertAll(session.transaction(), rows);
       session.count(1);
     } catch (RuntimeException e) {
-      throw IgniteErrors.translate("writing variables " + puts.keySet(), e, false);
+      throw session.translate("writing variables " + puts.keySet(), e, false);
     }
     puts.clear();
   }

@@ -50,6 +50,17 @@ class IgniteErrorsTest {
   }
 
   @Test
+  void aTransactionEndedUnderARequestIsTransient() {
+    for (int code : new int[] {ErrorGroups.Transactions.TX_ALREADY_FINISHED_ERR,
+        ErrorGroups.Transactions.TX_ALREADY_FINISHED_WITH_TIMEOUT_ERR}) {
+      IgniteException ended = new IgniteException(code, "Transaction is already finished [tx=...]");
+      assertInstanceOf(TransientStoreException.class, IgniteErrors.translate("listing directory 5", ended, false));
+      assertTrue(IgniteErrors.endedTransaction(new CompletionException(ended)));
+    }
+    assertFalse(IgniteErrors.endedTransaction(new IgniteException(ErrorGroups.Transactions.ACQUIRE_LOCK_ERR, "lock")));
+  }
+
+  @Test
   void anErrorWithoutAMessageIsNamedByItsClass() {
     StoreException timedOut = IgniteErrors.translate("creating Canopy's tables",
         new CompletionException(new java.util.concurrent.TimeoutException()), false);

@@ -39,6 +39,11 @@ class IgniteSettingsTest {
     assertTrue(partitions.contains("'many' is not a number"), partitions);
     String timeout = refusal(Map.of(IgniteSettings.TIMEOUT_MS, "5"), IgniteSettings::timeoutMs);
     assertTrue(timeout.contains("100..3600000"), timeout);
+    String transactions = refusal(Map.of(IgniteSettings.TRANSACTION_TIMEOUT_MS, "999"),
+        IgniteSettings::transactionTimeoutMs);
+    assertTrue(transactions.contains(IgniteSettings.TRANSACTION_TIMEOUT_MS) && transactions.contains("1000..3600000"),
+        transactions);
+    assertEquals(IgniteSettings.TRANSACTION_TIMEOUT_MS_DEFAULT, new IgniteSettings(Map.of()).transactionTimeoutMs());
     assertEquals(IgniteSettings.REPLICAS_DEFAULT, new IgniteSettings(Map.of()).replicas());
     assertEquals(IgniteSettings.PARTITIONS_DEFAULT, new IgniteSettings(Map.of()).partitions());
   }

@@ -204,6 +204,26 @@ class IgniteStoreFoundationTest {
     }
   }
 
+  /**
+   * A transaction that runs past its time limit is ended by Ignite; the request that finds it ended fails with an
+   * error naming the limit and its key, not as transient (running the operation again would run as long).
+   */
+  @Test
+  void aTransactionPastItsTimeLimitFailsNamingTheLimit() throws Exception {
+    Map<String, String> settings = new java.util.HashMap<>(cluster.settings());
+    settings.put(IgniteSettings.TRANSACTION_TIMEOUT_MS, "1000");
+    try (MetadataStore limited = MetadataStoreProvider.open("ignite", settings);
+        Transaction tx = limited.begin()) {
+      tx.inodes().get(new InodeKey(ROOT_ID, ROOT_ID, "a"), LockMode.SHARED); // begins the transaction
+      Thread.sleep(2_500);
+      StoreException ended = assertThrows(StoreException.class,
+          () -> tx.inodes().children(ROOT_ID, ROOT_ID, "", 10, LockMode.SHARED));
+      assertFalse(ended instanceof TransientStoreException, ended.toString());
+      assertTrue(ended.getMessage().contains("past Ignite's limit of 1000 ms")
+          && ended.getMessage().contains(IgniteSettings.TRANSACTION_TIMEOUT_MS), ended.getMessage());
+    }
+  }
+
   @Test
   void directoryScansUseThePrimaryKeyOrTheParentIndexNeverAWholeTableScan() throws Exception {
     Map<String, String> settings = cluster.settings();

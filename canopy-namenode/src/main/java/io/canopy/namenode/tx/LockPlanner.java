@@ -110,8 +110,12 @@ final class LockPlanner {
   /** For an inode locked by id with quota: whether any quota exists, and its ancestors once known. */
   private ReadBatch.Result<Boolean> anyQuota;
   private List<Inode> fileAncestors;
+  /** Where this transaction's row locks queue first, for an engine that refuses held locks at once. */
+  private final LocalLockQueue.Held queued;
 
-  LockPlanner(Transaction transaction, InodeHintCache hints, RowCache cache, QuotaRows quotas, SubtreeFlags flags) {
+  LockPlanner(Transaction transaction, InodeHintCache hints, RowCache cache, QuotaRows quotas, SubtreeFlags flags,
+      LocalLockQueue.Held queued) {
+    this.queued = queued;
     this.transaction = transaction;
     this.hints = hints;
     this.cache = cache;
@@ -215,6 +219,7 @@ final class LockPlanner {
         quotaReads = quotas.addLocks(batch, ids);
       }
     }
+    queueFor(targets, request);
     batch.execute();
     if (predictions != null) {
       verifyPredictions(request, predictions, targets, unlocked.get());
@@ -245,6 +250,25 @@ final class LockPlanner {
       }
     }
     checkSubtreeFlags();
+  }
+
+  /**
+   * Waits in the namenode's local queue for the inode rows about to be locked (the path targets, and the inode named
+   * by id), before any of them is asked of the database.
+   */
+  private void queueFor(TreeMap<FsPath, LockTarget> targets, LockRequest request) throws IOException {
+    Map<LocalLockQueue.Key, LockMode> wanted = new HashMap<>();
+    for (LockTarget target : targets.values()) {
+      wanted.merge(LocalLockQueue.Key.of(target.key), target.mode, LockPlanner::stronger);
+    }
+    if (request.hasInode()) {
+      wanted.merge(LocalLockQueue.Key.byId(request.inodeId()), request.inodeMode(), LockPlanner::stronger);
+    }
+    queued.lock(wanted);
+  }
+
+  private static LockMode stronger(LockMode a, LockMode b) {
+    return a.covers(b) ? a : b;
   }
 
   /**

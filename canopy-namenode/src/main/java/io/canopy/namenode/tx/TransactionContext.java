@@ -57,12 +57,18 @@ public final class TransactionContext {
 
   TransactionContext(Transaction transaction, InodeHintCache hints, SubtreeRows subtreeRows, String operation,
       SubtreeFlags flags) {
+    this(transaction, hints, subtreeRows, operation, flags, LocalLockQueue.NONE.open());
+  }
+
+  /** A context whose row locks queue first in {@code queued} (an engine that refuses held locks at once). */
+  TransactionContext(Transaction transaction, InodeHintCache hints, SubtreeRows subtreeRows, String operation,
+      SubtreeFlags flags, LocalLockQueue.Held queued) {
     this.transaction = transaction;
     this.tables = new TransactionTables(transaction);
     this.hints = hints;
     this.quotas = new QuotaRows(transaction, hints);
     this.flags = flags;
-    this.planner = new LockPlanner(transaction, hints, cache, quotas, flags);
+    this.planner = new LockPlanner(transaction, hints, cache, quotas, flags, queued);
     this.subtrees = new SubtreeReader(transaction, cache, subtreeRows, operation, flags);
   }
 

@@ -65,6 +65,8 @@ public final class TransactionRunner {
   private final long retryCacheExpiryMs;
   /** The rows of subtrees all operations hold at once ({@link TransactionContext#holdSubtreeRows}). */
   private final SubtreeRows subtreeRows;
+  /** Where row locks queue in front of an engine that refuses held locks at once ({@link LocalLockQueue}). */
+  private final LocalLockQueue lockQueue;
   /** Keys calls that do not come from RPC: an identity, not a source of behaviour, so not seeded. */
   private final String ownClientId = "namenode-" + UUID.randomUUID();
   private final AtomicInteger ownCallIds = new AtomicInteger();
@@ -97,6 +99,8 @@ public final class TransactionRunner {
     this.clock = clock;
     this.retryCacheExpiryMs = retryCacheExpiryMs;
     this.subtreeRows = new SubtreeRows(subtreeMaxRows);
+    this.lockQueue = store.queuesLockRequests() ? LocalLockQueue.NONE
+        : new LocalLockQueue(LocalLockQueue.DEFAULT_WAIT_MS);
   }
 
   public <T> T run(Operation<T> operation) throws IOException {
@@ -123,9 +127,12 @@ public final class TransactionRunner {
     ConflictRuns conflicts = new ConflictRuns();
     for (int attempt = 1; attempt <= maxAttempts; attempt++) {
       TransactionContext context = null;
-      try (Transaction transaction = operation.readOnly() ? store.beginReadOnly() : store.begin()) {
+      // The queue's locks are given back after the transaction ends, and before any backoff below. A read-only
+      // transaction takes no row lock that could be refused, so it does not queue.
+      try (LocalLockQueue.Held queued = operation.readOnly() ? LocalLockQueue.NONE.open() : lockQueue.open();
+          Transaction transaction = operation.readOnly() ? store.beginReadOnly() : store.begin()) {
         context = new TransactionContext(transaction, hints, subtreeRows, operation.name(),
-            subtreeWait == null ? NO_DEAD_OWNERS : subtreeWait.flags());
+            subtreeWait == null ? NO_DEAD_OWNERS : subtreeWait.flags(), queued);
         context.acquire(operation.locks());
         T result;
         try {
