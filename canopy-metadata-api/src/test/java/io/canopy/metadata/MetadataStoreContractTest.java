@@ -2270,61 +2270,64 @@ public abstract class MetadataStoreContractTest {
     });
     InodeKey missing = new InodeKey(ROOT_ID, ROOT_ID, "missing");
 
-    try (Transaction tx = begin()) {
-      ReadBatch batch = tx.batch();
-      assertTrue(batch.isEmpty());
-      ReadBatch.Result<Optional<Inode>> present = batch.inode(f.key(), LockMode.SHARED);
-      assertFalse(batch.isEmpty());
-      ReadBatch.Result<Optional<Inode>> absent = batch.inode(missing, LockMode.EXCLUSIVE);
-      ReadBatch.Result<Map<InodeKey, Inode>> several =
-          batch.inodes(List.of(g.key(), missing, dir.key()), LockMode.NONE);
-      ReadBatch.Result<Map<InodeKey, Inode>> noneFound = batch.inodes(List.of(missing), LockMode.SHARED);
-      ReadBatch.Result<Map<InodeKey, Inode>> noKeys = batch.inodes(List.of(), LockMode.EXCLUSIVE);
-      ReadBatch.Result<Optional<Inode>> byId = batch.inodeById(20_002, LockMode.EXCLUSIVE);
-      ReadBatch.Result<Optional<Inode>> byMissingId = batch.inodeById(20_009, LockMode.NONE);
-      ReadBatch.Result<List<Block>> blocks = batch.blocksOfFile(20_002);
-      ReadBatch.Result<List<Block>> noBlocks = batch.blocksOfFile(20_009);
-      ReadBatch.Result<List<Replica>> replicas = batch.replicasOfFile(20_002);
-      ReadBatch.Result<List<Replica>> noReplicas = batch.replicasOfFile(20_009);
-      ReadBatch.Result<List<UcReplica>> ucReplicas = batch.ucReplicasOfFile(20_002);
-      ReadBatch.Result<List<UcReplica>> noUcReplicas = batch.ucReplicasOfFile(20_001);
-      ReadBatch.Result<Optional<Lease>> leaseRead = batch.lease("client-1");
-      ReadBatch.Result<Optional<Lease>> noLease = batch.lease("client-9");
-      ReadBatch.Result<Optional<RetryEntry>> retry = batch.retryEntry(entry.key());
-      ReadBatch.Result<Optional<RetryEntry>> noRetryOfCall = batch.retryEntry(new RetryKey("client-1", 6));
-      ReadBatch.Result<Optional<RetryEntry>> noRetryOfClient = batch.retryEntry(new RetryKey("client-2", 5));
-      List<ReadBatch.Result<?>> handles = List.of(present, absent, several, noneFound, noKeys, byId, byMissingId,
-          blocks, noBlocks, replicas, noReplicas, ucReplicas, noUcReplicas, leaseRead, noLease, retry,
-          noRetryOfCall, noRetryOfClient);
-      for (int i = 0; i < handles.size(); i++) {
-        assertThrows(IllegalStateException.class, handles.get(i)::get, "read " + i + " of the batch before execute");
+    // a read-only transaction may run the batch's reads side by side (Ignite does): the answers are the same
+    for (boolean readOnly : new boolean[] {false, true}) {
+      try (Transaction tx = readOnly ? store.beginReadOnly() : begin()) {
+        ReadBatch batch = tx.batch();
+        assertTrue(batch.isEmpty());
+        ReadBatch.Result<Optional<Inode>> present = batch.inode(f.key(), LockMode.SHARED);
+        assertFalse(batch.isEmpty());
+        ReadBatch.Result<Optional<Inode>> absent = batch.inode(missing, LockMode.EXCLUSIVE);
+        ReadBatch.Result<Map<InodeKey, Inode>> several =
+            batch.inodes(List.of(g.key(), missing, dir.key()), LockMode.NONE);
+        ReadBatch.Result<Map<InodeKey, Inode>> noneFound = batch.inodes(List.of(missing), LockMode.SHARED);
+        ReadBatch.Result<Map<InodeKey, Inode>> noKeys = batch.inodes(List.of(), LockMode.EXCLUSIVE);
+        ReadBatch.Result<Optional<Inode>> byId = batch.inodeById(20_002, LockMode.EXCLUSIVE);
+        ReadBatch.Result<Optional<Inode>> byMissingId = batch.inodeById(20_009, LockMode.NONE);
+        ReadBatch.Result<List<Block>> blocks = batch.blocksOfFile(20_002);
+        ReadBatch.Result<List<Block>> noBlocks = batch.blocksOfFile(20_009);
+        ReadBatch.Result<List<Replica>> replicas = batch.replicasOfFile(20_002);
+        ReadBatch.Result<List<Replica>> noReplicas = batch.replicasOfFile(20_009);
+        ReadBatch.Result<List<UcReplica>> ucReplicas = batch.ucReplicasOfFile(20_002);
+        ReadBatch.Result<List<UcReplica>> noUcReplicas = batch.ucReplicasOfFile(20_001);
+        ReadBatch.Result<Optional<Lease>> leaseRead = batch.lease("client-1");
+        ReadBatch.Result<Optional<Lease>> noLease = batch.lease("client-9");
+        ReadBatch.Result<Optional<RetryEntry>> retry = batch.retryEntry(entry.key());
+        ReadBatch.Result<Optional<RetryEntry>> noRetryOfCall = batch.retryEntry(new RetryKey("client-1", 6));
+        ReadBatch.Result<Optional<RetryEntry>> noRetryOfClient = batch.retryEntry(new RetryKey("client-2", 5));
+        List<ReadBatch.Result<?>> handles = List.of(present, absent, several, noneFound, noKeys, byId, byMissingId,
+            blocks, noBlocks, replicas, noReplicas, ucReplicas, noUcReplicas, leaseRead, noLease, retry,
+            noRetryOfCall, noRetryOfClient);
+        for (int i = 0; i < handles.size(); i++) {
+          assertThrows(IllegalStateException.class, handles.get(i)::get, "read " + i + " of the batch before execute");
+        }
+
+        batch.execute();
+
+        assertEquals(Optional.of(f), present.get());
+        assertEquals(Optional.empty(), absent.get());
+        assertEquals(Map.of(g.key(), g, dir.key(), dir), Map.copyOf(several.get()));
+        assertEquals(Map.of(), noneFound.get());
+        assertEquals(Map.of(), noKeys.get());
+        assertEquals(Optional.of(f), byId.get());
+        assertEquals(Optional.empty(), byMissingId.get());
+        assertEquals(List.of(b0, b1), blocks.get());
+        assertEquals(List.of(), noBlocks.get());
+        assertEquals(2, replicas.get().size(), replicas.get().toString());
+        assertEquals(Set.of(r1, r2), Set.copyOf(replicas.get()));
+        assertEquals(List.of(), noReplicas.get());
+        assertEquals(List.of(u1), ucReplicas.get());
+        assertEquals(List.of(), noUcReplicas.get());
+        assertEquals(Optional.of(lease), leaseRead.get());
+        assertEquals(Optional.empty(), noLease.get());
+        assertSameRetryEntry(entry, retry.get());
+        assertEquals(Optional.empty(), noRetryOfCall.get());
+        assertEquals(Optional.empty(), noRetryOfClient.get());
+
+        assertThrows(IllegalStateException.class, batch::execute, "a batch executes once");
+        assertEquals(Optional.of(f), present.get(), "a refused second execute must not disturb the results");
+        tx.commit();
       }
-
-      batch.execute();
-
-      assertEquals(Optional.of(f), present.get());
-      assertEquals(Optional.empty(), absent.get());
-      assertEquals(Map.of(g.key(), g, dir.key(), dir), Map.copyOf(several.get()));
-      assertEquals(Map.of(), noneFound.get());
-      assertEquals(Map.of(), noKeys.get());
-      assertEquals(Optional.of(f), byId.get());
-      assertEquals(Optional.empty(), byMissingId.get());
-      assertEquals(List.of(b0, b1), blocks.get());
-      assertEquals(List.of(), noBlocks.get());
-      assertEquals(2, replicas.get().size(), replicas.get().toString());
-      assertEquals(Set.of(r1, r2), Set.copyOf(replicas.get()));
-      assertEquals(List.of(), noReplicas.get());
-      assertEquals(List.of(u1), ucReplicas.get());
-      assertEquals(List.of(), noUcReplicas.get());
-      assertEquals(Optional.of(lease), leaseRead.get());
-      assertEquals(Optional.empty(), noLease.get());
-      assertSameRetryEntry(entry, retry.get());
-      assertEquals(Optional.empty(), noRetryOfCall.get());
-      assertEquals(Optional.empty(), noRetryOfClient.get());
-
-      assertThrows(IllegalStateException.class, batch::execute, "a batch executes once");
-      assertEquals(Optional.of(f), present.get(), "a refused second execute must not disturb the results");
-      tx.commit();
     }
   }
 

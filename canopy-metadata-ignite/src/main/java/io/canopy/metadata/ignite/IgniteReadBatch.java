@@ -22,9 +22,9 @@ import java.util.OptionalLong;
 /**
  * A batch of reads on Ignite, run in the order added when executed (so a read after a locking one sees the state under
  * that lock). Not yet one round trip: each read is its own request, counted as such. In a read-only transaction,
- * where nothing is locked and order does not matter, the batch's scans of directories' children run side by side on
- * the store's scan threads ({@link IgniteScans}): each waits for the cluster's safe time (design 020), and waiting
- * for all of them at once costs about one wait instead of one per directory.
+ * where nothing is locked and order does not matter, the batch's queries (directories' children, a file's blocks,
+ * replicas and attributes) run side by side on the store's scan threads ({@link IgniteScans}): each waits for the
+ * cluster's safe time (design 020), and waiting for all of them at once costs about one wait instead of one each.
  */
 final class IgniteReadBatch implements ReadBatch {
   /** One read of the batch. */
@@ -34,7 +34,7 @@ final class IgniteReadBatch implements ReadBatch {
 
   private static final class Slot<T> implements Result<T> {
     private final Read<T> read;
-    /** A scan of a directory's children (or their count): may run beside the batch's others when nothing is locked. */
+    /** A query (a directory's children, a file's rows): may run beside the batch's others when nothing is locked. */
     private final boolean scan;
     private volatile boolean done;
     private volatile T value;
@@ -126,17 +126,17 @@ final class IgniteReadBatch implements ReadBatch {
 
   @Override
   public Result<List<Block>> blocksOfFile(long inodeId) {
-    return add(() -> transaction.blocks().ofFile(inodeId));
+    return add(() -> transaction.blocks().ofFile(inodeId), true);
   }
 
   @Override
   public Result<List<Replica>> replicasOfFile(long inodeId) {
-    return add(() -> transaction.replicas().ofFile(inodeId));
+    return add(() -> transaction.replicas().ofFile(inodeId), true);
   }
 
   @Override
   public Result<List<UcReplica>> ucReplicasOfFile(long inodeId) {
-    return add(() -> transaction.ucReplicas().ofFile(inodeId));
+    return add(() -> transaction.ucReplicas().ofFile(inodeId), true);
   }
 
   @Override
@@ -156,7 +156,7 @@ final class IgniteReadBatch implements ReadBatch {
 
   @Override
   public Result<List<ExtendedAttribute>> xattrsOf(long inodeId) {
-    return add(() -> transaction.xattrs().ofInode(inodeId));
+    return add(() -> transaction.xattrs().ofInode(inodeId), true);
   }
 
   @Override
@@ -166,7 +166,7 @@ final class IgniteReadBatch implements ReadBatch {
 
   @Override
   public Result<Boolean> anyQuota() {
-    return add(() -> transaction.quotas().any());
+    return add(() -> transaction.quotas().any(), true);
   }
 
   @Override

@@ -17,15 +17,15 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * A namenode-local queue in front of the row locks of an engine that refuses a held lock at once instead of queueing
  * the request (Ignite 3's wait-die, design 020). Without it, the operations of one namenode that want the same row
  * (creates in one directory, each locking it exclusively) race for it in the database: the younger loses and re-runs,
- * and since a re-run begins a younger transaction it loses again, until its budget is spent. Here they queue, first come
- * first served, for exactly the rows they are about to lock in the database, and reach the database one at a time;
- * only operations of other namenodes still meet in the database.
+ * and since a re-run begins a younger transaction it loses again, until its budget is spent. Here they queue, first
+ * come first served, for exactly the rows they are about to lock in the database, and reach the database one at a
+ * time; only operations of other namenodes still meet in the database.
  *
  * <p>A transaction takes its queue locks in one call, in one total order of the keys, before any of its row locks,
- * and keeps them until it ends; it never waits here while holding a database lock, so the queue adds no deadlock. Every
- * wait is bounded ({@link #waitMs}): a request that waited that long is refused as the database would refuse it
- * ({@link LockConflictException}), and the transaction runner re-runs the operation as for a refused row lock. An engine
- * that queues lock requests itself (PostgreSQL) has no use for this: {@link #NONE}.
+ * and keeps them until it ends; it never waits here while holding a database lock, so the queue adds no deadlock.
+ * Every wait is bounded ({@link #waitMs}): a request that waited that long is refused as the database would refuse it
+ * ({@link LockConflictException}), and the transaction runner re-runs the operation as for a refused row lock. An
+ * engine that queues lock requests itself (PostgreSQL) has no use for this: {@link #NONE}.
  */
 final class LocalLockQueue {
   /** The queue of an engine that queues lock requests itself: holding its locks takes nothing. */
