@@ -18,11 +18,13 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
@@ -325,28 +327,41 @@ public final class MiniCanopyCluster implements AutoCloseable {
     return dataNodes;
   }
 
+  /**
+   * Waits until every namenode not stopped counts {@code count} live datanodes with their storages reported: each
+   * namenode learns a datanode's storages from that datanode's own heartbeats to it, and a write placed through one
+   * that has not yet heard from any is refused ("could only be written to 0 of the 1 minReplication nodes").
+   */
   public void waitForDataNodes(int count, Duration timeout) throws IOException {
     if (count == 0) {
       return;
     }
     long deadline = System.nanoTime() + timeout.toNanos();
-    try (DistributedFileSystem fs = (DistributedFileSystem) FileSystem.newInstance(URI.create(uri()), conf)) {
-      while (true) {
-        int live = fs.getDataNodeStats(DatanodeReportType.LIVE).length;
-        boolean storagesReported = fs.getStatus().getCapacity() > 0;
-        if (live >= count && storagesReported) {
-          return;
-        }
-        if (System.nanoTime() > deadline) {
-          throw new IOException("Only " + live + " of " + count + " datanodes registered within " + timeout);
-        }
-        Thread.sleep(100);
+    for (int i = 0; i < nameNodes.size(); i++) {
+      if (stopped.contains(i)) {
+        continue;
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted waiting for datanodes", e);
+      String address = "hdfs://" + NetUtils.getHostPortString(nameNodes.get(i).address());
+      try (DistributedFileSystem fs = (DistributedFileSystem) FileSystem.newInstance(URI.create(address), conf)) {
+        while (true) {
+          DatanodeInfo[] live = fs.getDataNodeStats(DatanodeReportType.LIVE);
+          long withStorages = Arrays.stream(live).filter(node -> node.getCapacity() > 0).count();
+          if (withStorages >= count) {
+            break;
+          }
+          if (System.nanoTime() > deadline) {
+            throw new IOException("Only " + live.length + " of " + count + " datanodes registered (" + withStorages
+                + " with their storages reported) at namenode " + i + " (" + address + ") within " + timeout);
+          }
+          Thread.sleep(100);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted waiting for datanodes", e);
+      }
     }
   }
+
 
   public String uri() {
     return uri(0);

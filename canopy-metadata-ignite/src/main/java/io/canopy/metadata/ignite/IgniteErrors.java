@@ -72,7 +72,9 @@ final class IgniteErrors {
       return new LockConflictException(what + ": " + ignite.getMessage(), ignite);
     }
     if (cause instanceof IgniteException ignite && (isTransient(ignite.code()) || awaitingPrimary(ignite))) {
-      return new TransientStoreException(what + ": " + ignite.getMessage(), ignite, committing);
+      // a transaction found already ended was rolled back: its commit did not happen
+      return new TransientStoreException(what + ": " + ignite.getMessage(), ignite,
+          committing && !endedTransaction(ignite));
     }
     if (cause instanceof StoreException store) {
       return store;

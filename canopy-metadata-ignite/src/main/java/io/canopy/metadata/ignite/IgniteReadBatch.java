@@ -203,15 +203,19 @@ final class IgniteReadBatch implements ReadBatch {
       }
       return;
     }
+    // In the batch's order: a scan starts when reached, a key-value read runs in this thread, so every read begins
+    // after the key-value reads before it ended (a file's rows are read after its inode: a file seen closed has its
+    // closed rows). Every scan is waited for, whatever failed, so that none still uses the session afterwards.
     List<IgniteScans.Running> running = new ArrayList<>(scans.size());
-    for (Slot<?> scan : scans) {
-      running.add(transaction.scans().start(scan::run));
-    }
-    // every scan is waited for, whatever failed, so that none still uses the session once this returns
     Exception failed = null;
     try {
       for (Slot<?> slot : slots) {
-        if (!slot.scan) {
+        if (slot.done) {
+          continue;
+        }
+        if (slot.scan) {
+          running.add(transaction.scans().start(slot::run));
+        } else {
           slot.run();
         }
       }

@@ -29,10 +29,12 @@ public final class IgniteSettings {
   /**
    * How long Ignite lets one read-write transaction run before it rolls it back, in milliseconds. The longest are the
    * namenode's single-transaction subtree operations (a recursive delete of up to the subtree threshold's inodes);
-   * Ignite's own default, 30 s, ended such a delete on three nodes sharing one core.
+   * Ignite's own default, 30 s, ended such a delete on three nodes sharing one core. It is also how long a transaction
+   * abandoned by its client keeps its locks, and under wait-die every other writer of those rows is refused until
+   * then: 60 s, not more.
    */
   public static final String TRANSACTION_TIMEOUT_MS = PREFIX + "transaction-timeout-ms";
-  static final long TRANSACTION_TIMEOUT_MS_DEFAULT = 120_000;
+  static final long TRANSACTION_TIMEOUT_MS_DEFAULT = 60_000;
   /** The distribution zone of Canopy's tables. */
   public static final String ZONE = PREFIX + "zone";
   static final String ZONE_DEFAULT = "CANOPY";

@@ -56,6 +56,8 @@ class IgniteErrorsTest {
       IgniteException ended = new IgniteException(code, "Transaction is already finished [tx=...]");
       assertInstanceOf(TransientStoreException.class, IgniteErrors.translate("listing directory 5", ended, false));
       assertTrue(IgniteErrors.endedTransaction(new CompletionException(ended)));
+      StoreException atCommit = IgniteErrors.translate("commit", ended, true);
+      assertFalse(((TransientStoreException) atCommit).outcomeUnknown(), "an ended transaction did not commit");
     }
     assertFalse(IgniteErrors.endedTransaction(new IgniteException(ErrorGroups.Transactions.ACQUIRE_LOCK_ERR, "lock")));
   }

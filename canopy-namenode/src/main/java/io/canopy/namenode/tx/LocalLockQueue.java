@@ -19,7 +19,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * (creates in one directory, each locking it exclusively) race for it in the database: the younger loses and re-runs,
  * and since a re-run begins a younger transaction it loses again, until its budget is spent. Here they queue, first
  * come first served, for exactly the rows they are about to lock in the database, and reach the database one at a
- * time; only operations of other namenodes still meet in the database.
+ * time; operations of other namenodes still meet in the database (and calls naming one inode by path and by id, see
+ * {@link Key}).
  *
  * <p>A transaction takes its queue locks in one call, in one total order of the keys, before any of its row locks,
  * and keeps them until it ends; it never waits here while holding a database lock, so the queue adds no deadlock.
@@ -34,18 +35,36 @@ final class LocalLockQueue {
   /** How long a transaction waits for the queue's locks before it is refused, unless configured. */
   static final long DEFAULT_WAIT_MS = 10_000;
 
-  /** A row the queue locks: an inode by its key or by its id. Ordered by kind, then by the key's fields. */
-  record Key(long partitionId, long parentId, String name, long inodeId) {
-    static final Comparator<Key> ORDER = Comparator.comparingLong(Key::partitionId).thenComparingLong(Key::parentId)
-        .thenComparing(Key::name).thenComparingLong(Key::inodeId);
+  /**
+   * A row the queue locks: an inode by its key or by its id, or a directory's quota row. An inode locked by id and the
+   * same inode locked by path are two keys (its key is not known before the lock): such calls meet in the database.
+   */
+  record Key(int kind, long partitionId, long parentId, String name, long id) {
+    private static final int INODE = 0;
+    private static final int INODE_BY_ID = 1;
+    private static final int QUOTA = 2;
+    static final Comparator<Key> ORDER = Comparator.comparingInt(Key::kind).thenComparingLong(Key::partitionId)
+        .thenComparingLong(Key::parentId).thenComparing(Key::name).thenComparingLong(Key::id);
 
     static Key of(io.canopy.metadata.entity.InodeKey key) {
-      return new Key(key.partitionId(), key.parentId(), key.name(), 0);
+      return new Key(INODE, key.partitionId(), key.parentId(), key.name(), 0);
     }
 
-    /** An inode locked by id, whose key is not known before the lock: after every keyed row in the order. */
     static Key byId(long inodeId) {
-      return new Key(Long.MAX_VALUE, Long.MAX_VALUE, "", inodeId);
+      return new Key(INODE_BY_ID, 0, 0, "", inodeId);
+    }
+
+    /** The quota row of directory {@code inodeId}. */
+    static Key quota(long inodeId) {
+      return new Key(QUOTA, 0, 0, "", inodeId);
+    }
+
+    String describe() {
+      return switch (kind) {
+        case INODE -> "the inode named '" + name + "' in directory " + parentId;
+        case INODE_BY_ID -> "inode " + id;
+        default -> "the quota row of directory " + id;
+      };
     }
   }
 
@@ -119,11 +138,11 @@ final class LocalLockQueue {
           got = lock.tryLock(waitMs, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          throw new InterruptedIOException("interrupted while waiting for this namenode's lock on " + describe(key));
+          throw new InterruptedIOException("interrupted while waiting for this namenode's lock on " + key.describe());
         }
         if (!got) {
           throw new LockConflictException("waited " + waitMs + " ms for this namenode's other operations on "
-              + describe(key), null);
+              + key.describe(), null);
         }
         locks.add(lock);
       }
@@ -132,19 +151,23 @@ final class LocalLockQueue {
     /** Gives back every lock taken and forgets the keys nobody else holds or waits for. */
     @Override
     public void close() {
+      RuntimeException failed = null;
       for (int i = locks.size() - 1; i >= 0; i--) {
-        locks.get(i).unlock();
+        try {
+          locks.get(i).unlock();
+        } catch (RuntimeException e) { // a lock closed on another thread than its own: give back the others anyway
+          failed = failed == null ? e : failed;
+        }
       }
       locks.clear();
       for (Key key : keys) {
         entries.computeIfPresent(key, (k, e) -> --e.users == 0 ? null : e);
       }
       keys.clear();
+      if (failed != null) {
+        throw failed;
+      }
     }
   }
 
-  private static String describe(Key key) {
-    return key.inodeId() != 0 ? "inode " + key.inodeId()
-        : "the inode named '" + key.name() + "' in directory " + key.parentId();
-  }
 }

@@ -219,7 +219,7 @@ final class LockPlanner {
         quotaReads = quotas.addLocks(batch, ids);
       }
     }
-    queueFor(targets, request);
+    queueFor(targets, request, quotaReads.keySet());
     batch.execute();
     if (predictions != null) {
       verifyPredictions(request, predictions, targets, unlocked.get());
@@ -253,11 +253,15 @@ final class LockPlanner {
   }
 
   /**
-   * Waits in the namenode's local queue for the inode rows about to be locked (the path targets, and the inode named
-   * by id), before any of them is asked of the database.
+   * Waits in the namenode's local queue for the rows about to be locked (the path targets, the inode named by id, the
+   * quota rows of {@code quotaDirectories}, exclusively), before any of them is asked of the database.
    */
-  private void queueFor(TreeMap<FsPath, LockTarget> targets, LockRequest request) throws IOException {
+  private void queueFor(TreeMap<FsPath, LockTarget> targets, LockRequest request, Set<Long> quotaDirectories)
+      throws IOException {
     Map<LocalLockQueue.Key, LockMode> wanted = new HashMap<>();
+    for (long directory : quotaDirectories) {
+      wanted.put(LocalLockQueue.Key.quota(directory), LockMode.EXCLUSIVE);
+    }
     for (LockTarget target : targets.values()) {
       wanted.merge(LocalLockQueue.Key.of(target.key), target.mode, LockPlanner::stronger);
     }

@@ -55,11 +55,6 @@ public final class TransactionContext {
   private final SubtreeFlags flags;
   private final List<Runnable> afterCommit = new ArrayList<>();
 
-  TransactionContext(Transaction transaction, InodeHintCache hints, SubtreeRows subtreeRows, String operation,
-      SubtreeFlags flags) {
-    this(transaction, hints, subtreeRows, operation, flags, LocalLockQueue.NONE.open());
-  }
-
   /** A context whose row locks queue first in {@code queued} (an engine that refuses held locks at once). */
   TransactionContext(Transaction transaction, InodeHintCache hints, SubtreeRows subtreeRows, String operation,
       SubtreeFlags flags, LocalLockQueue.Held queued) {

@@ -53,6 +53,12 @@ public final class TransactionRunner {
   static final int MAX_CONFLICTS = 64;
   /** How long one call keeps re-running on changed paths or refused locks before the client is told to retry. */
   static final long CONFLICT_WAIT_MS = 20_000;
+  /**
+   * An attempt that held its database locks this long (from its lock round trip to its transaction's end) is logged
+   * with its operation and paths: every writer of those rows waited for it (or, on an engine that refuses held locks,
+   * was refused until it ended), so it names the cause of a stall.
+   */
+  static final long LONG_TRANSACTION_MS = 5_000;
   /** {@link #watchSubtreeLocks}'s wait until the namenode configures it. */
   static final long DEFAULT_SUBTREE_WAIT_MS = 5000;
 
@@ -127,13 +133,16 @@ public final class TransactionRunner {
     ConflictRuns conflicts = new ConflictRuns();
     for (int attempt = 1; attempt <= maxAttempts; attempt++) {
       TransactionContext context = null;
+      LockHolding holding = new LockHolding();
       // The queue's locks are given back after the transaction ends, and before any backoff below. A read-only
       // transaction takes no row lock that could be refused, so it does not queue.
-      try (LocalLockQueue.Held queued = operation.readOnly() ? LocalLockQueue.NONE.open() : lockQueue.open();
+      try (holding;
+          LocalLockQueue.Held queued = operation.readOnly() ? LocalLockQueue.NONE.open() : lockQueue.open();
           Transaction transaction = operation.readOnly() ? store.beginReadOnly() : store.begin()) {
         context = new TransactionContext(transaction, hints, subtreeRows, operation.name(),
             subtreeWait == null ? NO_DEAD_OWNERS : subtreeWait.flags(), queued);
         context.acquire(operation.locks());
+        holding.locked();
         T result;
         try {
           result = operation.execute(context);
@@ -245,6 +254,13 @@ public final class TransactionRunner {
       } finally {
         if (context != null) {
           context.releaseSubtreeRows(); // what the attempt read is garbage now, committed or not
+        }
+        long held = holding.heldMs();
+        if (held >= LONG_TRANSACTION_MS && !operation.readOnly()) {
+          LockRequest request = operation.locks();
+          LOG.warn("{} of {} held its database locks for {} ms (attempt {}): every other writer of those rows waited "
+              + "or was refused that long", operation.name(), request.hasInode() ? "inode " + request.inodeId()
+              : request.paths().stream().map(lock -> lock.path().toString()).toList(), held, attempt);
         }
       }
     }
@@ -372,6 +388,26 @@ public final class TransactionRunner {
         throw retry;
       }
       backoff(++waits);
+    }
+  }
+
+  /** How long one attempt held its database locks: from its lock round trip to the end of its transaction. */
+  private final class LockHolding implements AutoCloseable {
+    private long locked = -1;
+    private long ended = -1;
+
+    void locked() {
+      locked = clock.getAsLong();
+    }
+
+    /** Closed after the transaction (the resources close in reverse order), before any backoff. */
+    @Override
+    public void close() {
+      ended = clock.getAsLong();
+    }
+
+    long heldMs() {
+      return locked < 0 || ended < 0 ? 0 : ended - locked;
     }
   }
 

@@ -105,6 +105,26 @@ class LocalLockQueueTest {
   }
 
   @Test
+  void quotaRowsAndInodesByIdAreKeysOfTheirOwn() throws Exception {
+    LocalLockQueue queue = new LocalLockQueue(50);
+    try (LocalLockQueue.Held first = queue.open()) {
+      first.lock(Map.of(LocalLockQueue.Key.quota(7), LockMode.EXCLUSIVE, LocalLockQueue.Key.byId(7), LockMode.SHARED));
+      Future<String> other = threads.submit(() -> {
+        try (LocalLockQueue.Held second = queue.open()) {
+          second.lock(Map.of(LocalLockQueue.Key.quota(7), LockMode.EXCLUSIVE));
+          return "granted";
+        } catch (LockConflictException refused) {
+          return refused.getMessage();
+        }
+      });
+      String answer = other.get(10, TimeUnit.SECONDS);
+      assertTrue(answer.contains("the quota row of directory 7"), answer);
+      assertEquals(2, queue.size());
+    }
+    assertEquals(0, queue.size());
+  }
+
+  @Test
   void transactionsWantingTheSameRowsInOppositeOrdersDoNotDeadlock() throws Exception {
     LocalLockQueue queue = new LocalLockQueue(10_000);
     List<Future<?>> runs = new ArrayList<>();
@@ -137,9 +157,16 @@ class LocalLockQueueTest {
       held.lock(Map.of(DIR, LockMode.EXCLUSIVE));
       assertThrows(IllegalStateException.class, () -> held.lock(Map.of(OTHER, LockMode.EXCLUSIVE)));
     }
-    try (LocalLockQueue.Held a = LocalLockQueue.NONE.open(); LocalLockQueue.Held b = LocalLockQueue.NONE.open()) {
+    try (LocalLockQueue.Held a = LocalLockQueue.NONE.open()) {
       a.lock(Map.of(DIR, LockMode.EXCLUSIVE));
-      b.lock(Map.of(DIR, LockMode.EXCLUSIVE)); // would wait forever on a real queue
+      Future<?> other = threads.submit(() -> {
+        try (LocalLockQueue.Held b = LocalLockQueue.NONE.open()) {
+          b.lock(Map.of(DIR, LockMode.EXCLUSIVE)); // another thread: on a real queue it would wait for a
+        }
+        return null;
+      });
+      other.get(10, TimeUnit.SECONDS);
+      assertEquals(0, LocalLockQueue.NONE.size(), "the engine's own queue keeps no keys");
     }
     assertThrows(IllegalArgumentException.class, () -> new LocalLockQueue(0));
   }
