@@ -58,7 +58,8 @@ final class IgniteBlockTable implements BlockTable {
 
   @Override
   public List<Block> ofFile(long inodeId) throws StoreException {
-    return rows.scanOfInodes(INDEX, "WHERE INODE_ID = ? ORDER BY IDX", LockMode.NONE, inodeId);
+    return rows.scanOfInodes(IgniteSchema.byInode(IgniteSchema.BLOCKS), "WHERE INODE_ID = ? ORDER BY IDX",
+        LockMode.NONE, inodeId);
   }
 
   @Override

@@ -68,7 +68,8 @@ final class IgniteReplicaTable implements ReplicaTable {
 
   @Override
   public List<Replica> ofFile(long inodeId) throws StoreException {
-    return rows.scanOfInodes(PK, "WHERE INODE_ID = ? ORDER BY BLOCK_ID, STORAGE_ID", LockMode.NONE, inodeId);
+    return rows.scanOfInodes(IgniteSchema.byInode(IgniteSchema.REPLICAS), "WHERE INODE_ID = ? ORDER BY BLOCK_ID,"
+        + " STORAGE_ID", LockMode.NONE, inodeId);
   }
 
   @Override

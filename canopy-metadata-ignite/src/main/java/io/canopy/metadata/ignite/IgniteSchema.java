@@ -43,12 +43,33 @@ final class IgniteSchema {
       LEASE_PATHS, DATANODES, STORAGES, INVALIDATIONS, REPLICATION_QUEUE, RETRY_CACHE, NAMENODES, FUTURE_BLOCKS, XATTRS,
       SMALL_FILES, QUOTAS, SUBTREE_OPERATIONS, VARIABLES);
 
+  /** The per-file tables read by one inode id through a hash index ({@link #byInode}). */
+  static final List<String> READ_BY_INODE = List.of(BLOCKS, REPLICAS, UC_REPLICAS, XATTRS);
+
   private IgniteSchema() {
   }
 
   private static String table(String name, String columns, String key, String colocation, String zone) {
     return "CREATE TABLE IF NOT EXISTS " + name + " (" + columns + ", PRIMARY KEY USING SORTED (" + key + "))"
         + (colocation == null ? "" : " COLOCATE BY (" + colocation + ")") + " ZONE " + zone + ";\n";
+  }
+
+  /** The suffix of a per-file table's hash index on its inode id ({@link #byInode}). */
+  private static final String BY_INODE = "_BY_INODE";
+
+  /**
+   * The hash index on {@code table}'s inode id, through which one file's rows are read: a read through it locks that
+   * id only, where a range of the sorted primary key locks the next key too (the end of the index, for the newest
+   * file), and every insert of a newer file's row needs that lock (design 020: writers of new files refused one
+   * another there under wait-die for 20 s).
+   */
+  static String byInode(String table) {
+    return table + BY_INODE;
+  }
+
+  /** The statement that makes {@code table}'s hash index on its inode id when absent. */
+  static String hashIndexByInode(String table) {
+    return "CREATE INDEX IF NOT EXISTS " + byInode(table) + " ON " + table + " USING HASH (INODE_ID);\n";
   }
 
   private static String index(String table, String suffix, String columns) {
@@ -79,12 +100,15 @@ final class IgniteSchema {
         + table(BLOCKS, "INODE_ID BIGINT, BLOCK_ID BIGINT, IDX INT NOT NULL, NUM_BYTES BIGINT NOT NULL,"
             + " GENERATION_STAMP BIGINT NOT NULL, STATE TINYINT NOT NULL, RECOVERY_ID BIGINT NOT NULL,"
             + " TRUNCATE_LENGTH BIGINT NOT NULL", "INODE_ID, BLOCK_ID", "INODE_ID", zone)
+        + hashIndexByInode(BLOCKS)
         + table(BLOCK_LOOKUP, "BLOCK_ID BIGINT, INODE_ID BIGINT NOT NULL", "BLOCK_ID", null, zone)
         + table(REPLICAS, "INODE_ID BIGINT, BLOCK_ID BIGINT, STORAGE_ID VARCHAR, CORRUPT_REASON TINYINT NOT NULL,"
             + " CORRUPT_GENERATION_STAMP BIGINT NOT NULL", "INODE_ID, BLOCK_ID, STORAGE_ID", "INODE_ID", zone)
         + index(REPLICAS, "BY_STORAGE", "STORAGE_ID, INODE_ID, BLOCK_ID")
+        + hashIndexByInode(REPLICAS)
         + table(UC_REPLICAS, "INODE_ID BIGINT, BLOCK_ID BIGINT, STORAGE_ID VARCHAR, STATE TINYINT NOT NULL,"
             + " GENERATION_STAMP BIGINT NOT NULL", "INODE_ID, BLOCK_ID, STORAGE_ID", "INODE_ID", zone)
+        + hashIndexByInode(UC_REPLICAS)
         + table(LEASES, "HOLDER VARCHAR, LAST_RENEWED_MS BIGINT NOT NULL", "HOLDER", null, zone)
         + index(LEASES, "BY_RENEWAL", "LAST_RENEWED_MS, HOLDER")
         + table(LEASE_PATHS, "HOLDER VARCHAR, INODE_ID BIGINT", "HOLDER, INODE_ID", "HOLDER", zone)
@@ -114,6 +138,7 @@ final class IgniteSchema {
             + " DATANODE_UUID VARCHAR NOT NULL, REPORTED_AT_MS BIGINT NOT NULL", "BLOCK_ID", null, zone)
         + table(XATTRS, "INODE_ID BIGINT, NAMESPACE TINYINT, NAME VARCHAR, VAL VARBINARY(" + SMALL_FILE_MAX_BYTES + ")",
             "INODE_ID, NAMESPACE, NAME", "INODE_ID", zone)
+        + hashIndexByInode(XATTRS)
         + table(SMALL_FILES, "INODE_ID BIGINT, DATA VARBINARY(" + SMALL_FILE_MAX_BYTES + ") NOT NULL", "INODE_ID",
             null, zone)
         + table(QUOTAS, "INODE_ID BIGINT, NAMESPACE_QUOTA BIGINT NOT NULL, STORAGE_SPACE_QUOTA BIGINT NOT NULL,"

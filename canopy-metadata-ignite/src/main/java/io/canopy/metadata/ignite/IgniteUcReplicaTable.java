@@ -50,7 +50,8 @@ final class IgniteUcReplicaTable implements UcReplicaTable {
 
   @Override
   public List<UcReplica> ofFile(long inodeId) throws StoreException {
-    return rows.scanOfInodes(INDEX, "WHERE INODE_ID = ? ORDER BY BLOCK_ID, STORAGE_ID", LockMode.NONE, inodeId);
+    return rows.scanOfInodes(IgniteSchema.byInode(IgniteSchema.UC_REPLICAS), "WHERE INODE_ID = ? ORDER BY BLOCK_ID,"
+        + " STORAGE_ID", LockMode.NONE, inodeId);
   }
 
   @Override

@@ -60,7 +60,7 @@ final class IgniteXAttrTable implements XAttrTable {
 
   @Override
   public List<ExtendedAttribute> ofInode(long inodeId) throws StoreException {
-    List<ExtendedAttribute> attributes = new ArrayList<>(rows.scanOfInodes(IgniteSchema.XATTRS + "_PK",
+    List<ExtendedAttribute> attributes = new ArrayList<>(rows.scanOfInodes(IgniteSchema.byInode(IgniteSchema.XATTRS),
         "WHERE INODE_ID = ?", LockMode.NONE, inodeId));
     attributes.sort(ORDER);
     return attributes;

@@ -244,6 +244,36 @@ class IgniteStoreFoundationTest {
           && !children.contains("TableScan"), children);
       assertTrue(spread.contains("IndexScan") && spread.contains(IgniteSchema.INODES + "_BY_PARENT")
           && !spread.contains("TableScan"), spread);
+      // one file's rows through the hash index on its inode id: no range of the primary key, so no next-key lock
+      for (String table : IgniteSchema.READ_BY_INODE) {
+        String byInode = plan(client, "SELECT /*+ FORCE_INDEX(" + IgniteSchema.byInode(table) + ") */ * FROM " + table
+            + " WHERE INODE_ID = ?", 5L);
+        assertTrue(byInode.contains("IndexScan") && byInode.contains(IgniteSchema.byInode(table))
+            && !byInode.contains("TableScan"), byInode);
+      }
+    }
+  }
+
+  /** A namespace formatted before the per-file hash indexes existed gets them when a store first uses it. */
+  @Test
+  void aMissingPerFileIndexIsMadeOnFirstUse() throws Exception {
+    Map<String, String> settings = cluster.settings();
+    String index = IgniteSchema.byInode(IgniteSchema.XATTRS);
+    try (IgniteClient client = IgniteClient.builder()
+        .addresses(settings.get(IgniteSettings.ADDRESSES).split(",")).build()) {
+      client.sql().executeScript("DROP INDEX IF EXISTS " + index);
+      assertEquals("", indexState(client, index));
+      try (MetadataStore fresh = MetadataStoreProvider.open("ignite", settings); Transaction tx = fresh.begin()) {
+        assertEquals(List.of(), tx.xattrs().ofInode(ROOT_ID));
+      }
+      assertEquals("AVAILABLE", indexState(client, index));
+    }
+  }
+
+  private static String indexState(IgniteClient client, String index) {
+    try (ResultSet<SqlRow> rows = client.sql().execute(null,
+        "SELECT INDEX_STATE FROM SYSTEM.INDEXES WHERE INDEX_NAME = ?", index)) {
+      return rows.hasNext() ? rows.next().stringValue(0) : "";
     }
   }
 

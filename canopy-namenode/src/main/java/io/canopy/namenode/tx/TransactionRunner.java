@@ -258,9 +258,10 @@ public final class TransactionRunner {
         long held = holding.heldMs();
         if (held >= LONG_TRANSACTION_MS && !operation.readOnly()) {
           LockRequest request = operation.locks();
-          LOG.warn("{} of {} held its database locks for {} ms (attempt {}): every other writer of those rows waited "
+          LOG.warn("{} of {} held its database locks for {} ms (run {}): every other writer of those rows waited "
               + "or was refused that long", operation.name(), request.hasInode() ? "inode " + request.inodeId()
-              : request.paths().stream().map(lock -> lock.path().toString()).toList(), held, attempt);
+              : request.paths().stream().map(lock -> lock.path().toString()).toList(), held,
+              attempt + conflicts.count());
         }
       }
     }
