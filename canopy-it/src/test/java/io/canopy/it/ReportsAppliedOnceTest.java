@@ -114,18 +114,21 @@ class ReportsAppliedOnceTest {
   }
 
   /**
-   * Files of one replica through namenode 0, until 40 of their replicas sit on datanodes another namenode applies
-   * (which namenode applies a datanode is a hash of their ids: namenode 0 may apply one, two or none of the three;
-   * it counts the reports it leaves). Such a file's complete() waits for that namenode's commit as long as such
-   * commits took lately, then runs once, rather than polling for the commit from the start: the old code made at
-   * least one read-only poll per such file besides complete, about two under load.
+   * Files of one replica through one namenode, until 40 of their replicas sit on datanodes another namenode applies
+   * (which namenode applies a datanode is a hash of their ids: a namenode may apply one, two, three or none of the
+   * three; it counts the reports it leaves). The writer is the first namenode that leaves a report of its probe files:
+   * one that applies all three datanodes (one cluster in 27 for a given namenode) would never see another's commit.
+   * Such a file's complete() waits for that namenode's commit as long as such commits took lately, then runs once,
+   * rather than polling for the commit from the start: the old code made at least one read-only poll per such file
+   * besides complete, about two under load.
    */
   @Test
   void aCompleteWhoseReplicaAnotherNamenodeAppliesRunsAboutOnce() throws Exception {
     awaitReportsAppliedOnce();
-    FileSystem fs = CLUSTER.fileSystem(0);
-    ReportCounters counters = CLUSTER.cluster().nameNode(0).reportCounters();
-    Map<String, OperationMetrics.Snapshot> before = CLUSTER.cluster().nameNode(0).runner().metrics().snapshot();
+    int writer = writerLeavingReports();
+    FileSystem fs = CLUSTER.fileSystem(writer);
+    ReportCounters counters = CLUSTER.cluster().nameNode(writer).reportCounters();
+    Map<String, OperationMetrics.Snapshot> before = CLUSTER.cluster().nameNode(writer).runner().metrics().snapshot();
     long leftBefore = counters.replicasLeft();
     int files = 0;
     while (counters.replicasLeft() - leftBefore < 40) {
@@ -139,7 +142,7 @@ class ReportsAppliedOnceTest {
       assertArrayEquals(data, TestFiles.read(fs, path));
       files++;
     }
-    Map<String, OperationMetrics.Snapshot> after = CLUSTER.cluster().nameNode(0).runner().metrics().snapshot();
+    Map<String, OperationMetrics.Snapshot> after = CLUSTER.cluster().nameNode(writer).runner().metrics().snapshot();
     long elsewhere = counters.replicasLeft() - leftBefore;
     long completes = delta(before, after, "complete");
     long polls = delta(before, after, "completeReadiness");
@@ -147,6 +150,29 @@ class ReportsAppliedOnceTest {
     // the old code: at least files + elsewhere
     assertTrue(completes + polls <= files + elsewhere * 3 / 4, completes + " complete transactions and " + polls
         + " readiness polls for " + files + " files, " + elsewhere + " of them applied by another namenode");
+  }
+
+  /**
+   * The first namenode through which single-replica probe files (up to 30: a namenode applying at most two of the
+   * three datanodes sees none of 30 land elsewhere with probability (2/3)^30) leave a report to another namenode.
+   */
+  private static int writerLeavingReports() throws Exception {
+    for (int namenode = 0; namenode < NAMENODES; namenode++) {
+      ReportCounters counters = CLUSTER.cluster().nameNode(namenode).reportCounters();
+      long leftBefore = counters.replicasLeft();
+      FileSystem fs = CLUSTER.fileSystem(namenode);
+      for (int probe = 0; probe < 30 && counters.replicasLeft() == leftBefore; probe++) {
+        try (FSDataOutputStream out = fs.create(new Path("/once/writer/nn" + namenode + "-" + probe), true, 4096,
+            (short) 1, BLOCK_SIZE)) {
+          out.write(TestFiles.randomBytes(100, probe));
+        }
+        Thread.sleep(50); // the datanode's report follows the close
+      }
+      if (counters.replicasLeft() > leftBefore) {
+        return namenode;
+      }
+    }
+    throw new AssertionError("no namenode left a report of 30 single-replica files to another");
   }
 
   private static long delta(Map<String, OperationMetrics.Snapshot> before,
