@@ -106,6 +106,11 @@ final class LocalLockQueue {
     private final List<Key> keys = new ArrayList<>();
     private boolean taken;
 
+    /** Whether this queue locks anything (not on an engine that queues lock requests itself). */
+    boolean active() {
+      return enabled;
+    }
+
     /**
      * Takes the queue's locks on {@code wanted} (a shared mode as a read lock, an exclusive one as a write lock; none
      * skipped) in the queue's total order, waiting at most {@link #waitMs} for each. Once per transaction: a second

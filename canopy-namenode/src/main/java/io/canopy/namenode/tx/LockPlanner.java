@@ -258,6 +258,9 @@ final class LockPlanner {
    */
   private void queueFor(TreeMap<FsPath, LockTarget> targets, LockRequest request, Set<Long> quotaDirectories)
       throws IOException {
+    if (!queued.active()) {
+      return; // PostgreSQL queues lock requests itself: nothing to build on every operation's path
+    }
     Map<LocalLockQueue.Key, LockMode> wanted = new HashMap<>();
     for (long directory : quotaDirectories) {
       wanted.put(LocalLockQueue.Key.quota(directory), LockMode.EXCLUSIVE);
