@@ -49,6 +49,7 @@ public final class ClusterConfigs {
       "fs.defaultFS", "it is namenode 1's address, or the nameservice of every namenode",
       NameNodeConfig.RPC_ADDRESS, "each namenode gets its own port",
       NameNodeConfig.SERVICE_RPC_ADDRESS, "each namenode gets its own service port, where datanodes report",
+      NameNodeConfig.HTTP_ADDRESS, "each namenode gets its own HTTP port",
       "dfs.datanode.data.dir", "each datanode stores blocks under DIR/dn/I",
       "dfs.datanode.address", "each datanode gets its own port",
       "dfs.datanode.ipc.address", "each datanode gets its own IPC port (canopy namenode sends refreshNamenodes there)",
@@ -142,6 +143,8 @@ public final class ClusterConfigs {
     if (role != null && role.kind() == Role.Kind.NAMENODE) {
       files.get(CANOPY_SITE).put(NameNodeConfig.RPC_ADDRESS, "127.0.0.1:" + cluster.port(role));
       files.get(CANOPY_SITE).put(NameNodeConfig.SERVICE_RPC_ADDRESS, "127.0.0.1:" + cluster.servicePort(role));
+      // a cluster planned before namenodes served HTTP: a free port, until its next canopy up plans one
+      files.get(CANOPY_SITE).put(NameNodeConfig.HTTP_ADDRESS, "127.0.0.1:" + cluster.httpPort(role).orElse(0));
     }
     if (role != null && cluster.zoneOf(role) > 0) {
       zoneKeys(role, cluster).forEach((key, value) -> files.get(fileFor(key)).put(key, value));

@@ -41,6 +41,7 @@ public final class ClusterProperties {
   private static final String OVERRIDE_PREFIX = "override.";
   private static final String IPC_SUFFIX = ".ipc";
   private static final String SERVICE_SUFFIX = ".service";
+  private static final String HTTP_SUFFIX = ".http";
 
   private final int namenodes;
   private final int datanodes;
@@ -211,6 +212,23 @@ public final class ClusterProperties {
     return port;
   }
 
+  /** The key of a namenode's HTTP port (status page, WebHDFS, /jmx) in {@link #ports()}. */
+  public static String httpPortKey(Role namenode) {
+    return namenode.name() + HTTP_SUFFIX;
+  }
+
+  /** The HTTP port of a namenode, empty for a cluster planned before namenodes served HTTP. */
+  public OptionalInt httpPort(Role namenode) {
+    Integer port = ports.get(httpPortKey(namenode));
+    return port == null ? OptionalInt.empty() : OptionalInt.of(port);
+  }
+
+  /** {@code http://127.0.0.1:PORT} of a namenode's HTTP server, empty when the cluster planned none. */
+  public Optional<String> httpUrl(Role namenode) {
+    OptionalInt port = httpPort(namenode);
+    return port.isPresent() ? Optional.of("http://127.0.0.1:" + port.getAsInt()) : Optional.empty();
+  }
+
   /** host:port of every namenode's service RPC server, namenode 1 first, where datanodes report. */
   public List<String> namenodeServiceAddresses() {
     List<String> addresses = new ArrayList<>();
@@ -234,12 +252,16 @@ public final class ClusterProperties {
     return namenodes > 1;
   }
 
-  /** This cluster with one more namenode, namenode-(N+1): clients on {@code port}, datanodes on {@code servicePort}. */
-  public ClusterProperties withAddedNamenode(int port, int servicePort) {
+  /**
+   * This cluster with one more namenode, namenode-(N+1): clients on {@code port}, datanodes on {@code servicePort},
+   * HTTP on {@code httpPort}.
+   */
+  public ClusterProperties withAddedNamenode(int port, int servicePort, int httpPort) {
     Map<String, Integer> morePorts = new TreeMap<>(ports);
     Role added = Role.namenode(namenodes + 1);
     morePorts.put(added.name(), port);
     morePorts.put(servicePortKey(added), servicePort);
+    morePorts.put(httpPortKey(added), httpPort);
     return new ClusterProperties(engine, databaseNodes, namenodes + 1, datanodes, zones, morePorts, overrides);
   }
 

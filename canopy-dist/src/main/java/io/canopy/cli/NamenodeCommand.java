@@ -89,7 +89,7 @@ public final class NamenodeCommand implements Callable<Integer> {
       }
       Set<Integer> taken = new HashSet<>(cluster.ports().values());
       ClusterProperties grown = cluster.withAddedNamenode(Ports.reuseOrPick(null, taken),
-          Ports.reuseOrPick(null, taken));
+          Ports.reuseOrPick(null, taken), Ports.reuseOrPick(null, taken));
       daemons.removePid(role);
       out.println("Adding " + role + " on 127.0.0.1:" + grown.port(role) + " (datanodes: service port "
           + grown.servicePort(role) + ") to the cluster in " + layout.root());
@@ -139,7 +139,8 @@ public final class NamenodeCommand implements Callable<Integer> {
       return 0;
     }
     for (Role role : stopped) {
-      for (int port : new int[] {cluster.port(role), cluster.servicePort(role)}) {
+      for (int port : new int[] {cluster.port(role), cluster.servicePort(role),
+          cluster.httpPort(role).orElse(cluster.port(role))}) {
         if (!Ports.isFree(port)) {
           throw new CliException("Cannot restart " + role + " of " + layout.root() + ": its port 127.0.0.1:" + port
               + " is taken by another process (datanodes and clients know it at that port); `canopy down --dir "

@@ -83,7 +83,9 @@ public final class StatusCommand implements Callable<Integer> {
     return exitCode(running, roles.size());
   }
 
-  /** A process's second port, as " ipc PORT" (datanodes) or " service PORT" (namenodes); empty when none. */
+  /**
+   * A process's other ports, as " ipc PORT" (datanodes) or " service PORT http URL" (namenodes); empty when none.
+   */
   private static String secondPort(ClusterProperties cluster, Role role) {
     if (!cluster.ports().containsKey(role.name())) {
       return "";
@@ -96,8 +98,12 @@ public final class StatusCommand implements Callable<Integer> {
       Integer rest = cluster.ports().get(ClusterProperties.restPortKey(role));
       return (network == null ? "" : " network " + network) + (rest == null ? "" : " rest " + rest);
     }
+    if (role.kind() != Role.Kind.NAMENODE) {
+      return "";
+    }
     Integer service = cluster.ports().get(ClusterProperties.servicePortKey(role));
-    return role.kind() == Role.Kind.NAMENODE && service != null ? " service " + service : "";
+    return (service != null ? " service " + service : "")
+        + cluster.httpUrl(role).map(url -> " http " + url).orElse("");
   }
 
   /** " zone K" for a namenode or datanode of a cluster over simulated zones; empty otherwise. */

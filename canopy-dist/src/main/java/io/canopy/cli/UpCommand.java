@@ -266,12 +266,16 @@ public final class UpCommand implements Callable<Integer> {
         + (cluster.zones() == 1 ? "" : "s");
   }
 
-  /** With several namenodes: where each is, as the nameservice of the client configuration lists them. */
+  /**
+   * With several namenodes: where each is, as the nameservice of the client configuration lists them; then the
+   * first namenode's HTTP server (status page, WebHDFS) as {@code http=URL}.
+   */
   static void printNamenodes(ClusterProperties cluster, PrintWriter out) {
     if (cluster.clientsUseNameservice()) {
       out.println("namenodes (nameservice " + cluster.defaultFs() + "): "
           + String.join(", ", cluster.namenodeAddresses()));
     }
+    cluster.httpUrl(Role.namenode(1)).ifPresent(url -> out.println("http=" + url));
   }
 
   private ClusterProperties plan(Optional<ClusterProperties> previous, PrintWriter out) {
@@ -309,6 +313,7 @@ public final class UpCommand implements Callable<Integer> {
       if (role.kind() == Role.Kind.NAMENODE) {
         planPort(ClusterProperties.servicePortKey(role), "the service RPC server of " + role, previousPorts, ports,
             taken, out);
+        planPort(ClusterProperties.httpPortKey(role), "the HTTP server of " + role, previousPorts, ports, taken, out);
       }
     }
     return new ClusterProperties(engineName, nodeCount, namenodeCount, datanodeCount, zoneCount, ports, settings);

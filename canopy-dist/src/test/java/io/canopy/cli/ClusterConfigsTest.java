@@ -23,7 +23,7 @@ class ClusterConfigsTest {
   private static ClusterProperties cluster(Map<String, String> overrides) {
     return new ClusterProperties(2, 3, Map.of("db", 5000, "namenode-1", 5001, "namenode-2", 5002,
         "namenode-1.service", 5101, "namenode-2.service", 5102, "datanode-1", 5011, "datanode-2", 5012,
-        "datanode-3", 5013), overrides);
+        "datanode-3", 5013, "namenode-2.http", 5202), overrides);
   }
 
   @Test
@@ -103,6 +103,10 @@ class ClusterConfigsTest {
     ClusterConfigs.writeAll(layout, cluster);
     assertEquals("127.0.0.1:5002",
         ClusterConfigs.load(layout.confDir(Role.namenode(2))).get("canopy.namenode.rpc-address"));
+    assertEquals("127.0.0.1:5202",
+        ClusterConfigs.load(layout.confDir(Role.namenode(2))).get("canopy.namenode.http-address"));
+    assertEquals("127.0.0.1:0", ClusterConfigs.load(layout.confDir(Role.namenode(1))).get(
+        "canopy.namenode.http-address"), "a namenode planned without an HTTP port serves on a free one");
     assertEquals("127.0.0.1:5102",
         ClusterConfigs.load(layout.confDir(Role.namenode(2))).get("canopy.namenode.servicerpc-address"));
     Configuration datanode = ClusterConfigs.load(layout.confDir(Role.datanode(2)));
@@ -136,9 +140,10 @@ class ClusterConfigsTest {
     assertEquals("127.0.0.1:0", datanode.get("dfs.datanode.http.address"));
     assertEquals("1", datanode.get("dfs.heartbeat.interval"), "an override wins over the datanode defaults");
 
-    ClusterProperties two = one.withAddedNamenode(5002, 5102);
+    ClusterProperties two = one.withAddedNamenode(5002, 5102, 5202);
     assertEquals(2, two.namenodes());
     assertEquals(5102, two.servicePort(Role.namenode(2)));
+    assertEquals(5202, two.httpPort(Role.namenode(2)).getAsInt());
     ClusterConfigs.writeAll(layout, two);
     client = ClusterConfigs.load(layout.etc());
     assertEquals("hdfs://canopy", client.get("fs.defaultFS"));
@@ -152,6 +157,8 @@ class ClusterConfigsTest {
         Nameservice.rpcAddresses(ClusterConfigs.load(layout.confDir(Role.datanode(1))), "canopy"));
     assertEquals("127.0.0.1:5002",
         ClusterConfigs.load(layout.confDir(Role.namenode(2))).get("canopy.namenode.rpc-address"));
+    assertEquals("127.0.0.1:5202",
+        ClusterConfigs.load(layout.confDir(Role.namenode(2))).get("canopy.namenode.http-address"));
     assertEquals("127.0.0.1:5102", ClusterConfigs.load(layout.confDir(Role.datanode(1)))
         .get("dfs.namenode.servicerpc-address.canopy.nn2"), "datanodes learn the new namenode's service port");
   }

@@ -43,7 +43,7 @@ class ClusterPropertiesTest {
     new ClusterProperties(2, 1, 3, written.ports(), Map.of()).store(file);
     ClusterProperties zoned = ClusterProperties.load(file).orElseThrow();
     assertEquals(3, zoned.zones());
-    assertEquals(3, zoned.withAddedNamenode(40200, 40201).zones(), "an added namenode keeps the zones");
+    assertEquals(3, zoned.withAddedNamenode(40200, 40201, 40202).zones(), "an added namenode keeps the zones");
     assertEquals(List.of(1, 2, 3, 1), List.of(zoned.zoneOf(Role.namenode(1)), zoned.zoneOf(Role.namenode(2)),
         zoned.zoneOf(Role.namenode(3)), zoned.zoneOf(Role.namenode(4))));
   }
@@ -63,7 +63,7 @@ class ClusterPropertiesTest {
     assertEquals(List.of(Role.databaseNode(1), Role.databaseNode(2), Role.namenode(1)), roles);
     assertEquals(List.of("127.0.0.1:41001", "127.0.0.1:41011"), read.databaseNodeClientAddresses());
     assertEquals(41012, read.portOf(ClusterProperties.networkPortKey(Role.databaseNode(2))));
-    assertEquals(2, read.withAddedNamenode(41200, 41201).databaseNodes(), "an added namenode keeps the engine");
+    assertEquals(2, read.withAddedNamenode(41200, 41201, 41202).databaseNodes(), "an added namenode keeps the engine");
     ClusterProperties external = new ClusterProperties(ClusterProperties.IGNITE, 3, 1, 0, 0, ports,
         Map.of("canopy.metadata.ignite.addresses", "10.0.0.1:10800"));
     assertTrue(external.externalDatabase());

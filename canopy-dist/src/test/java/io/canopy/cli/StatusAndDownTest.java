@@ -34,7 +34,8 @@ class StatusAndDownTest {
 
   private ClusterLayout clusterWithTwoRoles() throws Exception {
     ClusterLayout layout = new ClusterLayout(dir);
-    new ClusterProperties(1, 0, Map.of("db", 41000, "namenode-1", 41001, "namenode-1.service", 41101), Map.of())
+    new ClusterProperties(1, 0, Map.of("db", 41000, "namenode-1", 41001, "namenode-1.service", 41101,
+        "namenode-1.http", 41201), Map.of())
         .store(layout.propertiesFile());
     return layout;
   }
@@ -70,7 +71,8 @@ class StatusAndDownTest {
     assertEquals(3, none.exitCode(), none.out());
     assertTrue(none.out().contains("fs.defaultFS=hdfs://127.0.0.1:41001"), none.out());
     assertTrue(none.out().matches("(?s).*db +stopped +pid - +port 41000.*"), none.out());
-    assertTrue(none.out().matches("(?s).*namenode-1 +stopped +pid - +port 41001 service 41101\n.*"), none.out());
+    assertTrue(none.out().matches("(?s).*namenode-1 +stopped +pid - +port 41001 service 41101 "
+        + "http http://127.0.0.1:41201\n.*"), none.out());
 
     Process database = standIn(layout, Role.DATABASE);
     CliTestSupport.Run some = CliTestSupport.run("status", "--dir", dir.toString());

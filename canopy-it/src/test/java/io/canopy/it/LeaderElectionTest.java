@@ -86,7 +86,7 @@ class LeaderElectionTest {
   }
 
   private LeaderElection namenode(int port) {
-    return new LeaderElection(store, SETTINGS, () -> "127.0.0.1:" + port, "", 0, nowNanos::get,
+    return new LeaderElection(store, SETTINGS, () -> "127.0.0.1:" + port, () -> "", 0, nowNanos::get,
         () -> nowNanos.get() / 1_000_000);
   }
 
@@ -103,7 +103,7 @@ class LeaderElectionTest {
   @Test
   void aRoundLostToALockConflictRunsAgainSoonAFewTimesThenARoundLater() throws IOException {
     FlakyStore flaky = new FlakyStore(store);
-    LeaderElection election = new LeaderElection(flaky, SETTINGS, () -> "127.0.0.1:9", "", 0, nowNanos::get,
+    LeaderElection election = new LeaderElection(flaky, SETTINGS, () -> "127.0.0.1:9", () -> "", 0, nowNanos::get,
         () -> nowNanos.get() / 1_000_000);
     election.runRound();
     assertEquals(ROUND_MS, election.nextRoundDelayMs());

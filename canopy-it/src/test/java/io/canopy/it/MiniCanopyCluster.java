@@ -66,6 +66,7 @@ public final class MiniCanopyCluster implements AutoCloseable {
     conf.setLong("dfs.heartbeat.interval", 1);
     conf.setInt("dfs.client.block.write.locateFollowingBlock.retries", 10);
     conf.set(NameNodeConfig.RPC_ADDRESS, "127.0.0.1:0");
+    conf.set(NameNodeConfig.HTTP_ADDRESS, "127.0.0.1:0");
     conf.setInt(NameNodeConfig.HANDLER_COUNT, 8);
     conf.setInt(NameNodeConfig.SERVICE_HANDLER_COUNT, 4);
     conf.setInt(MetadataConfig.POOL_SIZE, 16);

@@ -43,6 +43,8 @@ import io.canopy.namenode.replication.ReplicationServices;
 import io.canopy.namenode.replication.ReplicationSettings;
 import io.canopy.namenode.replication.TransferCommandSource;
 import io.canopy.namenode.rpc.ClientProtocolServer;
+import io.canopy.namenode.http.NamenodeHttpServer;
+import io.canopy.namenode.http.WebHdfs;
 import io.canopy.namenode.safemode.EnterStartupSafeModeOp;
 import io.canopy.namenode.safemode.SafeModeState;
 import io.canopy.namenode.safemode.StartupSafeModeMonitor;
@@ -73,6 +75,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
+import org.apache.hadoop.net.NetUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -108,6 +111,8 @@ public final class NameNode implements AutoCloseable {
   private final RpcServers servers;
   /** Serves database-resident blocks to stock clients over the data transfer protocol (design 016). */
   private final SmallBlockReadServer smallFileReads;
+  /** Status page, WebHDFS and Hadoop's servlets; null when {@link NameNodeConfig#HTTP_ADDRESS} is empty. */
+  private final NamenodeHttpServer http;
   private final TransactionRunner runner;
 
   private final ScheduledExecutorService housekeeping;
@@ -121,7 +126,7 @@ public final class NameNode implements AutoCloseable {
   private final ClientLocations clientLocations;
 
   private NameNode(MetadataStore store, RpcServers servers, SmallBlockReadServer smallFileReads,
-      TransactionRunner runner, ScheduledExecutorService housekeeping, LeaderElection election,
+      NamenodeHttpServer http, TransactionRunner runner, ScheduledExecutorService housekeeping, LeaderElection election,
       ScheduledExecutorService electionThread, LeaderDuties duties, ReplicaReportProcessor replicaReports,
       NamespaceServices services, SubtreeOperations subtreeOperations, ReportCounters reportCounters,
       ClientLocations clientLocations) {
@@ -130,6 +135,7 @@ public final class NameNode implements AutoCloseable {
     this.store = store;
     this.servers = servers;
     this.smallFileReads = smallFileReads;
+    this.http = http;
     this.runner = runner;
     this.housekeeping = housekeeping;
     this.election = election;
@@ -196,9 +202,10 @@ public final class NameNode implements AutoCloseable {
         new ReaderOrder(topology, new Random(random.nextLong())),
         new ClientLocations(ClientLocations.DEFAULT_LIMIT, System::currentTimeMillis));
     AtomicReference<InetSocketAddress> boundAddress = new AtomicReference<>();
+    AtomicReference<String> boundHttpAddress = new AtomicReference<>("");
     LeaderElection election = new LeaderElection(store, NameNodeConfig.electionSettings(conf),
         () -> boundAddress.get().getAddress().getHostAddress() + ":" + boundAddress.get().getPort(),
-        NameNodeConfig.httpAddress(conf), NameNodeConfig.locationDomainId(conf), System::nanoTime,
+        boundHttpAddress::get, NameNodeConfig.locationDomainId(conf), System::nanoTime,
         System::currentTimeMillis);
     // an operation meeting a subtree operation's flag waits for it, or ignores it once its namenode is dead (design 017)
     LongPredicate namenodeAlive = election::mayBeAlive;
@@ -246,9 +253,10 @@ public final class NameNode implements AutoCloseable {
         fullReports, datanodeRandom, election, commandSources, appliers, blocks.arrivals(),
         blocks.readers().topology(), FullReportLeases.of(conf, System::currentTimeMillis,
             new Random(random.nextLong())));
+    ClientProtocolServer clientProtocol = new ClientProtocolServer(conf, services, blocks, runner,
+        new ClusterAdminCalls(runner, blocks, services, replicaReports), subtreeOperations, election::selfId);
     RpcServers servers = RpcServerFactory.build(conf, NameNodeConfig.rpcAddress(conf),
-        NameNodeConfig.serviceRpcAddress(conf), new ClientProtocolServer(conf, services, blocks, runner,
-            new ClusterAdminCalls(runner, blocks, services, replicaReports), subtreeOperations, election::selfId),
+        NameNodeConfig.serviceRpcAddress(conf), clientProtocol,
         new CanopyClientProtocolServer(services, blocks, runner), datanodes,
         new NamenodeProtocolServer(datanodes), election);
     if (metricsFile != null && !metricsFile.isBlank()) {
@@ -263,6 +271,7 @@ public final class NameNode implements AutoCloseable {
     }
     boundAddress.set(servers.clientAddress());
     SmallBlockReadServer smallFileReads;
+    NamenodeHttpServer http;
     try {
       smallFileReads = startSmallFileReads(conf, servers.clientAddress(), runner, blocks);
     } catch (IOException | RuntimeException e) {
@@ -270,6 +279,18 @@ public final class NameNode implements AutoCloseable {
       servers.stop();
       replicaReports.close();
       throw e;
+    }
+    try {
+      http = startHttp(conf, clientProtocol, blocks, servers.clientAddress(), new Random(random.nextLong()));
+    } catch (IOException | RuntimeException e) {
+      housekeeping.shutdownNow();
+      servers.stop();
+      smallFileReads.close();
+      replicaReports.close();
+      throw e;
+    }
+    if (http != null) {
+      boundHttpAddress.set(NetUtils.getHostPortString(http.address()));
     }
     // Join the group before serving, so this namenode is listed (and may lead) from its first answer on, and knows
     // whether it starts the cluster (then the startup safe mode comes first).
@@ -282,6 +303,7 @@ public final class NameNode implements AutoCloseable {
       housekeeping.shutdownNow();
       servers.stop();
       smallFileReads.close();
+      closeQuietly(http);
       replicaReports.close();
       throw e;
     }
@@ -294,11 +316,34 @@ public final class NameNode implements AutoCloseable {
     LeaderDuties duties = new LeaderDuties(election, services.safeMode(), leaderWork);
     servers.start();
     LOG.info("Namenode serving namespace {} (cluster {}, block pool {}) to clients on {} and to datanodes on {} "
-        + "with metadata in {}, seed {}", identity.namespaceId(), identity.clusterId(), identity.blockPoolId(),
-        servers.clientAddress(), servers.serviceAddress(), store.describe(), seed);
+        + "with metadata in {}, seed {}; HTTP {}", identity.namespaceId(), identity.clusterId(),
+        identity.blockPoolId(), servers.clientAddress(), servers.serviceAddress(), store.describe(), seed,
+        http == null ? "off (" + NameNodeConfig.HTTP_ADDRESS + " is empty)" : "on http://" + boundHttpAddress.get());
     LOG.info("Namenode {} joined the group; leader: {}", election.selfId(), election.leaderId());
-    return new NameNode(store, servers, smallFileReads, runner, housekeeping, election, electionThread, duties,
-        replicaReports, services, subtreeOperations, datanodes.counters(), blocks.clients());
+    return new NameNode(store, servers, smallFileReads, http, runner, housekeeping, election, electionThread,
+        duties, replicaReports, services, subtreeOperations, datanodes.counters(), blocks.clients());
+  }
+
+  /** The HTTP server (status page, WebHDFS, /jmx) on {@link NameNodeConfig#HTTP_ADDRESS}; null when none is set. */
+  private static NamenodeHttpServer startHttp(Configuration conf, ClientProtocolServer clientProtocol,
+      BlockServices blocks, InetSocketAddress clientAddress, Random random) throws IOException {
+    InetSocketAddress address = NameNodeConfig.httpAddress(conf);
+    if (address == null) {
+      return null;
+    }
+    return NamenodeHttpServer.start(conf, address, new WebHdfs(clientProtocol, conf, blocks, () -> clientAddress,
+        random));
+  }
+
+  private static void closeQuietly(NamenodeHttpServer http) {
+    if (http == null) {
+      return;
+    }
+    try {
+      http.close();
+    } catch (RuntimeException e) {
+      LOG.warn("Cannot stop the HTTP server: {}", e.getMessage());
+    }
   }
 
   /**
@@ -439,6 +484,11 @@ public final class NameNode implements AutoCloseable {
     return smallFileReads.address();
   }
 
+  /** Where this namenode serves HTTP (status page, WebHDFS, /jmx), or null when it serves none. */
+  public InetSocketAddress httpAddress() {
+    return http == null ? null : http.address();
+  }
+
   /** Where datanodes call this namenode (DatanodeProtocol): its service RPC server. */
   public InetSocketAddress serviceAddress() {
     return servers.serviceAddress();
@@ -489,6 +539,7 @@ public final class NameNode implements AutoCloseable {
     duties.close();
     electionThread.shutdownNow();
     servers.stop();
+    closeQuietly(http);
     smallFileReads.close();
     replicaReports.close();
     subtreeOperations.abort();
@@ -507,6 +558,7 @@ public final class NameNode implements AutoCloseable {
     servers.stop();
     subtreeOperations.close();
     election.leave();
+    closeQuietly(http);
     smallFileReads.close();
     replicaReports.close();
     housekeeping.shutdownNow();

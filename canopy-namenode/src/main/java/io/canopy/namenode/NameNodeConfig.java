@@ -112,9 +112,12 @@ public final class NameNodeConfig {
   /** The namenode's location domain (availability zone) id, published to clients; 0 = none. */
   public static final String LOCATION_DOMAIN_ID = "canopy.namenode.location-domain-id";
   public static final int LOCATION_DOMAIN_ID_DEFAULT = 0;
-  /** host:port of the namenode's web endpoint, published in its descriptor (Canopy serves none yet: empty). */
+  /**
+   * host:port of the namenode's HTTP server (status page, WebHDFS, /jmx; HDFS's dfs.namenode.http-address): port 0
+   * picks a free port; empty serves no HTTP. The bound address is published in the namenode's descriptor.
+   */
   public static final String HTTP_ADDRESS = "canopy.namenode.http-address";
-  public static final String HTTP_ADDRESS_DEFAULT = "";
+  public static final String HTTP_ADDRESS_DEFAULT = "127.0.0.1:9870";
 
   /**
    * HDFS's lease soft limit: another client may take over (recover) a file whose writer has not renewed its lease
@@ -329,9 +332,10 @@ public final class NameNodeConfig {
     return conf.getInt(LOCATION_DOMAIN_ID, LOCATION_DOMAIN_ID_DEFAULT);
   }
 
-  /** {@link #HTTP_ADDRESS}. */
-  public static String httpAddress(Configuration conf) {
-    return conf.get(HTTP_ADDRESS, HTTP_ADDRESS_DEFAULT);
+  /** {@link #HTTP_ADDRESS}: where the HTTP server listens, or null when it is configured empty (no HTTP). */
+  public static InetSocketAddress httpAddress(Configuration conf) {
+    String configured = conf.getTrimmed(HTTP_ADDRESS, HTTP_ADDRESS_DEFAULT);
+    return configured.isEmpty() ? null : NetUtils.createSocketAddr(configured, 0, HTTP_ADDRESS);
   }
 
   /** {@link #LEASE_SOFT_LIMIT_MS}. */

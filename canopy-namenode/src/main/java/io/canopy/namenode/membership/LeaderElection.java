@@ -68,7 +68,7 @@ public final class LeaderElection implements MembershipView {
   private final MetadataStore store;
   private final ElectionSettings settings;
   private final Supplier<String> rpcAddress;
-  private final String httpAddress;
+  private final Supplier<String> httpAddress;
   private final int locationDomainId;
   private final LongSupplier nanoClock;
   private final LongSupplier wallClockMs;
@@ -91,8 +91,7 @@ public final class LeaderElection implements MembershipView {
   private int quickRetries;
 
   public LeaderElection(MetadataStore store, ElectionSettings settings, Supplier<String> rpcAddress,
-      String httpAddress,
-      int locationDomainId, LongSupplier nanoClock, LongSupplier wallClockMs) {
+      Supplier<String> httpAddress, int locationDomainId, LongSupplier nanoClock, LongSupplier wallClockMs) {
     this.store = store;
     this.settings = settings;
     this.rpcAddress = rpcAddress;
@@ -182,7 +181,7 @@ public final class LeaderElection implements MembershipView {
       NamenodeRecord updated;
       if (self == null) {
         startedAtMs = startedAtMs == 0 ? nowMs : startedAtMs;
-        updated = new NamenodeRecord(id, 1, rpcAddress.get(), httpAddress, locationDomainId, startedAtMs, nowMs);
+        updated = new NamenodeRecord(id, 1, rpcAddress.get(), httpAddress.get(), locationDomainId, startedAtMs, nowMs);
         transaction.namenodes().insert(updated);
       } else {
         updated = self.withRound(self.counter() + 1, nowMs);

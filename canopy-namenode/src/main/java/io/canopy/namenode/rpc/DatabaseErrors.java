@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * message) naming the call and its path, without the cause and without the database's words. The whole error is
  * logged on the namenode under a number the client's message gives.
  */
-final class DatabaseErrors {
+public final class DatabaseErrors {
   private static final Logger LOG = LoggerFactory.getLogger(DatabaseErrors.class);
   /** Causes followed at most: a chain longer than this is cut (and cannot loop). */
   private static final int MAX_CAUSES = 32;
@@ -31,7 +31,7 @@ final class DatabaseErrors {
    * What the client gets for {@code error}, the failure of {@code call}({@code args}): {@code error} itself when no
    * store error is part of it, else an error without the database's words (the original is logged).
    */
-  static Throwable forClient(String call, Object[] args, Throwable error) {
+  public static Throwable forClient(String call, Object[] args, Throwable error) {
     StoreException store = storeCause(error);
     if (store == null) {
       return error;
@@ -58,7 +58,7 @@ final class DatabaseErrors {
   }
 
   /** Whether a store error is {@code error} or one of its causes: whether {@link #forClient} would change it. */
-  static boolean involvesStore(Throwable error) {
+  public static boolean involvesStore(Throwable error) {
     return storeCause(error) != null;
   }
 
