@@ -47,6 +47,11 @@ public final class SharedContractCluster implements BeforeAllCallback {
     return current().canopyFileSystem;
   }
 
+  /** The shared WebHDFS client of the cluster ({@code webhdfs://} to the namenode's HTTP server). */
+  static FileSystem webHdfsFileSystem() {
+    return current().webHdfsFileSystem;
+  }
+
   /** A new client of the cluster with its own configuration changes; the caller closes it. */
   static FileSystem newClient(Consumer<Configuration> settings) throws IOException {
     return current().newClient(settings);
@@ -67,12 +72,15 @@ public final class SharedContractCluster implements BeforeAllCallback {
     private final MiniCanopyCluster cluster;
     private final FileSystem fileSystem;
     private final FileSystem canopyFileSystem;
+    private final FileSystem webHdfsFileSystem;
 
     private Running(Path directory, MiniCanopyCluster cluster) throws IOException {
       this.directory = directory;
       this.cluster = cluster;
       this.fileSystem = cluster.fileSystem();
       this.canopyFileSystem = newClient(conf -> conf.set("fs.hdfs.impl", CanopyFileSystem.class.getName()));
+      this.webHdfsFileSystem = FileSystem.newInstance(URI.create("webhdfs://127.0.0.1:"
+          + cluster.nameNode(0).httpAddress().getPort()), new Configuration(cluster.conf()));
     }
 
     static Running start() {
@@ -110,6 +118,7 @@ public final class SharedContractCluster implements BeforeAllCallback {
       running = null;
       try {
         canopyFileSystem.close();
+        webHdfsFileSystem.close();
         cluster.close(); // closes the shared stock client too
       } finally {
         deleteQuietly(directory);
