@@ -985,6 +985,27 @@ public abstract class MetadataStoreContractTest {
   }
 
   @Test
+  void namespaceCensusCountsInodesByKindAndBlocksByPlace() throws Exception {
+    Optional<NamespaceCensus> census = store.capability(NamespaceCensus.class);
+    assumeTrue(census.isPresent(), () -> store.describe() + " counts no namespace");
+    NamespaceCensus.Counts empty = census.get().count();
+    assertEquals(new NamespaceCensus.Counts(1, 0, 0, 0, 0), empty, "a new namespace: its root");
+    inTransaction(tx -> {
+      tx.inodes().insert(directory(20_001, ROOT_ID, "d"));
+      tx.inodes().insert(file(20_002, 20_001, "big"));
+      tx.inodes().insert(file(20_003, 20_001, "small"));
+      tx.inodes().insert(Inode.builder().id(20_004).partitionId(ROOT_ID).parentId(ROOT_ID).name("link")
+          .permission((short) 0777).owner("u").group("g").symlinkTarget("/d").build());
+      tx.blocks().insert(new Block(20_002, 1_001, 0, 10, 1_001, BlockState.COMPLETE));
+      tx.blocks().insert(new Block(20_002, 1_002, 1, 10, 1_002, BlockState.UNDER_CONSTRUCTION));
+      tx.blocks().insert(new Block(20_003, -20_003, 0, 10, 1_003, BlockState.COMPLETE)); // in the database
+    });
+    NamespaceCensus.Counts counts = census.get().count();
+    assertEquals(new NamespaceCensus.Counts(2, 2, 1, 2, 1), counts);
+    assertEquals(5, counts.inodes());
+  }
+
+  @Test
   void idCountersAdvanceButNeverGoBackAndAllocationContinuesPastThem() throws Exception {
     long first = store.allocateIds(IdKind.BLOCK, 10).first();
     try (Transaction tx = begin()) {

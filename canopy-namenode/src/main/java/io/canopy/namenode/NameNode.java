@@ -45,6 +45,9 @@ import io.canopy.namenode.replication.TransferCommandSource;
 import io.canopy.namenode.rpc.ClientProtocolServer;
 import io.canopy.namenode.http.NamenodeHttpServer;
 import io.canopy.namenode.http.WebHdfs;
+import io.canopy.namenode.metrics.ClusterStatusMonitor;
+import io.canopy.namenode.metrics.NamenodeMetrics;
+import io.canopy.metadata.NamespaceCensus;
 import io.canopy.namenode.safemode.EnterStartupSafeModeOp;
 import io.canopy.namenode.safemode.SafeModeState;
 import io.canopy.namenode.safemode.StartupSafeModeMonitor;
@@ -75,7 +78,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
-import org.apache.hadoop.net.NetUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -113,6 +115,8 @@ public final class NameNode implements AutoCloseable {
   private final SmallBlockReadServer smallFileReads;
   /** Status page, WebHDFS and Hadoop's servlets; null when {@link NameNodeConfig#HTTP_ADDRESS} is empty. */
   private final NamenodeHttpServer http;
+  /** The metrics2 sources, unregistered at close. */
+  private final NamenodeMetrics metrics;
   private final TransactionRunner runner;
 
   private final ScheduledExecutorService housekeeping;
@@ -126,7 +130,7 @@ public final class NameNode implements AutoCloseable {
   private final ClientLocations clientLocations;
 
   private NameNode(MetadataStore store, RpcServers servers, SmallBlockReadServer smallFileReads,
-      NamenodeHttpServer http, TransactionRunner runner, ScheduledExecutorService housekeeping, LeaderElection election,
+      NamenodeHttpServer http, NamenodeMetrics metrics, TransactionRunner runner, ScheduledExecutorService housekeeping, LeaderElection election,
       ScheduledExecutorService electionThread, LeaderDuties duties, ReplicaReportProcessor replicaReports,
       NamespaceServices services, SubtreeOperations subtreeOperations, ReportCounters reportCounters,
       ClientLocations clientLocations) {
@@ -136,6 +140,7 @@ public final class NameNode implements AutoCloseable {
     this.servers = servers;
     this.smallFileReads = smallFileReads;
     this.http = http;
+    this.metrics = metrics;
     this.runner = runner;
     this.housekeeping = housekeeping;
     this.election = election;
@@ -253,8 +258,12 @@ public final class NameNode implements AutoCloseable {
         fullReports, datanodeRandom, election, commandSources, appliers, blocks.arrivals(),
         blocks.readers().topology(), FullReportLeases.of(conf, System::currentTimeMillis,
             new Random(random.nextLong())));
-    ClientProtocolServer clientProtocol = new ClientProtocolServer(conf, services, blocks, runner,
-        new ClusterAdminCalls(runner, blocks, services, replicaReports), subtreeOperations, election::selfId);
+    ClusterAdminCalls adminCalls = new ClusterAdminCalls(runner, blocks, services, replicaReports);
+    ClientProtocolServer clientProtocol = new ClientProtocolServer(conf, services, blocks, runner, adminCalls,
+        subtreeOperations, election::selfId);
+    ClusterStatusMonitor status = new ClusterStatusMonitor(identity.clusterId(), identity.blockPoolId(), election,
+        registry, services.safeMode(), runner.metrics(), store.capability(NamespaceCensus.class),
+        adminCalls::getReplicatedBlockStats, System::currentTimeMillis, NameNodeConfig.censusIntervalMs(conf));
     RpcServers servers = RpcServerFactory.build(conf, NameNodeConfig.rpcAddress(conf),
         NameNodeConfig.serviceRpcAddress(conf), clientProtocol,
         new CanopyClientProtocolServer(services, blocks, runner), datanodes,
@@ -281,7 +290,7 @@ public final class NameNode implements AutoCloseable {
       throw e;
     }
     try {
-      http = startHttp(conf, clientProtocol, blocks, servers.clientAddress(), new Random(random.nextLong()));
+      http = startHttp(conf, clientProtocol, blocks, servers.clientAddress(), new Random(random.nextLong()), status);
     } catch (IOException | RuntimeException e) {
       housekeeping.shutdownNow();
       servers.stop();
@@ -290,7 +299,7 @@ public final class NameNode implements AutoCloseable {
       throw e;
     }
     if (http != null) {
-      boundHttpAddress.set(NetUtils.getHostPortString(http.address()));
+      boundHttpAddress.set(http.address().getAddress().getHostAddress() + ":" + http.address().getPort());
     }
     // Join the group before serving, so this namenode is listed (and may lead) from its first answer on, and knows
     // whether it starts the cluster (then the startup safe mode comes first).
@@ -314,25 +323,38 @@ public final class NameNode implements AutoCloseable {
     });
     scheduleElectionRound(electionThread, election);
     LeaderDuties duties = new LeaderDuties(election, services.safeMode(), leaderWork);
+    long statusIntervalMs = NameNodeConfig.statusIntervalMs(conf);
+    housekeeping.scheduleWithFixedDelay(() -> refreshStatus(status), 0, statusIntervalMs,
+        java.util.concurrent.TimeUnit.MILLISECONDS);
+    NamenodeMetrics metrics = NamenodeMetrics.register(status);
     servers.start();
     LOG.info("Namenode serving namespace {} (cluster {}, block pool {}) to clients on {} and to datanodes on {} "
         + "with metadata in {}, seed {}; HTTP {}", identity.namespaceId(), identity.clusterId(),
         identity.blockPoolId(), servers.clientAddress(), servers.serviceAddress(), store.describe(), seed,
         http == null ? "off (" + NameNodeConfig.HTTP_ADDRESS + " is empty)" : "on http://" + boundHttpAddress.get());
     LOG.info("Namenode {} joined the group; leader: {}", election.selfId(), election.leaderId());
-    return new NameNode(store, servers, smallFileReads, http, runner, housekeeping, election, electionThread,
-        duties, replicaReports, services, subtreeOperations, datanodes.counters(), blocks.clients());
+    return new NameNode(store, servers, smallFileReads, http, metrics, runner, housekeeping, election,
+        electionThread, duties, replicaReports, services, subtreeOperations, datanodes.counters(), blocks.clients());
+  }
+
+  private static void refreshStatus(ClusterStatusMonitor status) {
+    try {
+      status.refresh();
+    } catch (RuntimeException e) {
+      LOG.warn("Cannot refresh the cluster status: {}", e.toString());
+    }
   }
 
   /** The HTTP server (status page, WebHDFS, /jmx) on {@link NameNodeConfig#HTTP_ADDRESS}; null when none is set. */
   private static NamenodeHttpServer startHttp(Configuration conf, ClientProtocolServer clientProtocol,
-      BlockServices blocks, InetSocketAddress clientAddress, Random random) throws IOException {
+      BlockServices blocks, InetSocketAddress clientAddress, Random random, ClusterStatusMonitor status)
+      throws IOException {
     InetSocketAddress address = NameNodeConfig.httpAddress(conf);
     if (address == null) {
       return null;
     }
     return NamenodeHttpServer.start(conf, address, new WebHdfs(clientProtocol, conf, blocks, () -> clientAddress,
-        random));
+        random), status);
   }
 
   private static void closeQuietly(NamenodeHttpServer http) {
@@ -540,6 +562,7 @@ public final class NameNode implements AutoCloseable {
     electionThread.shutdownNow();
     servers.stop();
     closeQuietly(http);
+    metrics.close();
     smallFileReads.close();
     replicaReports.close();
     subtreeOperations.abort();
@@ -559,6 +582,7 @@ public final class NameNode implements AutoCloseable {
     subtreeOperations.close();
     election.leave();
     closeQuietly(http);
+    metrics.close();
     smallFileReads.close();
     replicaReports.close();
     housekeeping.shutdownNow();

@@ -118,6 +118,15 @@ public final class NameNodeConfig {
    */
   public static final String HTTP_ADDRESS = "canopy.namenode.http-address";
   public static final String HTTP_ADDRESS_DEFAULT = "127.0.0.1:9870";
+  /**
+   * How often the namenode takes its cluster status (status page, /status.json, metrics): datanodes, namenodes,
+   * blocks needing replication, and its operations' rates and latency percentiles over the interval.
+   */
+  public static final String STATUS_INTERVAL_MS = "canopy.namenode.status-interval-ms";
+  public static final long STATUS_INTERVAL_MS_DEFAULT = 10_000;
+  /** How often the status counts the whole namespace (files, directories, blocks): each count scans whole tables. */
+  public static final String CENSUS_INTERVAL_MS = "canopy.namenode.census-interval-ms";
+  public static final long CENSUS_INTERVAL_MS_DEFAULT = 60_000;
 
   /**
    * HDFS's lease soft limit: another client may take over (recover) a file whose writer has not renewed its lease
@@ -308,6 +317,24 @@ public final class NameNodeConfig {
   /** {@link #SAFEMODE_REFRESH_MS}. */
   public static long safeModeRefreshMs(Configuration conf) {
     return conf.getLong(SAFEMODE_REFRESH_MS, SAFEMODE_REFRESH_MS_DEFAULT);
+  }
+
+  /** {@link #STATUS_INTERVAL_MS}, at least 100 ms. */
+  public static long statusIntervalMs(Configuration conf) {
+    return positive(conf, STATUS_INTERVAL_MS, STATUS_INTERVAL_MS_DEFAULT, 100);
+  }
+
+  /** {@link #CENSUS_INTERVAL_MS}, at least 1 s. */
+  public static long censusIntervalMs(Configuration conf) {
+    return positive(conf, CENSUS_INTERVAL_MS, CENSUS_INTERVAL_MS_DEFAULT, 1_000);
+  }
+
+  private static long positive(Configuration conf, String key, long defaultValue, long minimum) {
+    long value = conf.getLong(key, defaultValue);
+    if (value < minimum) {
+      throw new IllegalArgumentException(key + " must be at least " + minimum + " ms, got " + value);
+    }
+    return value;
   }
 
   /** {@link #SAFEMODE_RECHECK_MS}. */

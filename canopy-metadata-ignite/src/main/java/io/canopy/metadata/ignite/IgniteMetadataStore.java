@@ -1,6 +1,7 @@
 package io.canopy.metadata.ignite;
 
 import io.canopy.metadata.AdminQueries;
+import io.canopy.metadata.NamespaceCensus;
 import io.canopy.metadata.BlockCensus;
 import io.canopy.metadata.IdKind;
 import io.canopy.metadata.IdRange;
@@ -148,7 +149,11 @@ final class IgniteMetadataStore implements MetadataStore {
 
   @Override
   public <T> Optional<T> capability(Class<T> type) {
-    return type == AdminQueries.class ? Optional.of(type.cast(adminQueries)) : Optional.empty();
+    if (type == AdminQueries.class) {
+      return Optional.of(type.cast(adminQueries));
+    }
+    return type == NamespaceCensus.class ? Optional.of(type.cast(new IgniteNamespaceCensus(clients)))
+        : Optional.empty();
   }
 
   /** Wait-die: a conflicting request of the younger transaction fails at once. */

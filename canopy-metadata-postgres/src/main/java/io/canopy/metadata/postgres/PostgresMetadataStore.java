@@ -3,6 +3,7 @@ package io.canopy.metadata.postgres;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.canopy.metadata.AdminQueries;
+import io.canopy.metadata.NamespaceCensus;
 import io.canopy.metadata.BlockCensus;
 import io.canopy.metadata.IdKind;
 import io.canopy.metadata.IdRange;
@@ -295,7 +296,11 @@ final class PostgresMetadataStore implements MetadataStore {
 
   @Override
   public <T> Optional<T> capability(Class<T> type) {
-    return type == AdminQueries.class ? Optional.of(type.cast(adminQueries)) : Optional.empty();
+    if (type == AdminQueries.class) {
+      return Optional.of(type.cast(adminQueries));
+    }
+    return type == NamespaceCensus.class ? Optional.of(type.cast(new PgNamespaceCensus(readPool)))
+        : Optional.empty();
   }
 
   @Override

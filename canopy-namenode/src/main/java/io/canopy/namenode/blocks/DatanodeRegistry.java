@@ -182,6 +182,11 @@ public final class DatanodeRegistry implements DatanodeSource {
   }
 
   /** The live nodes of the cached view, in no set order; never reads the database. */
+  /** Every datanode of the cached view, live or not; never reads the database. */
+  public List<Node> cachedAll() {
+    return new ArrayList<>(view.byUuid.values());
+  }
+
   public List<Node> cachedLive() {
     List<Node> live = new ArrayList<>();
     for (Node node : view.byUuid.values()) {

@@ -115,6 +115,7 @@ public final class TransactionRunner {
 
   /** Runs {@code operation} for the client call {@code call} (null outside RPC). */
   public <T> T run(Operation<T> operation, ClientCall call) throws IOException {
+    long startNanos = System.nanoTime();
     AtMostOnce<T> atMostOnce = operation instanceof AtMostOnce<T> recorded ? recorded : null;
     RetryKey key = null;
     if (atMostOnce != null) {
@@ -152,7 +153,7 @@ public final class TransactionRunner {
           transaction.commit();
           context.committed();
           metrics.committed(operation.name(), transaction.roundTrips(), transaction.statements(),
-              attempt + conflicts.count());
+              attempt + conflicts.count(), System.nanoTime() - startNanos);
           throw new CommittedFailure(partial.failure());
         }
         if (atMostOnce != null) {
@@ -162,7 +163,7 @@ public final class TransactionRunner {
         transaction.commit();
         context.committed();
         metrics.committed(operation.name(), transaction.roundTrips(), transaction.statements(),
-            attempt + conflicts.count());
+            attempt + conflicts.count(), System.nanoTime() - startNanos);
         return result;
       } catch (CommittedFailure done) {
         throw done.failure;
