@@ -8,22 +8,22 @@ import org.apache.hadoop.metrics2.MetricsSource;
 import org.apache.hadoop.metrics2.lib.Interns;
 
 /**
- * The {@code NameNodeActivity} record (HDFS's name for a namenode's operation counts): for every operation kind its
- * totals ({@code <Op>NumOps}, failures, retries, retry-cache answers, database round trips and statements per
+ * The {@code NameNodeActivity} record (HDFS's name for a namenode's operation counts): for every operation kind (a
+ * transaction, named by its call: {@code Create}, {@code GetListing}, ...) its totals ({@code <Op>NumOps}, failures, retries, retry-cache answers, database round trips and statements per
  * operation) and the last interval's rate and latency percentiles; and HDFS's own counter names where an operation
  * is the same ({@code CreateFileOps}, {@code GetListingOps}, {@code FileInfoOps}, ...).
  */
 final class NameNodeActivitySource implements MetricsSource {
   /** HDFS's NameNodeActivity counters and the Canopy operation each counts. */
   private static final Map<String, String> HDFS_NAMES = Map.of(
-      "CreateFileOps", "CreateOp",
-      "GetListingOps", "GetListingOp",
-      "FileInfoOps", "GetFileInfoOp",
-      "GetBlockLocations", "GetBlockLocationsOp",
-      "AddBlockOps", "AddBlockOp",
-      "AppendFileOps", "AppendOp",
-      "CreateSymlinkOps", "CreateSymlinkOp",
-      "GetAdditionalDatanodeOps", "GetAdditionalDatanodeOp");
+      "CreateFileOps", "create",
+      "GetListingOps", "getListing",
+      "FileInfoOps", "getFileInfo",
+      "GetBlockLocations", "getBlockLocations",
+      "AddBlockOps", "addBlock",
+      "AppendFileOps", "append",
+      "CreateSymlinkOps", "createSymlink",
+      "GetAdditionalDatanodeOps", "getAdditionalDatanode");
 
   private final ClusterStatusMonitor monitor;
 
@@ -39,7 +39,7 @@ final class NameNodeActivitySource implements MetricsSource {
     long retryCacheAnswers = 0;
     long retries = 0;
     for (Map.Entry<String, ClusterStatus.Operation> entry : status.operations().entrySet()) {
-      String name = entry.getKey();
+      String name = capitalized(entry.getKey());
       ClusterStatus.Operation operation = entry.getValue();
       record.addCounter(info(name + "NumOps", "Committed " + name + " operations"), operation.total())
           .addCounter(info(name + "Failures", name + " operations that failed"), operation.failures())
@@ -68,6 +68,11 @@ final class NameNodeActivitySource implements MetricsSource {
       record.addCounter(info(hdfsName, "HDFS's counter: committed " + operation + " operations"),
           counted == null ? 0 : counted.total());
     });
+  }
+
+  /** An operation's name as the start of a metric's: {@code getListing} becomes {@code GetListing}. */
+  static String capitalized(String operation) {
+    return operation.isEmpty() ? operation : Character.toUpperCase(operation.charAt(0)) + operation.substring(1);
   }
 
   private static MetricsInfo info(String name, String description) {
