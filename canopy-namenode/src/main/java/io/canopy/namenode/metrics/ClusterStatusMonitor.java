@@ -22,9 +22,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps this namenode's {@link ClusterStatus}, refreshed at a fixed period by {@link #refresh} (the namenode
- * schedules it): the group and the datanodes from memory, the block health counts from the replication queue, the
- * namespace's size from a {@link NamespaceCensus} at a longer period (each count scans whole tables), and the
- * operations of the interval from the runner's metrics. Readers never touch the database.
+ * schedules it): the group and the datanodes from memory and the operations of the interval from the runner's
+ * metrics; at a longer period (the census interval: each count reads whole tables) the namespace's size from a
+ * {@link NamespaceCensus} and the block health counts from the replication queue. Readers never touch the database.
  */
 public final class ClusterStatusMonitor {
   private static final Logger LOG = LoggerFactory.getLogger(ClusterStatusMonitor.class);
@@ -51,6 +51,7 @@ public final class ClusterStatusMonitor {
   private Map<String, OperationMetrics.Snapshot> previousCounts = Map.of();
   private long previousAtMs;
   private NamespaceCensus.Counts namespace;
+  private ClusterStatus.BlockHealth blocks = ClusterStatus.BlockHealth.UNKNOWN;
   private long namespaceCountedAtMs;
 
   public ClusterStatusMonitor(String clusterId, String blockPoolId, LeaderElection election,
@@ -78,24 +79,9 @@ public final class ClusterStatusMonitor {
   /** Takes a new status: run at a fixed period by one thread; a database failure keeps the last counts. */
   public synchronized ClusterStatus refresh() {
     long now = clockMs.getAsLong();
-    if (census.isPresent() && (namespace == null || now - namespaceCountedAtMs >= censusIntervalMs)) {
-      try {
-        namespace = census.get().count();
-        namespaceCountedAtMs = now;
-      } catch (IOException | RuntimeException e) {
-        LOG.warn("Cannot count the namespace for the status page and metrics; keeping the last count: {}",
-            e.getMessage());
-      }
-    }
-    ClusterStatus.BlockHealth blocks;
-    try {
-      ReplicatedBlockStats stats = blockStats.get();
-      blocks = new ClusterStatus.BlockHealth(stats.getLowRedundancyBlocks(), stats.getMissingReplicaBlocks(),
-          stats.getCorruptBlocks(), stats.getPendingDeletionBlocks());
-    } catch (IOException | RuntimeException e) {
-      LOG.warn("Cannot count the blocks needing replication for the status page and metrics: {}", e.getMessage());
-      ClusterStatus last = current.get();
-      blocks = last == null ? ClusterStatus.BlockHealth.UNKNOWN : last.blocks();
+    if (namespaceCountedAtMs == 0 || now - namespaceCountedAtMs >= censusIntervalMs) {
+      countNamespace();
+      namespaceCountedAtMs = now;
     }
     double seconds = Math.max(0.001, (now - previousAtMs) / 1_000.0);
     Map<String, OperationMetrics.Snapshot> counts = metrics.snapshot();
@@ -107,6 +93,28 @@ public final class ClusterStatusMonitor {
         safeMode.isOn() ? safeMode.tip() : "", seconds, operations);
     current.set(status);
     return status;
+  }
+
+  /**
+   * The counts that read whole tables or the whole replication queue, at the census period: the namespace's size and
+   * the blocks needing attention. A failure keeps the last counts.
+   */
+  private void countNamespace() {
+    if (census.isPresent()) {
+      try {
+        namespace = census.get().count();
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("Cannot count the namespace for the status page and metrics; keeping the last count: {}",
+            e.getMessage());
+      }
+    }
+    try {
+      ReplicatedBlockStats stats = blockStats.get();
+      blocks = new ClusterStatus.BlockHealth(stats.getLowRedundancyBlocks(), stats.getMissingReplicaBlocks(),
+          stats.getCorruptBlocks(), stats.getPendingDeletionBlocks());
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("Cannot count the blocks needing replication for the status page and metrics: {}", e.getMessage());
+    }
   }
 
   private Map<String, ClusterStatus.Operation> operations(Map<String, OperationMetrics.Snapshot> counts,
