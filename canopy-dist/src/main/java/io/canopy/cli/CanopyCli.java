@@ -16,7 +16,7 @@ import picocli.CommandLine.Spec;
         "Every command works on one cluster directory: --dir DIR, else $" + ClusterLayout.DIR_ENVIRONMENT_VARIABLE
             + ", else ./" + ClusterLayout.DEFAULT_DIR + "."},
     subcommands = {UpCommand.class, DownCommand.class, StatusCommand.class, DfsCommand.class, DfsAdminCommand.class,
-        SqlCommand.class, FormatCommand.class, NamenodeCommand.class, AdminCommand.class,
+        HdfsCommand.class, SqlCommand.class, FormatCommand.class, NamenodeCommand.class, AdminCommand.class,
         CommandLine.HelpCommand.class},
     footer = {"", "Run `canopy COMMAND --help` for the options of a command. Set CANOPY_DEBUG=1 to see stack traces."})
 public final class CanopyCli implements Runnable {
@@ -44,9 +44,9 @@ public final class CanopyCli implements Runnable {
   /** The command line with every subcommand, as main runs it; tests call execute on it. */
   public static CommandLine newCommandLine() {
     CommandLine commandLine = new CommandLine(new CanopyCli());
-    for (String tool : new String[] {"dfs", "dfsadmin"}) {
+    for (String tool : new String[] {"dfs", "dfsadmin", "hdfs"}) {
       CommandLine passThrough = commandLine.getSubcommands().get(tool);
-      // Everything from the first tool argument on belongs to FsShell or DFSAdmin, options (-ls, -R, -D) included.
+      // Everything from the first tool argument on belongs to the tool (FsShell, DFSAdmin, ...), options included.
       passThrough.setStopAtPositional(true);
       passThrough.setUnmatchedOptionsArePositionalParams(true);
       passThrough.setPosixClusteredShortOptionsAllowed(false);

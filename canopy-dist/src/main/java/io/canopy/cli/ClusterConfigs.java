@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.TreeMap;
 import io.canopy.client.CanopyFileSystem;
 import io.canopy.client.CanopyFailoverProxyProvider;
@@ -140,6 +141,9 @@ public final class ClusterConfigs {
     if (datanode || cluster.clientsUseNameservice()) {
       nameserviceKeys(cluster, datanode).forEach((key, value) -> files.get(fileFor(key)).put(key, value));
     }
+    if (role == null) {
+      httpAddressKeys(cluster).forEach((key, value) -> files.get(HDFS_SITE).put(key, value));
+    }
     if (role != null && role.kind() == Role.Kind.NAMENODE) {
       files.get(CANOPY_SITE).put(NameNodeConfig.RPC_ADDRESS, "127.0.0.1:" + cluster.port(role));
       files.get(CANOPY_SITE).put(NameNodeConfig.SERVICE_RPC_ADDRESS, "127.0.0.1:" + cluster.servicePort(role));
@@ -240,6 +244,25 @@ public final class ClusterConfigs {
     Map<String, String> keys = new TreeMap<>();
     for (Map.Entry<String, String> entry : conf) {
       keys.put(entry.getKey(), entry.getValue());
+    }
+    return keys;
+  }
+
+  /**
+   * Where clients find the namenodes' HTTP servers, in HDFS's keys (hdfs fsck and WebHDFS tools read them):
+   * {@code dfs.namenode.http-address.canopy.nnK} with a nameservice, else {@code dfs.namenode.http-address}. None for
+   * a namenode planned before namenodes served HTTP.
+   */
+  static Map<String, String> httpAddressKeys(ClusterProperties cluster) {
+    Map<String, String> keys = new TreeMap<>();
+    for (int i = 1; i <= cluster.namenodes(); i++) {
+      OptionalInt port = cluster.httpPort(Role.namenode(i));
+      if (port.isEmpty()) {
+        continue;
+      }
+      String key = cluster.clientsUseNameservice() ? "dfs.namenode.http-address." + Nameservice.DEFAULT_NAME + ".nn" + i
+          : "dfs.namenode.http-address";
+      keys.put(key, "127.0.0.1:" + port.getAsInt());
     }
     return keys;
   }

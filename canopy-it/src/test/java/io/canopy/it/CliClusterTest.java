@@ -86,6 +86,19 @@ class CliClusterTest {
     assertTrue(canopy().succeed("dfsadmin", "-safemode", "get").out().contains("Safe mode is OFF"));
     String report = canopy().succeed("dfsadmin", "-report").out();
     assertTrue(report.contains("Blocks with corrupt replicas: 0") && report.contains("Live datanodes (3)"), report);
+    CliRunner.Run fsck = canopy().succeed("hdfs", "fsck", "/it", "-files", "-blocks", "-locations");
+    assertTrue(fsck.out().contains("/it/random.bin " + FILE_BYTES + " bytes") && fsck.out().strip()
+        .endsWith("The filesystem under path '/it' is HEALTHY"), fsck.out());
+    assertTrue(canopy().succeed("hdfs", "dfsadmin", "-report").out().contains("Live datanodes (3)"));
+    assertTrue(canopy().succeed("hdfs", "getconf", "-namenodes").out().strip().length() > 0);
+    assertEquals(2, canopy().run("hdfs", "balancer").exitCode(), "an hdfs command canopy does not run");
+    Matcher http = Pattern.compile("namenode-1 .* http (http://127.0.0.1:\\d+)").matcher(
+        canopy().run("status").commandOut());
+    assertTrue(http.find(), "status lists the namenode's HTTP server");
+    try (var in = new java.net.URL(http.group(1) + "/webhdfs/v1/it?op=LISTSTATUS").openStream()) {
+      String webListing = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      assertTrue(webListing.contains("\"pathSuffix\":\"random.bin\""), webListing);
+    }
     Path copyAfterRestart = work.resolve("copy-after-restart.bin");
     canopy().succeed("dfs", "-get", "/it/random.bin", copyAfterRestart.toString());
     assertArrayEquals(content, Files.readAllBytes(copyAfterRestart), "bytes differ after a restart");

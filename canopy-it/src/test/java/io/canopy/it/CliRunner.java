@@ -10,6 +10,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine;
@@ -121,6 +122,9 @@ final class CliRunner {
     assertTrue(matcher.find(), "no fs.defaultFS line in\n" + run.out());
     String lastLine = run.commandOut().strip().lines().reduce((first, second) -> second).orElse("");
     assertTrue(lastLine.startsWith("fs.defaultFS="), "fs.defaultFS must be the last line:\n" + run.out());
+    List<String> lines = run.commandOut().strip().lines().toList();
+    assertTrue(lines.size() >= 2 && lines.get(lines.size() - 2).matches("http=http://127\\.0\\.0\\.1:\\d+"),
+        "the first namenode's HTTP address comes before fs.defaultFS:\n" + run.out());
     return matcher.group(1);
   }
 }

@@ -12,7 +12,7 @@ import org.apache.hadoop.net.NetUtils;
 /**
  * The namenode's HTTP server: Hadoop's {@code HttpServer2} (with its {@code /jmx}, {@code /prom}, {@code /conf},
  * {@code /stacks} and {@code /logLevel}), the status page at {@code /} (web application {@code webapps/canopy}) and
- * the status it shows at {@code /status.json}, and WebHDFS at {@code /webhdfs/v1}.
+ * the status it shows at {@code /status.json}, WebHDFS at {@code /webhdfs/v1}, and {@code /fsck} for hdfs fsck.
  */
 public final class NamenodeHttpServer implements AutoCloseable {
   /** The web application's name: its static files are the class path's {@code webapps/canopy}. */
@@ -44,6 +44,8 @@ public final class NamenodeHttpServer implements AutoCloseable {
     server.addServlet("webhdfs", WebHdfsServlet.PATH_SPEC, WebHdfsServlet.class);
     server.setAttribute(StatusServlet.ATTRIBUTE, status);
     server.addServlet("status", StatusServlet.PATH, StatusServlet.class);
+    server.setAttribute(FsckServlet.ATTRIBUTE, new FsckServlet.Context(webHdfs.namenode(), conf));
+    server.addServlet("fsck", FsckServlet.PATH, FsckServlet.class);
     try {
       server.start();
     } catch (IOException e) {

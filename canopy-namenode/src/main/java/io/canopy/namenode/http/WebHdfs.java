@@ -33,11 +33,13 @@ public final class WebHdfs {
   private static final Logger LOG = LoggerFactory.getLogger(WebHdfs.class);
 
   private final Configuration conf;
+  private final ClientProtocol namenode;
   private final Map<HttpOpParam.Op, WebHdfsHandler> handlers = new HashMap<>();
 
   public WebHdfs(ClientProtocol namenode, Configuration conf, BlockServices blocks,
       Supplier<InetSocketAddress> rpcAddress, Random random) {
     this.conf = conf;
+    this.namenode = namenode;
     DatanodeRedirects redirects = new DatanodeRedirects(namenode, blocks.placement(), blocks.registry(), rpcAddress);
     URI fileSystem = URI.create("hdfs://" + hostAndPort(rpcAddress.get()));
     handlers.putAll(new WebHdfsReads(namenode, conf, redirects, fileSystem).handlers());
@@ -45,6 +47,11 @@ public final class WebHdfs {
     handlers.putAll(changes.puts());
     handlers.putAll(changes.posts());
     handlers.putAll(changes.deletes());
+  }
+
+  /** The namenode's calls WebHDFS makes (fsck walks the namespace through them too). */
+  ClientProtocol namenode() {
+    return namenode;
   }
 
   /** ip:port of an address: what a datanode connects back to (a host name might not resolve there). */

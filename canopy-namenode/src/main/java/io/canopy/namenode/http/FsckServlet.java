@@ -1,0 +1,75 @@
+package io.canopy.namenode.http;
+
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.security.PrivilegedExceptionAction;
+import java.util.Date;
+import java.util.List;
+import javax.servlet.http.HttpServlet;
+import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletResponse;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.protocol.ClientProtocol;
+import org.apache.hadoop.hdfs.server.common.JspHelper;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code /fsck}: what HDFS's {@code DFSck} ({@code hdfs fsck}) asks the namenode for: the report of
+ * {@link NamespaceFsck} as plain text, written as the check goes, as the user the request names ({@code ugi}). Only the
+ * switches that read are served: -move, -delete and the block-level ones end in HDFS's FAILED line with the reason.
+ */
+public final class FsckServlet extends HttpServlet {
+  private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(FsckServlet.class);
+  static final String ATTRIBUTE = "canopy.fsck";
+  static final String PATH = "/fsck";
+  /** DFSck's switches that change the namespace or report on single blocks, which Canopy's fsck does not serve. */
+  private static final List<String> UNSUPPORTED = List.of("move", "delete", "listcorruptfileblocks", "blockId",
+      "replicate", "includeSnapshots", "maintenance", "storagepolicies", "upgradedomains", "replicadetails");
+
+  /** What the servlet needs of its namenode. */
+  record Context(ClientProtocol namenode, Configuration conf) {
+  }
+
+  @Override
+  protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+    Context context = (Context) getServletContext().getAttribute(ATTRIBUTE);
+    response.setContentType("text/plain; charset=utf-8");
+    PrintWriter out = new PrintWriter(new OutputStreamWriter(response.getOutputStream(), StandardCharsets.UTF_8));
+    String path = request.getParameter("path") == null ? "/" : request.getParameter("path");
+    try {
+      for (String option : UNSUPPORTED) {
+        if (request.getParameter(option) != null) {
+          throw new UnsupportedOperationException("fsck -" + option + " is not supported by Canopy");
+        }
+      }
+      UserGroupInformation user = JspHelper.getUGI(null, request, context.conf());
+      NamespaceFsck.Options options = new NamespaceFsck.Options(flag(request, "files"), flag(request, "blocks"),
+          flag(request, "locations"), flag(request, "racks"), flag(request, "openforwrite"));
+      short replication = (short) context.conf().getInt("dfs.replication", 3);
+      user.doAs((PrivilegedExceptionAction<Void>) () -> {
+        new NamespaceFsck(context.namenode(), options, out, System::currentTimeMillis, replication)
+            .check(path, user.getShortUserName(), JspHelper.getRemoteAddr(request));
+        return null;
+      });
+    } catch (IOException | RuntimeException | InterruptedException e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      LOG.warn("Fsck on path '{}' failed: {}", path, e.toString());
+      out.println("FSCK ended at " + new Date());
+      out.println(e.getMessage());
+      out.print("\n\nFsck on path '" + path + "' FAILED");
+    } finally {
+      out.flush();
+    }
+  }
+
+  private static boolean flag(HttpServletRequest request, String name) {
+    return request.getParameter(name) != null;
+  }
+}
