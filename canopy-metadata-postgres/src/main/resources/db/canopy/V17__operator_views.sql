@@ -1,7 +1,7 @@
 -- Views for operators over the live metadata (issue 19; HopsFS's "the metadata is queryable in SQL"): read with
 -- `canopy sql`, whose reader role may select them like the tables. Each reads the tables at the moment of the query;
--- those that need every path walk the tree from the root, so on a large namespace put a WHERE on them (or a LIMIT)
--- rather than reading them whole. Times are shown as UTC timestamps; sizes in bytes.
+-- those built on `paths` walk the whole tree from the root at every query (a filter on the path does not shorten the
+-- walk), so on a large namespace they take as long as reading every inode. Times are timestamps; sizes in bytes.
 
 -- Every inode with its full path. The root (parent 0, empty name) is '/'.
 CREATE VIEW paths AS

@@ -35,6 +35,8 @@ final class ClusterStarter {
   private final ClusterProperties cluster;
   private final DaemonLauncher launcher;
   private final PrintWriter out;
+  /** A terminal's live line while datanodes register and the safe mode ends. */
+  private final ProgressLine progressLine;
   private final PrintWriter err;
   private final Deadline deadline;
   private final List<Started> started = new CopyOnWriteArrayList<>();
@@ -54,6 +56,7 @@ final class ClusterStarter {
     this.out = out;
     this.err = err;
     this.deadline = new Deadline(timeout);
+    this.progressLine = ProgressLine.forConsole(out);
   }
 
   /** Starts everything; returns once namenodes answer and every datanode is live. */
@@ -101,8 +104,11 @@ final class ClusterStarter {
         lastTip[0] = tip;
         progress("safe mode: " + tip.replace('\n', ' '));
       }
+      progressLine.show(String.format(Locale.ROOT, "[%5.1fs] waiting for the datanodes' block reports",
+          elapsedSeconds()));
       throw new IOException("still in safe mode: " + tip.replace('\n', ' '));
     });
+    progressLine.clear();
     if (operatorOnly[0] != null) {
       err.println("WARNING: the cluster is up but stays in safe mode (read-only) until an operator ends it "
           + "(canopy dfsadmin -safemode leave, or forceExit): " + operatorOnly[0].replace('\n', ' '));
@@ -292,6 +298,8 @@ final class ClusterStarter {
       Set<Integer> ports = probe.freshLiveDatanodePorts(namenodePort, launchedMillis);
       live.clear();
       live.addAll(ports);
+      progressLine.show(String.format(Locale.ROOT, "[%5.1fs] %d of %d datanodes live", elapsedSeconds(),
+          cluster.datanodes() - notLive(live).size(), cluster.datanodes()));
       if (!notLive(live).isEmpty()) {
         throw new IOException("namenode-1 reports " + Role.count(ports.size(), Role.Kind.DATANODE) + " live");
       }
@@ -417,6 +425,7 @@ final class ClusterStarter {
   }
 
   private void progress(String message) {
+    progressLine.clear();
     out.println(String.format(Locale.ROOT, "[%5.1fs] %s", elapsedSeconds(), message));
     out.flush();
   }

@@ -63,8 +63,8 @@ class HdfsToolsTest {
     assertTrue(report.out().contains(" Total blocks (validated):\t4"), report.out());
     assertTrue(report.out().contains(" Missing blocks:\t\t0"), report.out());
     assertTrue(report.out().contains("[in the metadata database]"), report.out());
-    assertTrue(report.out().contains(" Under-replicated blocks:\t0"), "a small file's block is no under-replicated one: "
-        + report.out());
+    assertTrue(report.out().contains(" Under-replicated blocks:\t0"),
+        "a small file's block is no under-replicated one: " + report.out());
     assertTrue(report.out().strip().endsWith("The filesystem under path '/fsck/ok' is HEALTHY"), report.out());
   }
 

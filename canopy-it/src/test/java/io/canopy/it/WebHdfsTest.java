@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.canopy.namenode.NameNodeConfig;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -45,8 +46,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class WebHdfsTest {
   private static final int BLOCK_SIZE = 64 * 1024;
 
+  static {
+    FileSystem.enableSymlinks(); // the client's switch, as in HDFS's and Canopy's symlink tests
+  }
+
   @RegisterExtension
-  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder().nameNodes(1).dataNodes(3).build();
+  static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder()
+      .configure(conf -> conf.setBoolean(NameNodeConfig.SYMLINKS_ENABLED, true)).nameNodes(1).dataNodes(3).build();
 
   private static WebHdfsFileSystem web;
 
@@ -270,6 +276,58 @@ class WebHdfsTest {
     assertEquals("{\"Path\":\"/user/dave\"}", read(home).trim());
     HttpURLConnection anonymous = call("GET", "/webhdfs/v1/?op=GETHOMEDIRECTORY");
     assertEquals("{\"Path\":\"/user/dr.who\"}", read(anonymous).trim(), "HDFS's static web user");
+  }
+
+  @Test
+  void theOtherOperationsAnswerAsTheirRpcCalls() throws Exception {
+    Path dir = new Path("/web/other");
+    web.mkdirs(dir);
+    TestFiles.write(CLUSTER.fileSystem(), new Path(dir, "f"), TestFiles.randomBytes(100, 8));
+    web.setQuota(dir, 100, 10L << 30);
+    assertEquals(100, web.getQuotaUsage(dir).getQuota());
+    assertEquals(100, CLUSTER.fileSystem().getQuotaUsage(dir).getQuota());
+    web.access(new Path(dir, "f"), org.apache.hadoop.fs.permission.FsAction.READ);
+    assertTrue(web.getStatus().getCapacity() > 0);
+    assertEquals(CLUSTER.fileSystem().getServerDefaults(new Path("/")).getBlockSize(),
+        web.getServerDefaults().getBlockSize());
+    assertEquals("/user/" + UserGroupInformation.getCurrentUser().getShortUserName() + "/.Trash",
+        Path.getPathWithoutSchemeAndAuthority(web.getTrashRoot(dir)).toString());
+
+    web.createSymlink(new Path(dir, "f"), new Path(dir, "link"), false);
+    assertEquals(new Path(dir, "f"), Path.getPathWithoutSchemeAndAuthority(web.getLinkTarget(new Path(dir, "link"))));
+    assertTrue(web.getFileLinkStatus(new Path(dir, "link")).isSymlink());
+
+    assertTrue(web.getAllStoragePolicies().stream().anyMatch(policy -> policy.getName().equals("HOT")));
+    web.setStoragePolicy(dir, "COLD");
+    assertEquals("COLD", web.getStoragePolicy(dir).getName());
+    web.unsetStoragePolicy(dir);
+    assertEquals("HOT", CLUSTER.fileSystem().getStoragePolicy(dir).getName());
+
+    web.setAcl(dir, AclEntry.parseAclSpec("user::rwx,group::r-x,other::---,user:carol:rwx,default:user:carol:r-x",
+        true));
+    assertEquals(CLUSTER.fileSystem().getAclStatus(dir), web.getAclStatus(dir));
+    web.removeAclEntries(dir, AclEntry.parseAclSpec("user:carol", false));
+    web.removeDefaultAcl(dir);
+    List<AclEntry> left = CLUSTER.fileSystem().getAclStatus(dir).getEntries();
+    assertTrue(left.stream().noneMatch(entry -> "carol".equals(entry.getName())
+        || entry.getScope() == org.apache.hadoop.fs.permission.AclEntryScope.DEFAULT), left.toString());
+
+    TestFiles.write(CLUSTER.fileSystem(), new Path(dir, "g"), TestFiles.randomBytes(10, 9));
+    String me = UserGroupInformation.getCurrentUser().getShortUserName();
+    HttpURLConnection rename = call("PUT", "/webhdfs/v1/web/other/g?op=RENAME&destination=/web/other/f"
+        + "&renameoptions=OVERWRITE&user.name=" + me);
+    assertEquals(200, rename.getResponseCode(), read(rename));
+    assertEquals(10, CLUSTER.fileSystem().getFileStatus(new Path(dir, "f")).getLen(), "rename2 with OVERWRITE");
+
+    HttpURLConnection snapshot = call("PUT", "/webhdfs/v1/web/other?op=CREATESNAPSHOT&snapshotname=s1&user.name="
+        + me);
+    assertEquals(403, snapshot.getResponseCode());
+    assertEquals("SnapshotException", remoteException(snapshot).get("exception"), "refused as over RPC");
+    HttpURLConnection token = call("GET", "/webhdfs/v1/?op=GETDELEGATIONTOKEN");
+    assertEquals("{\"Token\":null}", read(token).trim(), "simple authentication: no token, as HDFS answers");
+    HttpURLConnection renew = call("PUT", "/webhdfs/v1/?op=RENEWDELEGATIONTOKEN&token=x");
+    assertEquals(400, renew.getResponseCode());
+    assertTrue(String.valueOf(remoteException(renew).get("message")).contains("RENEWDELEGATIONTOKEN is not supported"));
   }
 
   private static HttpURLConnection call(String method, String pathAndQuery) throws IOException {

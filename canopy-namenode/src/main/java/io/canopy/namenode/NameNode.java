@@ -130,10 +130,10 @@ public final class NameNode implements AutoCloseable {
   private final ClientLocations clientLocations;
 
   private NameNode(MetadataStore store, RpcServers servers, SmallBlockReadServer smallFileReads,
-      NamenodeHttpServer http, NamenodeMetrics metrics, TransactionRunner runner, ScheduledExecutorService housekeeping, LeaderElection election,
-      ScheduledExecutorService electionThread, LeaderDuties duties, ReplicaReportProcessor replicaReports,
-      NamespaceServices services, SubtreeOperations subtreeOperations, ReportCounters reportCounters,
-      ClientLocations clientLocations) {
+      NamenodeHttpServer http, NamenodeMetrics metrics, TransactionRunner runner,
+      ScheduledExecutorService housekeeping, LeaderElection election, ScheduledExecutorService electionThread,
+      LeaderDuties duties, ReplicaReportProcessor replicaReports, NamespaceServices services,
+      SubtreeOperations subtreeOperations, ReportCounters reportCounters, ClientLocations clientLocations) {
     this.reportCounters = reportCounters;
     this.clientLocations = clientLocations;
     this.store = store;
@@ -323,10 +323,7 @@ public final class NameNode implements AutoCloseable {
     });
     scheduleElectionRound(electionThread, election);
     LeaderDuties duties = new LeaderDuties(election, services.safeMode(), leaderWork);
-    long statusIntervalMs = NameNodeConfig.statusIntervalMs(conf);
-    housekeeping.scheduleWithFixedDelay(() -> refreshStatus(status), 0, statusIntervalMs,
-        java.util.concurrent.TimeUnit.MILLISECONDS);
-    NamenodeMetrics metrics = NamenodeMetrics.register(status);
+    NamenodeMetrics metrics = NamenodeMetrics.start(status, NameNodeConfig.statusIntervalMs(conf));
     servers.start();
     LOG.info("Namenode serving namespace {} (cluster {}, block pool {}) to clients on {} and to datanodes on {} "
         + "with metadata in {}, seed {}; HTTP {}", identity.namespaceId(), identity.clusterId(),
@@ -335,14 +332,6 @@ public final class NameNode implements AutoCloseable {
     LOG.info("Namenode {} joined the group; leader: {}", election.selfId(), election.leaderId());
     return new NameNode(store, servers, smallFileReads, http, metrics, runner, housekeeping, election,
         electionThread, duties, replicaReports, services, subtreeOperations, datanodes.counters(), blocks.clients());
-  }
-
-  private static void refreshStatus(ClusterStatusMonitor status) {
-    try {
-      status.refresh();
-    } catch (RuntimeException e) {
-      LOG.warn("Cannot refresh the cluster status: {}", e.toString());
-    }
   }
 
   /** The HTTP server (status page, WebHDFS, /jmx) on {@link NameNodeConfig#HTTP_ADDRESS}; null when none is set. */

@@ -30,6 +30,9 @@ final class NamespaceFsck {
   record Options(boolean files, boolean blocks, boolean locations, boolean racks, boolean openForWrite) {
   }
 
+  /** Files per progress dot, as HDFS's fsck prints them without -files. */
+  private static final int PROGRESS_FILES = 100;
+
   private final ClientProtocol namenode;
   private final Options options;
   private final PrintWriter out;
@@ -160,6 +163,9 @@ final class NamespaceFsck {
     if (options.files()) {
       out.print(path + " " + status.getLen() + " bytes, replicated: replication=" + status.getReplication() + ", "
           + count + " block(s): ");
+    } else if (files % PROGRESS_FILES == 0) {
+      out.print('.'); // HDFS's progress on a big tree: a dot every 100 files, sent as it goes
+      out.flush();
     }
     int fileMissing = 0;
     int fileCorrupt = 0;

@@ -31,6 +31,10 @@ import org.apache.hadoop.hdfs.web.resources.GetOpParam;
 import org.apache.hadoop.hdfs.web.resources.LengthParam;
 import org.apache.hadoop.hdfs.web.resources.NoRedirectParam;
 import org.apache.hadoop.hdfs.web.resources.OffsetParam;
+import org.apache.hadoop.hdfs.web.resources.OldSnapshotNameParam;
+import org.apache.hadoop.hdfs.web.resources.SnapshotDiffIndexParam;
+import org.apache.hadoop.hdfs.web.resources.SnapshotDiffStartPathParam;
+import org.apache.hadoop.hdfs.web.resources.SnapshotNameParam;
 import org.apache.hadoop.hdfs.web.resources.StartAfterParam;
 import org.apache.hadoop.hdfs.web.resources.XAttrEncodingParam;
 import org.apache.hadoop.hdfs.web.resources.XAttrNameParam;
@@ -114,6 +118,14 @@ final class WebHdfsReads {
         JsonUtil.toJsonString(namenode.getSnapshottableDirListing())));
     handlers.put(GetOpParam.Op.GETSNAPSHOTLIST, request -> WebHdfsAnswer.json(
         JsonUtil.toJsonString(namenode.getSnapshotListing(request.path()))));
+    handlers.put(GetOpParam.Op.GETSNAPSHOTDIFF, request -> WebHdfsAnswer.json(JsonUtil.toJsonString(
+        namenode.getSnapshotDiffReport(request.path(), request.param(OldSnapshotNameParam.class).getValue(),
+            request.param(SnapshotNameParam.class).getValue()))));
+    handlers.put(GetOpParam.Op.GETSNAPSHOTDIFFLISTING, request -> WebHdfsAnswer.json(JsonUtil.toJsonString(
+        namenode.getSnapshotDiffReportListing(request.path(), request.param(OldSnapshotNameParam.class).getValue(),
+            request.param(SnapshotNameParam.class).getValue(),
+            DFSUtilClient.string2Bytes(request.param(SnapshotDiffStartPathParam.class).getValue()),
+            request.param(SnapshotDiffIndexParam.class).getValue()))));
     handlers.put(GetOpParam.Op.GETDELEGATIONTOKEN, request -> WebHdfsAnswer.json(
         JsonUtil.toJsonString((Token<?>) null))); // simple authentication: no token, as HDFS answers
     return handlers;

@@ -9,8 +9,9 @@ import org.apache.hadoop.metrics2.lib.Interns;
 
 /**
  * The {@code NameNodeActivity} record (HDFS's name for a namenode's operation counts): for every operation kind (a
- * transaction, named by its call: {@code Create}, {@code GetListing}, ...) its totals ({@code <Op>NumOps}, failures, retries, retry-cache answers, database round trips and statements per
- * operation) and the last interval's rate and latency percentiles; and HDFS's own counter names where an operation
+ * transaction, named by its call: {@code Create}, {@code GetListing}, ...) its totals ({@code <Op>NumOps}, failures,
+ * retries, retry-cache answers, database round trips and statements per operation) and the last interval's rate and
+ * latency percentiles; and HDFS's own counter names where an operation
  * is the same ({@code CreateFileOps}, {@code GetListingOps}, {@code FileInfoOps}, ...).
  */
 final class NameNodeActivitySource implements MetricsSource {
