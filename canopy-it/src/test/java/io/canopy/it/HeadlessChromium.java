@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -60,25 +59,14 @@ final class HeadlessChromium {
         "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--user-data-dir=" + scratch.resolve("profile")));
     command.addAll(List.of(arguments));
     Path errors = scratch.resolve("chromium.err");
-    Process process = new ProcessBuilder(command).redirectError(errors.toFile()).start();
-    byte[][] output = new byte[1][];
-    Thread reader = new Thread(() -> {
-      try {
-        output[0] = process.getInputStream().readAllBytes();
-      } catch (IOException e) {
-        output[0] = new byte[0];
-      }
-    });
-    reader.start();
-    if (!process.waitFor(PAGE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-      process.destroyForcibly();
+    BoundedProcess result = BoundedProcess.run(command, PAGE_TIMEOUT_SECONDS, errors.toFile());
+    if (result.timedOut()) {
       throw new IOException("Chromium did not finish within " + PAGE_TIMEOUT_SECONDS + " s: " + command);
     }
-    reader.join(10_000);
-    if (process.exitValue() != 0) {
-      throw new IOException("Chromium failed (exit " + process.exitValue() + "): " + Files.readString(errors));
+    if (result.exitCode() != 0) {
+      throw new IOException("Chromium failed (exit " + result.exitCode() + "): " + Files.readString(errors));
     }
-    return output[0];
+    return result.bytes();
   }
 
   private static Optional<Path> find() {
@@ -106,24 +94,12 @@ final class HeadlessChromium {
       return "the build does not run as root, so it cannot run apt-get";
     }
     System.out.println("Installing Debian's chromium package for the browser tests (apt-get)...");
-    Process process = new ProcessBuilder("bash", "-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive "
-        + "apt-get install -y -qq chromium").redirectErrorStream(true).start();
-    byte[][] output = new byte[1][];
-    Thread reader = new Thread(() -> {
-      try {
-        output[0] = process.getInputStream().readAllBytes();
-      } catch (IOException e) {
-        output[0] = new byte[0];
-      }
-    });
-    reader.start();
-    if (!process.waitFor(INSTALL_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-      process.destroyForcibly();
+    BoundedProcess result = BoundedProcess.run(List.of("bash", "-c", "apt-get update -qq && "
+        + "DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium"), INSTALL_TIMEOUT_SECONDS, null);
+    if (result.timedOut()) {
       return "apt-get did not finish within " + INSTALL_TIMEOUT_SECONDS + " s";
     }
-    reader.join(10_000);
-    String text = output[0] == null ? "" : new String(output[0], StandardCharsets.UTF_8).strip();
-    return process.exitValue() == 0 ? "installed" : "apt-get failed: "
-        + text.substring(Math.max(0, text.length() - 500));
+    String text = result.output().strip();
+    return result.exitCode() == 0 ? "installed" : "apt-get failed: " + text.substring(Math.max(0, text.length() - 500));
   }
 }

@@ -1,15 +1,12 @@
 package io.canopy.it;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The Python the Python tests run: a virtual environment under {@code target/python-venv} made from the machine's
@@ -45,25 +42,13 @@ final class PythonEnvironment {
 
   /** Runs {@code command} to its end within the setup bound; fails with its output when it does not succeed. */
   private static void run(String step, List<String> command) throws IOException, InterruptedException {
-    Process process = new ProcessBuilder(new ArrayList<>(command)).redirectErrorStream(true).start();
-    byte[][] output = new byte[1][];
-    Thread reader = new Thread(() -> {
-      try {
-        output[0] = process.getInputStream().readAllBytes();
-      } catch (IOException e) {
-        output[0] = ("(output lost: " + e + ")").getBytes(StandardCharsets.UTF_8);
-      }
-    });
-    reader.start();
-    if (!process.waitFor(SETUP_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-      process.destroyForcibly();
+    BoundedProcess result = BoundedProcess.run(command, SETUP_TIMEOUT_SECONDS, null);
+    if (result.timedOut()) {
       throw new IOException("Python test setup: could not " + step + " within " + SETUP_TIMEOUT_SECONDS + " s");
     }
-    reader.join(10_000);
-    if (process.exitValue() != 0) {
-      throw new IOException("Python test setup: could not " + step + " (exit " + process.exitValue() + "; needs "
-          + "python3 with venv, and the package index for pip):\n"
-          + (output[0] == null ? "" : new String(output[0], StandardCharsets.UTF_8)));
+    if (result.exitCode() != 0) {
+      throw new IOException("Python test setup: could not " + step + " (exit " + result.exitCode() + "; needs "
+          + "python3 with venv, and the package index for pip):\n" + result.output());
     }
   }
 

@@ -3,11 +3,9 @@ package io.canopy.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.util.JsonSerialization;
@@ -34,16 +32,12 @@ class PythonWebHdfsTest {
     CLUSTER.fileSystem().setOwner(base, "alice", "staff");
     java.nio.file.Path python = PythonEnvironment.python();
     int port = CLUSTER.cluster().nameNode(0).httpAddress().getPort();
-    Process process = new ProcessBuilder(python.toString(),
+    BoundedProcess run = BoundedProcess.run(List.of(python.toString(),
         PythonEnvironment.SOURCES.resolve("webhdfs_pandas_check.py").toString(), "127.0.0.1",
-        Integer.toString(port), "alice", base.toString()).redirectErrorStream(true).start();
-    String output;
-    try {
-      output = readWithin(process);
-    } finally {
-      process.destroyForcibly();
-    }
-    assertEquals(0, process.exitValue(), output);
+        Integer.toString(port), "alice", base.toString()), SCRIPT_TIMEOUT_SECONDS, null);
+    String output = run.output();
+    assertTrue(!run.timedOut(), "the Python script did not end within " + SCRIPT_TIMEOUT_SECONDS + " s:\n" + output);
+    assertEquals(0, run.exitCode(), output);
     String last = output.strip().lines().reduce((first, second) -> second).orElse("");
     Map<String, Object> result = JsonSerialization.mapReader().readValue(last);
     assertEquals(Boolean.TRUE, result.get("ok"), output);
@@ -61,25 +55,5 @@ class PythonWebHdfsTest {
     assertEquals("PAR1", new String(parquet, 0, 4, StandardCharsets.US_ASCII));
     assertEquals("PAR1", new String(parquet, parquet.length - 4, 4, StandardCharsets.US_ASCII));
     assertTrue(!CLUSTER.fileSystem().exists(new Path(base, "renamed.bin")), "the script removed its raw file");
-  }
-
-  /** The process's whole output, once it ended within the bound. */
-  private static String readWithin(Process process) throws IOException, InterruptedException {
-    StringBuilder output = new StringBuilder();
-    Thread reader = new Thread(() -> {
-      try {
-        output.append(new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
-      } catch (IOException e) {
-        output.append("(output lost: ").append(e).append(')');
-      }
-    });
-    reader.start();
-    if (!process.waitFor(SCRIPT_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-      process.destroyForcibly();
-      reader.join(10_000);
-      throw new AssertionError("the Python script did not end within " + SCRIPT_TIMEOUT_SECONDS + " s:\n" + output);
-    }
-    reader.join(10_000);
-    return output.toString();
   }
 }
