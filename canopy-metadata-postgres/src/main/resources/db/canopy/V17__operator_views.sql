@@ -10,7 +10,10 @@ CREATE VIEW paths AS
     UNION ALL
     SELECT child.id, CASE WHEN tree.path = '/' THEN '/' || child.name ELSE tree.path || '/' || child.name END,
            tree.depth + 1
+    -- a directory's children are in its own partition (the primary key's prefix), or spread over pseudo-random
+    -- partitions for the top levels (the inodes_spread_children index): both are index lookups
     FROM inodes child JOIN tree ON child.parent_id = tree.id
+      AND (child.partition_id = tree.id OR child.partition_id <> child.parent_id)
     WHERE child.id <> tree.id
   )
   SELECT tree.path, tree.depth, i.id, i.parent_id,
@@ -29,7 +32,7 @@ CREATE VIEW files AS
          CASE WHEN s.inode_id IS NOT NULL THEN 'database' WHEN b.blocks > 0 THEN 'datanodes' ELSE 'empty' END
            AS stored_in,
          COALESCE(b.blocks, 0) AS blocks,
-         round(extract(epoch FROM (now() - p.modified)) / 86400.0, 1) AS age_days,
+         round((extract(epoch FROM (now() - p.modified)) / 86400.0)::numeric, 1) AS age_days,
          CASE WHEN s.inode_id IS NOT NULL THEN p.size ELSE p.size * p.replication END AS raw_bytes
   FROM paths p
   LEFT JOIN (SELECT inode_id, count(*) AS blocks FROM blocks WHERE block_id >= 0 GROUP BY inode_id) b

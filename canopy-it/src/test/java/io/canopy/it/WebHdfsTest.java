@@ -330,6 +330,33 @@ class WebHdfsTest {
     assertTrue(String.valueOf(remoteException(renew).get("message")).contains("RENEWDELEGATIONTOKEN is not supported"));
   }
 
+  @Test
+  void requestsAreReadAsHdfsReadsThem() throws Exception {
+    CLUSTER.fileSystem().mkdirs(new Path("/web/read"));
+    CLUSTER.fileSystem().setPermission(new Path("/web/read"), new FsPermission((short) 0777));
+    HttpURLConnection ugi = call("PUT", "/webhdfs/v1/web/private-by-ugi?op=MKDIRS&ugi=" + superuser());
+    assertEquals(403, ugi.getResponseCode(), "the old ugi parameter is not a user, as in HDFS's WebHDFS");
+    assertTrue(String.valueOf(remoteException(ugi).get("message")).contains("user=dr.who"));
+    HttpURLConnection badUser = call("GET", "/webhdfs/v1/?op=GETHOMEDIRECTORY&user.name=a%20b");
+    assertEquals(400, badUser.getResponseCode(), "HDFS's user-name pattern");
+
+    TestFiles.write(CLUSTER.fileSystem(), new Path("/web/read/src"), TestFiles.randomBytes(10, 10));
+    HttpURLConnection rename = call("PUT", "/webhdfs/v1/web/read/src?op=RENAME&destination="
+        + java.net.URLEncoder.encode("/web/read/a&b <c>'\"", StandardCharsets.UTF_8) + "&user.name=" + superuser());
+    assertEquals(200, rename.getResponseCode(), read(rename));
+    assertTrue(CLUSTER.fileSystem().exists(new Path("/web/read/a&b <c>'\"")), "values reach the call unescaped");
+
+    HttpURLConnection upperCase = call("GET", "/webhdfs/v1/web/read?OP=GETFILESTATUS");
+    assertEquals(200, upperCase.getResponseCode(), "parameter names are read without case, as in HDFS");
+    HttpURLConnection noOp = call("GET", "/webhdfs/v1/web/read");
+    assertEquals(400, noOp.getResponseCode());
+    assertTrue(String.valueOf(remoteException(noOp).get("message")).contains("NULL is not supported"));
+  }
+
+  private static String superuser() throws IOException {
+    return UserGroupInformation.getCurrentUser().getShortUserName();
+  }
+
   private static HttpURLConnection call(String method, String pathAndQuery) throws IOException {
     HttpURLConnection connection = (HttpURLConnection) new URL(httpBase() + pathAndQuery).openConnection();
     connection.setRequestMethod(method);

@@ -323,8 +323,26 @@ public final class NameNode implements AutoCloseable {
     });
     scheduleElectionRound(electionThread, election);
     LeaderDuties duties = new LeaderDuties(election, services.safeMode(), leaderWork);
-    NamenodeMetrics metrics = NamenodeMetrics.start(status, NameNodeConfig.statusIntervalMs(conf));
-    servers.start();
+    NamenodeMetrics metrics = null;
+    try {
+      metrics = NamenodeMetrics.start(status, NameNodeConfig.statusIntervalMs(conf));
+      servers.start();
+    } catch (RuntimeException e) {
+      duties.close();
+      electionThread.shutdownNow();
+      if (metrics != null) {
+        metrics.close();
+      }
+      servers.stop();
+      closeQuietly(http);
+      smallFileReads.close();
+      replicaReports.close();
+      housekeeping.shutdownNow();
+      throw e;
+    }
+    if (http != null) {
+      http.startServing(); // WebHDFS and fsck wait for the group and the RPC servers, as the RPC clients do
+    }
     LOG.info("Namenode serving namespace {} (cluster {}, block pool {}) to clients on {} and to datanodes on {} "
         + "with metadata in {}, seed {}; HTTP {}", identity.namespaceId(), identity.clusterId(),
         identity.blockPoolId(), servers.clientAddress(), servers.serviceAddress(), store.describe(), seed,
@@ -343,7 +361,8 @@ public final class NameNode implements AutoCloseable {
       return null;
     }
     return NamenodeHttpServer.start(conf, address, new WebHdfs(clientProtocol, conf, blocks, () -> clientAddress,
-        random), status);
+        random), status, () -> blocks.registry().cachedLive().stream()
+            .map(node -> node.record().networkLocation()).toList());
   }
 
   private static void closeQuietly(NamenodeHttpServer http) {
@@ -568,9 +587,9 @@ public final class NameNode implements AutoCloseable {
     duties.close();
     electionThread.shutdownNow();
     servers.stop();
+    closeQuietly(http); // WebHDFS changes the namespace too: it stops with the RPC servers
     subtreeOperations.close();
     election.leave();
-    closeQuietly(http);
     metrics.close();
     smallFileReads.close();
     replicaReports.close();

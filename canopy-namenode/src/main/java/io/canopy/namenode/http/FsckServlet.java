@@ -7,19 +7,23 @@ import java.nio.charset.StandardCharsets;
 import java.security.PrivilegedExceptionAction;
 import java.util.Date;
 import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import javax.servlet.http.HttpServlet;
 import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.server.common.JspHelper;
+import org.apache.hadoop.http.HtmlQuoting;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * {@code /fsck}: what HDFS's {@code DFSck} ({@code hdfs fsck}) asks the namenode for: the report of
- * {@link NamespaceFsck} as plain text, written as the check goes, as the user the request names ({@code ugi}). Only the
+ * {@link NamespaceFsck} as plain text, written as the check goes, as the user the request names (DFSck sends
+ * {@code ugi}, which HDFS's fsck servlet reads); the user's permissions limit what it can walk, as in HDFS. Only the
  * switches that read are served: -move, -delete and the block-level ones end in HDFS's FAILED line with the reason.
  */
 public final class FsckServlet extends HttpServlet {
@@ -31,8 +35,13 @@ public final class FsckServlet extends HttpServlet {
   private static final List<String> UNSUPPORTED = List.of("move", "delete", "listcorruptfileblocks", "blockId",
       "replicate", "includeSnapshots", "maintenance", "storagepolicies", "upgradedomains", "replicadetails");
 
-  /** What the servlet needs of its namenode. */
-  record Context(ClientProtocol namenode, Configuration conf) {
+  /**
+   * What the servlet needs of its namenode: its calls, its configuration, the network locations of its live
+   * datanodes (fsck's datanode and rack counts, from memory: HDFS's fsck needs no superuser for them), and whether it
+   * serves yet.
+   */
+  record Context(ClientProtocol namenode, Configuration conf, Supplier<List<String>> liveDatanodeLocations,
+      BooleanSupplier serving) {
   }
 
   @Override
@@ -40,8 +49,12 @@ public final class FsckServlet extends HttpServlet {
     Context context = (Context) getServletContext().getAttribute(ATTRIBUTE);
     response.setContentType("text/plain; charset=utf-8");
     PrintWriter out = new PrintWriter(new OutputStreamWriter(response.getOutputStream(), StandardCharsets.UTF_8));
-    String path = request.getParameter("path") == null ? "/" : request.getParameter("path");
+    String path = request.getParameter("path") == null ? "/"
+        : HtmlQuoting.unquoteHtmlChars(request.getParameter("path")); // HttpServer2's filter escaped it
     try {
+      if (!context.serving().getAsBoolean()) {
+        throw new IOException("Namenode is in startup mode");
+      }
       for (String option : UNSUPPORTED) {
         if (request.getParameter(option) != null) {
           throw new UnsupportedOperationException("fsck -" + option + " is not supported by Canopy");
@@ -53,7 +66,8 @@ public final class FsckServlet extends HttpServlet {
       short replication = (short) context.conf().getInt("dfs.replication", 3);
       user.doAs((PrivilegedExceptionAction<Void>) () -> {
         new NamespaceFsck(context.namenode(), options, out, System::currentTimeMillis, replication)
-            .check(path, user.getShortUserName(), JspHelper.getRemoteAddr(request));
+            .check(path, user.getShortUserName(), JspHelper.getRemoteAddr(request), context.liveDatanodeLocations()
+                .get());
         return null;
       });
     } catch (IOException | RuntimeException | InterruptedException e) {

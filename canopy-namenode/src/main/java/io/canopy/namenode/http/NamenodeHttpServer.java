@@ -6,7 +6,12 @@ import java.net.URI;
 import io.canopy.namenode.metrics.ClusterStatusMonitor;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
+import java.util.List;
+import java.util.function.Supplier;
 import org.apache.hadoop.http.HttpServer2;
+import org.apache.hadoop.http.PrometheusServlet;
+import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
+import org.apache.hadoop.metrics2.sink.PrometheusMetricsSink;
 import org.apache.hadoop.net.NetUtils;
 
 /**
@@ -18,22 +23,29 @@ public final class NamenodeHttpServer implements AutoCloseable {
   /** The web application's name: its static files are the class path's {@code webapps/canopy}. */
   static final String WEB_APPLICATION = "canopy";
 
-  private final HttpServer2 server;
+  /** Where HttpServer2's PrometheusServlet finds its sink (HttpServer2.PROMETHEUS_SINK, a protected constant). */
+  private static final String PROMETHEUS_SINK_ATTRIBUTE = "PROMETHEUS_SINK";
 
-  private NamenodeHttpServer(HttpServer2 server) {
+  private final HttpServer2 server;
+  private final WebHdfs webHdfs;
+
+  private NamenodeHttpServer(HttpServer2 server, WebHdfs webHdfs) {
     this.server = server;
+    this.webHdfs = webHdfs;
   }
 
   /**
-   * Starts serving on {@code address} (host:port; port 0 picks a free one). Hadoop's Prometheus endpoint
-   * ({@code /prom}) is on unless {@code hadoop.prometheus.endpoint.enabled} says otherwise.
+   * Starts serving on {@code address} (host:port; port 0 picks a free one). WebHDFS and fsck answer "startup mode"
+   * until {@link #startServing}. Prometheus text is at {@code /prom} unless {@code hadoop.prometheus.endpoint.enabled}
+   * says otherwise: Hadoop's servlet and sink, the sink registered under a name of this server's own (HttpServer2's
+   * fixed name would keep only the first server's sink in a process running several).
    */
   public static NamenodeHttpServer start(Configuration conf, InetSocketAddress address, WebHdfs webHdfs,
-      ClusterStatusMonitor status) throws IOException {
+      ClusterStatusMonitor status, Supplier<List<String>> liveDatanodeLocations) throws IOException {
+    boolean prometheus = !setByUser(conf, CommonConfigurationKeysPublic.HADOOP_PROMETHEUS_ENABLED)
+        || conf.getBoolean(CommonConfigurationKeysPublic.HADOOP_PROMETHEUS_ENABLED, true);
     Configuration httpConf = new Configuration(conf);
-    if (!setByUser(conf, CommonConfigurationKeysPublic.HADOOP_PROMETHEUS_ENABLED)) {
-      httpConf.setBoolean(CommonConfigurationKeysPublic.HADOOP_PROMETHEUS_ENABLED, true);
-    }
+    httpConf.setBoolean(CommonConfigurationKeysPublic.HADOOP_PROMETHEUS_ENABLED, false);
     HttpServer2 server = new HttpServer2.Builder()
         .setName(WEB_APPLICATION)
         .addEndpoint(URI.create("http://" + NetUtils.getHostPortString(address)))
@@ -44,15 +56,30 @@ public final class NamenodeHttpServer implements AutoCloseable {
     server.addServlet("webhdfs", WebHdfsServlet.PATH_SPEC, WebHdfsServlet.class);
     server.setAttribute(StatusServlet.ATTRIBUTE, status);
     server.addServlet("status", StatusServlet.PATH, StatusServlet.class);
-    server.setAttribute(FsckServlet.ATTRIBUTE, new FsckServlet.Context(webHdfs.namenode(), conf));
+    server.setAttribute(FsckServlet.ATTRIBUTE, new FsckServlet.Context(webHdfs.namenode(), conf,
+        liveDatanodeLocations, webHdfs::serving));
     server.addServlet("fsck", FsckServlet.PATH, FsckServlet.class);
+    PrometheusMetricsSink sink = prometheus ? new PrometheusMetricsSink() : null;
+    if (sink != null) {
+      server.setAttribute(PROMETHEUS_SINK_ATTRIBUTE, sink);
+      server.addServlet("prometheus", "/prom", PrometheusServlet.class);
+    }
     try {
       server.start();
     } catch (IOException e) {
       throw new IOException("Cannot start the namenode's HTTP server on " + NetUtils.getHostPortString(address)
           + " (canopy.namenode.http-address): " + e.getMessage(), e);
     }
-    return new NamenodeHttpServer(server);
+    if (sink != null) {
+      DefaultMetricsSystem.instance().register("prometheus-namenode-" + server.getConnectorAddress(0).getPort(),
+          "Prometheus text of this namenode's metrics at /prom", sink);
+    }
+    return new NamenodeHttpServer(server, webHdfs);
+  }
+
+  /** WebHDFS and fsck serve from now on. */
+  public void startServing() {
+    webHdfs.startServing();
   }
 
   /** Whether {@code key} has a value other than core-default.xml's (Hadoop's default is off for /prom). */

@@ -7,12 +7,12 @@ import java.util.ArrayDeque;
 import java.util.Date;
 import java.util.Deque;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.function.LongSupplier;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.DirectoryListing;
-import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.HdfsLocatedFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
@@ -67,12 +67,14 @@ final class NamespaceFsck {
     this.defaultReplication = defaultReplication;
   }
 
-  /** Checks {@code path}; the report's last line says HEALTHY, CORRUPT, or that the path does not exist. */
-  void check(String path, String user, String remoteAddress) throws IOException {
+  /**
+   * Checks {@code path}; the report's last line says HEALTHY, CORRUPT, or that the path does not exist.
+   * {@code datanodeLocations} are the live datanodes' network locations (the report counts them and their racks).
+   */
+  void check(String path, String user, String remoteAddress, List<String> datanodeLocations) throws IOException {
     long start = clockMs.getAsLong();
     out.println("FSCK started by " + user + " from /" + remoteAddress + " for path " + path + " at "
         + new Date(start));
-    DatanodeInfo[] datanodes = namenode.getDatanodeReport(HdfsConstants.DatanodeReportType.LIVE); // superuser only
     HdfsFileStatus root = namenode.getFileInfo(path);
     if (root == null) {
       out.println("FSCK ended at " + new Date(clockMs.getAsLong()) + " in " + (clockMs.getAsLong() - start)
@@ -81,14 +83,11 @@ final class NamespaceFsck {
       return;
     }
     walk(path, root);
-    Set<String> racks = new HashSet<>();
-    for (DatanodeInfo datanode : datanodes) {
-      racks.add(datanode.getNetworkLocation());
-    }
+    Set<String> racks = new HashSet<>(datanodeLocations);
     boolean healthy = missingBlocks == 0 && corruptBlocks == 0;
     out.print("\nStatus: ");
     out.println(healthy ? "HEALTHY" : "CORRUPT");
-    out.println(" Number of data-nodes:\t" + datanodes.length);
+    out.println(" Number of data-nodes:\t" + datanodeLocations.size());
     out.println(" Number of racks:\t\t" + racks.size());
     out.println(" Total dirs:\t\t\t" + directories);
     out.println(" Total symlinks:\t\t" + symlinks);

@@ -21,6 +21,7 @@ import org.apache.hadoop.hdfs.web.resources.GetOpParam;
 import org.apache.hadoop.hdfs.web.resources.HttpOpParam;
 import org.apache.hadoop.hdfs.web.resources.PostOpParam;
 import org.apache.hadoop.hdfs.web.resources.PutOpParam;
+import org.apache.hadoop.ipc.RetriableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,6 +36,8 @@ public final class WebHdfs {
   private final Configuration conf;
   private final ClientProtocol namenode;
   private final Map<HttpOpParam.Op, WebHdfsHandler> handlers = new HashMap<>();
+  /** Set once the namenode has joined the group and serves RPC: before that, requests are asked to retry. */
+  private volatile boolean serving;
 
   public WebHdfs(ClientProtocol namenode, Configuration conf, BlockServices blocks,
       Supplier<InetSocketAddress> rpcAddress, Random random) {
@@ -47,6 +50,16 @@ public final class WebHdfs {
     handlers.putAll(changes.puts());
     handlers.putAll(changes.posts());
     handlers.putAll(changes.deletes());
+  }
+
+  /** From now on requests are served (the namenode has joined its group and serves RPC). */
+  public void startServing() {
+    serving = true;
+  }
+
+  /** Whether requests are served yet. */
+  boolean serving() {
+    return serving;
   }
 
   /** The namenode's calls WebHDFS makes (fsck walks the namespace through them too). */
@@ -65,13 +78,17 @@ public final class WebHdfs {
     String path = httpRequest.getPathInfo();
     HttpOpParam.Op op = null;
     try {
-      op = operation(method, httpRequest.getParameter("op"));
+      if (!serving) {
+        throw new RetriableException("Namenode is in startup mode");
+      }
+      WebHdfsRequest request = WebHdfsRequest.of(httpRequest, conf);
+      path = request.path();
+      String named = request.value(HttpOpParam.NAME);
+      op = operation(method, named == null ? HttpOpParam.DEFAULT : named);
       WebHdfsHandler handler = handlers.get(op);
       if (handler == null) {
         throw new UnsupportedOperationException(op + " is not supported");
       }
-      WebHdfsRequest request = WebHdfsRequest.of(httpRequest, conf);
-      path = request.path();
       answer = request.user().doAs((PrivilegedExceptionAction<WebHdfsAnswer>) () -> handler.answer(request));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

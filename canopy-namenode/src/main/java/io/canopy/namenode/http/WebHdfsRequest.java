@@ -11,7 +11,10 @@ import java.util.function.Function;
 import javax.servlet.http.HttpServletRequest;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.server.common.JspHelper;
+import org.apache.hadoop.hdfs.web.resources.DoAsParam;
 import org.apache.hadoop.hdfs.web.resources.Param;
+import org.apache.hadoop.hdfs.web.resources.UserParam;
+import org.apache.hadoop.http.HtmlQuoting;
 import org.apache.hadoop.security.UserGroupInformation;
 
 /**
@@ -34,17 +37,30 @@ final class WebHdfsRequest {
     this.remoteAddress = remoteAddress;
   }
 
-  /** Reads {@code request}; fails as HDFS does when the user cannot be determined or a proxy user is refused. */
+  /**
+   * Reads {@code request}; fails as HDFS does when the user cannot be determined or a proxy user is refused. Values
+   * are read as sent: HttpServer2's filter escapes HTML characters in every parameter it hands out, which is undone
+   * here (HDFS's resources read the query unescaped). The user is taken as HDFS's WebHDFS takes it: {@code user.name}
+   * (checked against HDFS's user-name pattern) or the static web user, and {@code doas}; never the old {@code ugi}
+   * parameter, which HDFS's WebHDFS ignores.
+   */
   static WebHdfsRequest of(HttpServletRequest request, Configuration conf) throws IOException {
     String pathInfo = request.getPathInfo();
     String path = pathInfo == null || pathInfo.isEmpty() ? "/" : pathInfo;
     Map<String, List<String>> parameters = new HashMap<>();
     for (Map.Entry<String, String[]> entry : request.getParameterMap().entrySet()) {
-      parameters.computeIfAbsent(entry.getKey().toLowerCase(Locale.ROOT), name -> new ArrayList<>())
-          .addAll(List.of(entry.getValue()));
+      List<String> values = parameters.computeIfAbsent(
+          HtmlQuoting.unquoteHtmlChars(entry.getKey()).toLowerCase(Locale.ROOT), name -> new ArrayList<>());
+      for (String value : entry.getValue()) {
+        values.add(HtmlQuoting.unquoteHtmlChars(value));
+      }
     }
-    return new WebHdfsRequest(path, parameters, JspHelper.getUGI(null, request, conf),
-        JspHelper.getRemoteAddr(request));
+    WebHdfsRequest parsed = new WebHdfsRequest(path, parameters, null, JspHelper.getRemoteAddr(request));
+    parsed.param(UserParam.class); // HDFS's pattern for user names, refused with its message
+    parsed.param(DoAsParam.class);
+    UserGroupInformation user = JspHelper.getUGI(null, request, conf,
+        UserGroupInformation.AuthenticationMethod.KERBEROS, false);
+    return new WebHdfsRequest(path, parameters, user, parsed.remoteAddress);
   }
 
   /** The file-system path the request names: {@code /} for {@code /webhdfs/v1} itself. */
