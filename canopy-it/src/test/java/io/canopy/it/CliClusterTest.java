@@ -92,6 +92,12 @@ class CliClusterTest {
     assertTrue(canopy().succeed("hdfs", "dfsadmin", "-report").out().contains("Live datanodes (3)"));
     assertTrue(canopy().succeed("hdfs", "getconf", "-namenodes").out().strip().length() > 0);
     assertEquals(2, canopy().run("hdfs", "balancer").exitCode(), "an hdfs command canopy does not run");
+    canopy().succeed("hdfs", "dfsadmin", "-setQuota", "10", "/it");
+    String quota = canopy().succeed("hdfs", "dfs", "-count", "-q", "/it").out().strip();
+    assertTrue(quota.startsWith("10 "), quota);
+    canopy().succeed("hdfs", "dfsadmin", "-clrQuota", "/it");
+    assertTrue(canopy().succeed("hdfs", "dfsadmin", "-safemode", "enter").out().contains("Safe mode is ON"));
+    assertTrue(canopy().succeed("hdfs", "dfsadmin", "-safemode", "leave").out().contains("Safe mode is OFF"));
     Matcher http = Pattern.compile("namenode-1 .* http (http://127.0.0.1:\\d+)").matcher(
         canopy().run("status").commandOut());
     assertTrue(http.find(), "status lists the namenode's HTTP server");

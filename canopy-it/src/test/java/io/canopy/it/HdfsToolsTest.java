@@ -69,6 +69,16 @@ class HdfsToolsTest {
   }
 
   @Test
+  void aBigTreeShowsHdfssProgressDots() throws Exception {
+    for (int i = 0; i < 250; i++) {
+      CLUSTER.fileSystem().create(new Path("/fsck/many/f" + i)).close();
+    }
+    Fsck report = fsck("/fsck/many");
+    assertEquals(0, report.exitCode(), report.out());
+    assertTrue(report.out().contains("\n..\nStatus: HEALTHY"), "a dot every 100 files: " + report.out());
+  }
+
+  @Test
   void openFilesAreCountedApartAndShownWithOpenForWrite() throws Exception {
     try (FSDataOutputStream out = CLUSTER.fileSystem().create(new Path("/fsck/open/writing"))) {
       out.write(TestFiles.randomBytes(10, 3));

@@ -27,6 +27,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class ReportsAppliedOnceTest {
   private static final int NAMENODES = 3;
   private static final int BLOCK_SIZE = 64 * 1024;
+  /** How long no full report may arrive before the restarted datanode's is counted. */
+  private static final long QUIET_MS = 2_000;
 
   @RegisterExtension
   static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder()
@@ -206,6 +208,22 @@ class ReportsAppliedOnceTest {
     Path path = new Path("/once/full-report");
     byte[] data = TestFiles.randomBytes(BLOCK_SIZE + 3, 77);
     TestFiles.write(CLUSTER.fileSystem(0), path, data, BLOCK_SIZE);
+    // The counters count every datanode's full reports: wait until the others' (after the cluster's start, or asked
+    // for by a new leader) are over, so that what follows counts the restarted datanode's alone.
+    long[] seen = {-1};
+    Await.until("no full report for " + QUIET_MS + " ms", Duration.ofSeconds(60), () -> {
+      long now = 0;
+      for (int i = 0; i < NAMENODES; i++) {
+        ReportCounters counters = CLUSTER.cluster().nameNode(i).reportCounters();
+        now += counters.fullReportsApplied() + counters.fullReportsLeft();
+      }
+      boolean quiet = now == seen[0];
+      seen[0] = now;
+      if (!quiet) {
+        Thread.sleep(QUIET_MS);
+      }
+      return quiet;
+    });
     long[] applied = new long[NAMENODES];
     long[] left = new long[NAMENODES];
     for (int i = 0; i < NAMENODES; i++) {
