@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.hadoop.fs.InvalidPathException;
@@ -133,11 +134,12 @@ final class DatanodeRedirects {
     if (excluded == null || excluded.isBlank()) {
       return uuids;
     }
+    List<DatanodeRegistry.Node> live = registry.live();
     for (String entry : StringUtils.getTrimmedStringCollection(excluded)) {
       int colon = entry.lastIndexOf(':');
       String host = colon < 0 ? entry : entry.substring(0, colon);
       int port = colon < 0 ? -1 : Integer.parseInt(entry.substring(colon + 1));
-      for (DatanodeRegistry.Node node : registry.live()) {
+      for (DatanodeRegistry.Node node : live) {
         var record = node.record();
         boolean sameHost = host.equals(record.ipAddress()) || host.equals(record.hostName());
         if (sameHost && (port < 0 || port == record.transferPort())) {

@@ -28,7 +28,6 @@ import org.apache.hadoop.hdfs.web.resources.GroupParam;
 import org.apache.hadoop.hdfs.web.resources.ModificationTimeParam;
 import org.apache.hadoop.hdfs.web.resources.NameSpaceQuotaParam;
 import org.apache.hadoop.hdfs.web.resources.NewLengthParam;
-import org.apache.hadoop.hdfs.web.resources.NoRedirectParam;
 import org.apache.hadoop.hdfs.web.resources.OldSnapshotNameParam;
 import org.apache.hadoop.hdfs.web.resources.OverwriteParam;
 import org.apache.hadoop.hdfs.web.resources.OwnerParam;
@@ -194,7 +193,7 @@ final class WebHdfsChanges {
   Map<PostOpParam.Op, WebHdfsHandler> posts() {
     Map<PostOpParam.Op, WebHdfsHandler> handlers = new EnumMap<>(PostOpParam.Op.class);
     handlers.put(PostOpParam.Op.APPEND, request -> WebHdfsAnswer.redirect(redirects.of(request,
-        PostOpParam.Op.APPEND, -1, request.param(BufferSizeParam.class)), noRedirect(request)));
+        PostOpParam.Op.APPEND, -1, request.param(BufferSizeParam.class)), request.noRedirect()));
     handlers.put(PostOpParam.Op.CONCAT, request -> {
       namenode.concat(request.path(), request.required("CONCAT", ConcatSourcesParam.class)
           .getAbsolutePaths());
@@ -237,7 +236,7 @@ final class WebHdfsChanges {
         request.param(BufferSizeParam.class),
         request.param(ReplicationParam.class), blockSize,
         request.param(CreateParentParam.class),
-        request.param(CreateFlagParam.class)), noRedirect(request));
+        request.param(CreateFlagParam.class)), request.noRedirect());
   }
 
   private WebHdfsAnswer rename(WebHdfsRequest request) throws IOException {
@@ -257,9 +256,5 @@ final class WebHdfsChanges {
 
   private static WebHdfsAnswer bool(boolean value) {
     return WebHdfsAnswer.json(JsonUtil.toJsonString("boolean", value));
-  }
-
-  private static boolean noRedirect(WebHdfsRequest request) {
-    return Boolean.TRUE.equals(request.param(NoRedirectParam.class).getValue());
   }
 }

@@ -29,7 +29,6 @@ import org.apache.hadoop.hdfs.web.resources.BufferSizeParam;
 import org.apache.hadoop.hdfs.web.resources.FsActionParam;
 import org.apache.hadoop.hdfs.web.resources.GetOpParam;
 import org.apache.hadoop.hdfs.web.resources.LengthParam;
-import org.apache.hadoop.hdfs.web.resources.NoRedirectParam;
 import org.apache.hadoop.hdfs.web.resources.OffsetParam;
 import org.apache.hadoop.hdfs.web.resources.OldSnapshotNameParam;
 import org.apache.hadoop.hdfs.web.resources.SnapshotDiffIndexParam;
@@ -59,7 +58,7 @@ final class WebHdfsReads {
     Map<GetOpParam.Op, WebHdfsHandler> handlers = new EnumMap<>(GetOpParam.Op.class);
     handlers.put(GetOpParam.Op.OPEN, this::open);
     handlers.put(GetOpParam.Op.GETFILECHECKSUM, request -> WebHdfsAnswer.redirect(
-        redirects.of(request, GetOpParam.Op.GETFILECHECKSUM, -1), noRedirect(request)));
+        redirects.of(request, GetOpParam.Op.GETFILECHECKSUM, -1), request.noRedirect()));
     handlers.put(GetOpParam.Op.GETFILESTATUS, request -> WebHdfsAnswer.json(
         JsonUtil.toJsonString(existing(namenode.getFileInfo(request.path()), request), true)));
     handlers.put(GetOpParam.Op.GETFILELINKSTATUS, request -> WebHdfsAnswer.json(
@@ -135,7 +134,7 @@ final class WebHdfsReads {
     OffsetParam offset = request.param(OffsetParam.class);
     URI location = redirects.of(request, GetOpParam.Op.OPEN, offset.getValue(), offset,
         request.param(LengthParam.class), request.param(BufferSizeParam.class));
-    return WebHdfsAnswer.redirect(location, noRedirect(request));
+    return WebHdfsAnswer.redirect(location, request.noRedirect());
   }
 
   /** The whole listing, page after page, written as it is read; the first page is read before the answer starts. */
@@ -240,9 +239,6 @@ final class WebHdfsReads {
     return status;
   }
 
-  private static boolean noRedirect(WebHdfsRequest request) {
-    return Boolean.TRUE.equals(request.param(NoRedirectParam.class).getValue());
-  }
 
   private static long offset(WebHdfsRequest request) {
     return request.param(OffsetParam.class).getValue();

@@ -12,6 +12,7 @@ import javax.servlet.http.HttpServletRequest;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.server.common.JspHelper;
 import org.apache.hadoop.hdfs.web.resources.DoAsParam;
+import org.apache.hadoop.hdfs.web.resources.NoRedirectParam;
 import org.apache.hadoop.hdfs.web.resources.Param;
 import org.apache.hadoop.hdfs.web.resources.UserParam;
 import org.apache.hadoop.http.HtmlQuoting;
@@ -116,6 +117,11 @@ final class WebHdfsRequest {
       throw new IllegalArgumentException("Invalid value for webhdfs parameter \"" + name + "\": " + e.getMessage(),
           e);
     }
+  }
+
+  /** Whether the client asked for the datanode's address as JSON rather than a redirect ({@code noredirect}). */
+  boolean noRedirect() {
+    return Boolean.TRUE.equals(param(NoRedirectParam.class).getValue());
   }
 
   /** A parameter the operation cannot do without, refused as HDFS does when it is missing. */
