@@ -16,8 +16,8 @@ import picocli.CommandLine.Spec;
         "Every command works on one cluster directory: --dir DIR, else $" + ClusterLayout.DIR_ENVIRONMENT_VARIABLE
             + ", else ./" + ClusterLayout.DEFAULT_DIR + "."},
     subcommands = {UpCommand.class, DownCommand.class, StatusCommand.class, DfsCommand.class, DfsAdminCommand.class,
-        HdfsCommand.class, SqlCommand.class, FormatCommand.class, NamenodeCommand.class, AdminCommand.class,
-        CommandLine.HelpCommand.class},
+        HdfsCommand.class, SqlCommand.class, FsckCommand.class, FormatCommand.class, NamenodeCommand.class,
+        AdminCommand.class, CommandLine.HelpCommand.class},
     footer = {"", "Run `canopy COMMAND --help` for the options of a command. Set CANOPY_DEBUG=1 to see stack traces."})
 public final class CanopyCli implements Runnable {
   /** Environment variable that makes errors print their stack trace. */

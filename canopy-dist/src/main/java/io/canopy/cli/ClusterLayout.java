@@ -110,6 +110,11 @@ public final class ClusterLayout {
     return root.resolve("logs");
   }
 
+  /** HDFS's audit log of a namenode's operations (a namenode runs alone in its process). */
+  public Path auditLogFile(Role namenode) {
+    return logsDir().resolve(namenode.name() + "-audit.log");
+  }
+
   /**
    * The log of {@code role}'s process: the datanodes share one process (one per zone in a cluster over simulated
    * zones), so they share {@code datanodes.log}.

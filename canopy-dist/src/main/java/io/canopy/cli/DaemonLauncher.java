@@ -26,6 +26,9 @@ public final class DaemonLauncher {
   /** Log4j configuration resource of the processes; the benchmark harness sets a quieter one. */
   public static final String LOG4J_PROPERTY = "canopy.daemon.log4j";
   private static final String DEFAULT_LOG4J = "canopy-daemon-log4j.properties";
+  /** A namenode's logging: the daemons' and HDFS's audit log, to the file the {@link #AUDIT_LOG_PROPERTY} names. */
+  private static final String NAMENODE_LOG4J = "canopy-namenode-log4j.properties";
+  static final String AUDIT_LOG_PROPERTY = "canopy.audit.log";
   /**
    * With a kind's name ({@link #jvmOptionsProperty}): JVM options, words separated by spaces, that the launching JVM
    * adds to every process of that kind, after those of the kind's environment variable (the benchmark harness starts
@@ -110,7 +113,12 @@ public final class DaemonLauncher {
     if (first.kind() == Role.Kind.DB_NODE) {
       command.addAll(DB_NODE_JVM_OPTIONS);
     } else {
-      command.add("-Dlog4j.configuration=" + System.getProperty(LOG4J_PROPERTY, DEFAULT_LOG4J));
+      boolean namenode = first.kind() == Role.Kind.NAMENODE;
+      command.add("-Dlog4j.configuration=" + System.getProperty(LOG4J_PROPERTY, namenode ? NAMENODE_LOG4J
+          : DEFAULT_LOG4J));
+      if (namenode) {
+        command.add("-D" + AUDIT_LOG_PROPERTY + "=" + layout.auditLogFile(first));
+      }
     }
     addWords(command, System.getenv(first.kind().optionsVariable()));
     addWords(command, System.getProperty(jvmOptionsProperty(first.kind())));

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -39,6 +40,17 @@ class CliClusterTest {
     }
   }
 
+  /** Every namenode's audit log, one after the other. */
+  private static String auditLogs() throws IOException {
+    StringBuilder all = new StringBuilder();
+    try (var files = Files.list(canopy().clusterDir().resolve("logs"))) {
+      for (Path file : files.filter(f -> f.getFileName().toString().endsWith("-audit.log")).sorted().toList()) {
+        all.append(Files.readString(file));
+      }
+    }
+    return all.toString();
+  }
+
   @Test
   void upPutGetSqlDownUpAgain() throws Exception {
     long seed = System.nanoTime();
@@ -71,6 +83,12 @@ class CliClusterTest {
     CliRunner.Run listing = canopy().succeed("dfs", "-ls", "-R", "/");
     assertTrue(listing.out().contains("/it/random.bin"), listing.out());
     assertTrue(listing.out().contains(Integer.toString(FILE_BYTES)), listing.out());
+    String audit = auditLogs(); // HDFS's audit log, written by the namenode that served each call
+    assertTrue(audit.contains("\tcmd=mkdirs\tsrc=/it\tdst=null\tperm=null\tproto=rpc"), audit);
+    assertTrue(audit.contains("\tcmd=rename\tsrc=/it/random.bin._COPYING_\tdst=/it/random.bin\t"), audit);
+    assertTrue(Pattern.compile("allowed=true\tugi=\\S+ \\(auth:SIMPLE\\)\tip=/127\\.0\\.0\\.1\tcmd=create\t"
+        + "src=/it/random.bin._COPYING_\tdst=null\tperm=\\S+:\\S+:rw-r--r--\tproto=rpc").matcher(audit).find(),
+        audit);
     CliRunner.Run names = canopy().succeed("sql", "SELECT name FROM inodes");
     assertTrue(names.out().contains("random.bin"), names.out());
     assertTrue(names.out().contains(" it"), names.out());
@@ -90,6 +108,9 @@ class CliClusterTest {
     assertTrue(fsck.out().contains("/it/random.bin " + FILE_BYTES + " bytes") && fsck.out().strip()
         .endsWith("The filesystem under path '/it' is HEALTHY"), fsck.out());
     assertTrue(canopy().succeed("hdfs", "dfsadmin", "-report").out().contains("Live datanodes (3)"));
+    String metadata = canopy().succeed("fsck").out(); // the database's invariants, on the running cluster
+    assertTrue(metadata.contains("Problems:\t0")
+        && metadata.strip().endsWith("The metadata in the database is HEALTHY"), metadata);
     assertTrue(canopy().succeed("hdfs", "getconf", "-namenodes").out().strip().length() > 0);
     assertEquals(2, canopy().run("hdfs", "balancer").exitCode(), "an hdfs command canopy does not run");
     canopy().succeed("hdfs", "dfsadmin", "-setQuota", "10", "/it");

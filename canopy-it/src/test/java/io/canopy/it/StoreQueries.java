@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * Reads a test cluster's metadata tables with SQL, through the store's {@link AdminQueries} capability; the SQL names
- * the tables as PostgreSQL does (mapped for Ignite 3).
+ * the tables as docs/schema.md does (mapped onto Ignite 3's by {@link AdminQueries#withSchemaNames}).
  */
 final class StoreQueries {
   private StoreQueries() {
@@ -19,10 +19,10 @@ final class StoreQueries {
   static QueryResult query(MetadataStore store, String sql, int maxRows) throws IOException {
     AdminQueries admin = store.capability(AdminQueries.class)
         .orElseThrow(() -> new AssertionError(store.describe() + " runs no administrative queries"));
-    return admin.adminQuery(onIgnite(store) ? IgniteTableNames.translate(sql) : sql, maxRows);
+    return admin.adminQuery(admin.withSchemaNames(sql), maxRows);
   }
 
-  /** Whether {@code store} is on Ignite 3, whose tables are named otherwise ({@link IgniteTableNames}). */
+  /** Whether {@code store} is on Ignite 3, whose tables are named otherwise ({@link AdminQueries#withSchemaNames}). */
   static boolean onIgnite(MetadataStore store) {
     return store.describe().startsWith("Apache Ignite");
   }

@@ -142,7 +142,7 @@ class SubtreeDeleteScaleTest {
     long bound = (long) NameNodeConfig.SUBTREE_THREADS_DEFAULT * NameNodeConfig.SUBTREE_BATCH_SIZE_DEFAULT
         * (1 + 1 + REPLICATION);
     assertTrue(peak <= bound, "the namenode held " + peak + " subtree rows at once, more than " + bound);
-    assertEquals(java.util.List.of(), NamespaceInvariants.quotaViolations(CLUSTER.store()));
+    assertEquals(java.util.List.of(), NamespaceInvariants.violations(CLUSTER.store()));
     assertTrue(fs.delete(path("/counted"), true));
   }
 

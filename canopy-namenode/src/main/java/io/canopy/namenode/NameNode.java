@@ -1,17 +1,18 @@
 package io.canopy.namenode;
 
+import com.github.benmanes.caffeine.cache.Ticker;
 import io.canopy.client.SecuritySettings;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.MetadataStoreProvider;
+import io.canopy.metadata.NamespaceCensus;
 import io.canopy.metadata.entity.NamespaceIdentity;
+import io.canopy.namenode.audit.AuditLog;
+import io.canopy.namenode.audit.AuditedClientProtocol;
 import io.canopy.namenode.blocks.BlockLocator;
 import io.canopy.namenode.blocks.BlockPlacement;
-import io.canopy.namenode.topology.ClientLocations;
-import io.canopy.namenode.topology.ReaderOrder;
-import io.canopy.namenode.topology.TopologyResolver;
 import io.canopy.namenode.blocks.BlockServices;
-import io.canopy.namenode.blocks.ReplicaArrivals;
 import io.canopy.namenode.blocks.DatanodeRegistry;
+import io.canopy.namenode.blocks.ReplicaArrivals;
 import io.canopy.namenode.datanode.BucketChangeFolder;
 import io.canopy.namenode.datanode.DatanodeProtocolServer;
 import io.canopy.namenode.datanode.FullReportLeases;
@@ -23,6 +24,8 @@ import io.canopy.namenode.datanode.UnknownReplicas;
 import io.canopy.namenode.fs.IdGenerator;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.fs.SafeMode;
+import io.canopy.namenode.http.NamenodeHttpServer;
+import io.canopy.namenode.http.WebHdfs;
 import io.canopy.namenode.leader.DatanodeCommandSource;
 import io.canopy.namenode.leader.DeadSubtreeLockCleaner;
 import io.canopy.namenode.leader.LeaderDuties;
@@ -31,7 +34,10 @@ import io.canopy.namenode.leases.BlockRecoveryDispatcher;
 import io.canopy.namenode.leases.LeaseMonitor;
 import io.canopy.namenode.membership.ElectionSettings;
 import io.canopy.namenode.membership.LeaderElection;
+import io.canopy.namenode.metrics.ClusterStatusMonitor;
+import io.canopy.namenode.metrics.NamenodeMetrics;
 import io.canopy.namenode.ops.OwnSubtreeLockCleaner;
+import io.canopy.namenode.ops.ReadSmallBlockOp;
 import io.canopy.namenode.ops.SafeModeOp;
 import io.canopy.namenode.ops.SubtreeOperations;
 import io.canopy.namenode.replication.DeadDatanodeMonitor;
@@ -42,41 +48,38 @@ import io.canopy.namenode.replication.ReplicationMonitor;
 import io.canopy.namenode.replication.ReplicationServices;
 import io.canopy.namenode.replication.ReplicationSettings;
 import io.canopy.namenode.replication.TransferCommandSource;
+import io.canopy.namenode.rpc.CanopyClientProtocolServer;
 import io.canopy.namenode.rpc.ClientProtocolServer;
-import io.canopy.namenode.http.NamenodeHttpServer;
-import io.canopy.namenode.http.WebHdfs;
-import io.canopy.namenode.metrics.ClusterStatusMonitor;
-import io.canopy.namenode.metrics.NamenodeMetrics;
-import io.canopy.metadata.NamespaceCensus;
+import io.canopy.namenode.rpc.ClusterAdminCalls;
+import io.canopy.namenode.rpc.NamenodeProtocolServer;
+import io.canopy.namenode.rpc.RpcServerFactory;
+import io.canopy.namenode.rpc.RpcServers;
 import io.canopy.namenode.safemode.EnterStartupSafeModeOp;
 import io.canopy.namenode.safemode.SafeModeState;
 import io.canopy.namenode.safemode.StartupSafeModeMonitor;
-import io.canopy.namenode.rpc.ClusterAdminCalls;
-import io.canopy.namenode.rpc.NamenodeProtocolServer;
-import io.canopy.namenode.ops.ReadSmallBlockOp;
 import io.canopy.namenode.smallfiles.DatabaseSmallBlocks;
 import io.canopy.namenode.smallfiles.SmallBlockCache;
 import io.canopy.namenode.smallfiles.SmallBlockReadServer;
 import io.canopy.namenode.smallfiles.SmallFilesDatanode;
-import io.canopy.namenode.rpc.CanopyClientProtocolServer;
-import io.canopy.namenode.rpc.RpcServerFactory;
-import io.canopy.namenode.rpc.RpcServers;
+import io.canopy.namenode.topology.ClientLocations;
+import io.canopy.namenode.topology.ReaderOrder;
+import io.canopy.namenode.topology.TopologyResolver;
 import io.canopy.namenode.tx.InodeHintCache;
 import io.canopy.namenode.tx.MetricsFile;
 import io.canopy.namenode.tx.TransactionRunner;
 import java.io.IOException;
-import com.github.benmanes.caffeine.cache.Ticker;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.LongPredicate;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongPredicate;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -259,8 +262,9 @@ public final class NameNode implements AutoCloseable {
         blocks.readers().topology(), FullReportLeases.of(conf, System::currentTimeMillis,
             new Random(random.nextLong())));
     ClusterAdminCalls adminCalls = new ClusterAdminCalls(runner, blocks, services, replicaReports);
-    ClientProtocolServer clientProtocol = new ClientProtocolServer(conf, services, blocks, runner, adminCalls,
-        subtreeOperations, election::selfId);
+    // every namespace operation a client asks for, over RPC or WebHDFS, goes to HDFS's audit log
+    ClientProtocol clientProtocol = AuditedClientProtocol.wrap(new ClientProtocolServer(conf, services, blocks, runner,
+        adminCalls, subtreeOperations, election::selfId), AuditLog.toLogger());
     ClusterStatusMonitor status = new ClusterStatusMonitor(identity.clusterId(), identity.blockPoolId(), election,
         registry, services.safeMode(), runner.metrics(), store.capability(NamespaceCensus.class),
         adminCalls::getReplicatedBlockStats, System::currentTimeMillis, NameNodeConfig.censusIntervalMs(conf));
@@ -353,7 +357,7 @@ public final class NameNode implements AutoCloseable {
   }
 
   /** The HTTP server (status page, WebHDFS, /jmx) on {@link NameNodeConfig#HTTP_ADDRESS}; null when none is set. */
-  private static NamenodeHttpServer startHttp(Configuration conf, ClientProtocolServer clientProtocol,
+  private static NamenodeHttpServer startHttp(Configuration conf, ClientProtocol clientProtocol,
       BlockServices blocks, InetSocketAddress clientAddress, Random random, ClusterStatusMonitor status)
       throws IOException {
     InetSocketAddress address = NameNodeConfig.httpAddress(conf);

@@ -1,5 +1,6 @@
 package io.canopy.namenode.http;
 
+import io.canopy.namenode.audit.AuditedClientProtocol;
 import io.canopy.namenode.blocks.BlockServices;
 import io.canopy.namenode.rpc.DatabaseErrors;
 import java.io.IOException;
@@ -89,7 +90,12 @@ public final class WebHdfs {
       if (handler == null) {
         throw new UnsupportedOperationException(op + " is not supported");
       }
-      answer = request.user().doAs((PrivilegedExceptionAction<WebHdfsAnswer>) () -> handler.answer(request));
+      AuditedClientProtocol.externalCall(request.remoteAddress(), "webhdfs");
+      try {
+        answer = request.user().doAs((PrivilegedExceptionAction<WebHdfsAnswer>) () -> handler.answer(request));
+      } finally {
+        AuditedClientProtocol.externalCallEnded();
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       answer = WebHdfsAnswer.failure(new InterruptedIOException("interrupted: " + op + " " + path));
