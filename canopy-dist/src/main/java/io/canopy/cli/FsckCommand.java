@@ -53,9 +53,11 @@ public final class FsckCommand implements Callable<Integer> {
     out.println("Checking the metadata of " + layout.root() + " at " + Instant.ofEpochMilli(nowMs));
     out.flush();
     long started = System.nanoTime();
+    ProgressLine progress = ProgressLine.forConsole(out);
     MetadataCheckReport report = DatabaseSession.withStore(layout, MetadataAccess.Login.READER,
-        spec.commandLine().getErr(),
-        store -> MetadataInvariants.check(store, nowMs, TimeUnit.SECONDS.toMillis(leaseHardLimitSec)));
+        spec.commandLine().getErr(), store -> MetadataInvariants.check(store, nowMs,
+            TimeUnit.SECONDS.toMillis(leaseHardLimitSec), progress::show));
+    progress.clear();
     print(out, report, (System.nanoTime() - started) / 1_000_000);
     out.flush();
     return report.healthy() ? 0 : 1;

@@ -83,6 +83,9 @@ class CliIgniteClusterTest {
     assertNotEquals(0, write.exitCode());
     assertTrue(write.err().contains("must be a query"), write.err());
     assertTrue(canopy().succeed("dfs", "-ls", "/on/ignite").out().contains("small.txt"), "nothing was deleted");
+    String fsck = canopy().succeed("fsck").out(); // the metadata's invariants, read from an Ignite snapshot
+    assertTrue(fsck.contains("Total files:\t2 (in the database: 1, open for write: 0)")
+        && fsck.strip().endsWith("The metadata in the database is HEALTHY"), fsck);
 
     canopy().succeed("down");
     assertEquals(3, canopy().run("status").exitCode(), "nothing may run after down");

@@ -57,7 +57,10 @@ class MetadataFsckTest {
     open.write(TestFiles.randomBytes(10, 3));
     open.hflush();
     try {
-      MetadataCheckReport report = check();
+      List<String> steps = new java.util.ArrayList<>();
+      MetadataCheckReport report = MetadataInvariants.check(CLUSTER.store(), System.currentTimeMillis(), 60_000,
+          steps::add);
+      assertTrue(steps.contains("reading inodes") && steps.contains("reading directory_quotas"), steps.toString());
       assertEquals(List.of(), report.problems());
       assertEquals(List.of(), report.warnings());
       assertTrue(report.healthy());

@@ -13,6 +13,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * The invariants of the metadata tables, checked over one consistent snapshot ({@link AdminQueries#inSnapshot}), so a
@@ -36,6 +37,8 @@ public final class MetadataInvariants {
   public static final int MAX_LISTED = 1000;
   /** Ancestors followed, at most, to name an inode's path (a longer chain is shown cut). */
   private static final int MAX_PATH_DEPTH = 1000;
+  /** Rows read between two progress reports of a long table. */
+  private static final long PROGRESS_ROWS = 100_000;
 
   /** One inodes row. */
   record Row(long id, long partitionId, long parentId, String name, boolean directory, boolean symlink, long size,
@@ -46,6 +49,7 @@ public final class MetadataInvariants {
   private final AdminQueries admin;
   private final long nowMs;
   private final long leaseHardLimitMs;
+  private final Consumer<String> progress;
   private final List<String> problems = new ArrayList<>();
   private final List<String> warnings = new ArrayList<>();
   private long unlistedProblems;
@@ -62,10 +66,11 @@ public final class MetadataInvariants {
   private long subtreeOperations;
   private long smallFiles;
 
-  private MetadataInvariants(AdminQueries admin, long nowMs, long leaseHardLimitMs) {
+  private MetadataInvariants(AdminQueries admin, long nowMs, long leaseHardLimitMs, Consumer<String> progress) {
     this.admin = admin;
     this.nowMs = nowMs;
     this.leaseHardLimitMs = leaseHardLimitMs;
+    this.progress = progress;
   }
 
   /**
@@ -74,10 +79,19 @@ public final class MetadataInvariants {
    */
   public static MetadataCheckReport check(MetadataStore store, long nowMs, long leaseHardLimitMs)
       throws StoreException {
+    return check(store, nowMs, leaseHardLimitMs, step -> { });
+  }
+
+  /**
+   * As {@link #check(MetadataStore, long, long)}, telling {@code progress} what it is doing (each table as it starts,
+   * and every {@value #PROGRESS_ROWS} rows of a long one).
+   */
+  public static MetadataCheckReport check(MetadataStore store, long nowMs, long leaseHardLimitMs,
+      Consumer<String> progress) throws StoreException {
     AdminQueries admin = store.capability(AdminQueries.class).orElseThrow(() -> new StoreException(
         "the metadata store (" + store.describe() + ") runs no administrative queries: checking its metadata needs "
             + "an engine that does, such as postgres"));
-    MetadataInvariants check = new MetadataInvariants(admin, nowMs, leaseHardLimitMs);
+    MetadataInvariants check = new MetadataInvariants(admin, nowMs, leaseHardLimitMs, progress);
     return admin.inSnapshot(check::run);
   }
 
@@ -136,7 +150,15 @@ public final class MetadataInvariants {
 
   private void forEachRow(AdminQueries.Snapshot snapshot, String query, AdminQueries.RowConsumer rows)
       throws StoreException {
-    snapshot.forEachRow(admin.withSchemaNames(query), rows);
+    String table = query.substring(query.lastIndexOf(" FROM ") + 6).split(" ")[0];
+    progress.accept("reading " + table);
+    long[] read = {0};
+    snapshot.forEachRow(admin.withSchemaNames(query), row -> {
+      rows.accept(row);
+      if (++read[0] % PROGRESS_ROWS == 0) {
+        progress.accept("reading " + table + ": " + String.format("%,d", read[0]) + " rows");
+      }
+    });
   }
 
   private static boolean flag(String value) {
