@@ -9,9 +9,10 @@ import java.util.function.Predicate;
 import org.apache.hadoop.conf.Configuration;
 
 /**
- * The Hadoop security settings Canopy honours: none beyond HDFS's "simple" authentication. A setting that asks for
- * protection Canopy does not give (Kerberos, service-level authorization, RPC integrity or privacy, block access
- * tokens, encrypted or SASL-protected data transfer) is refused where a process starts (namenode, datanode,
+ * The Hadoop security settings Canopy honours: HDFS's "simple" authentication, and block access tokens
+ * ({@code dfs.block.access.token.enable}, design 022). A setting that asks for protection Canopy does not give
+ * (Kerberos, service-level authorization, RPC integrity or privacy, encrypted or SASL-protected data transfer) is
+ * refused where a process starts (namenode, datanode,
  * {@code canopy up}), rather than accepted and then not honoured: with Kerberos a namenode would start and then
  * accept no client; with the others the cluster would run unprotected while its operator believes otherwise.
  */
@@ -35,8 +36,6 @@ public final class SecuritySettings {
       new Rule("hadoop.rpc.protection", value -> !value.equals("authentication"),
           "RPC integrity and privacy need SASL, which simple authentication never negotiates: calls would travel "
               + "unprotected"),
-      new Rule("dfs.block.access.token.enable", Boolean::parseBoolean,
-          "the namenode issues no block access tokens, so datanodes would serve blocks to anyone"),
       new Rule("dfs.encrypt.data.transfer", Boolean::parseBoolean,
           "encrypting data transfer needs keys from the namenode, which Canopy does not issue"),
       new Rule("dfs.data.transfer.protection", value -> !value.isEmpty(),
@@ -74,8 +73,8 @@ public final class SecuritySettings {
   /** What Canopy's security is, and what to do about a refused setting. */
   public static String explanation() {
     return "Canopy authenticates as HDFS's \"simple\" mode does (a client states its user name and the namenode "
-        + "believes it) and its datanodes do not check block access tokens: run it only where every host and user "
-        + "that can reach it is trusted. Remove the setting to start (canopy up: --clear-settings, or -D KEY=VALUE "
-        + "with its default)";
+        + "believes it); with dfs.block.access.token.enable=true its datanodes serve blocks only to holders of a "
+        + "token the namenode issued. Run it only where every host and user that can reach it is trusted. Remove the "
+        + "setting to start (canopy up: --clear-settings, or -D KEY=VALUE with its default)";
   }
 }

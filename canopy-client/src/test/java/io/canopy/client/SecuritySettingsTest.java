@@ -42,6 +42,7 @@ class SecuritySettingsTest {
     assertTrue(SecuritySettings.problem("dfs.encrypt.data.transfer", " true ").isPresent());
     assertTrue(SecuritySettings.problem("dfs.data.transfer.protection", "privacy").isPresent());
     assertEquals(Optional.empty(), SecuritySettings.problem("dfs.block.access.token.enable", "false"));
+    assertEquals(Optional.empty(), SecuritySettings.problem("dfs.block.access.token.enable", "true"));
     assertEquals(Optional.empty(), SecuritySettings.problem("dfs.blocksize", "1048576"));
   }
 }

@@ -177,7 +177,7 @@ class ClusterConfigsTest {
   @Test
   void securitySettingsCanopyDoesNotHonourAreRefused() {
     for (Map.Entry<String, String> setting : Map.of("hadoop.security.authentication", "kerberos",
-        "hadoop.rpc.protection", "privacy", "dfs.block.access.token.enable", "true").entrySet()) {
+        "hadoop.rpc.protection", "privacy", "dfs.encrypt.data.transfer", "true").entrySet()) {
       CliException error = assertThrows(CliException.class,
           () -> ClusterConfigs.checkOverridable(setting.getKey(), setting.getValue()));
       assertEquals(2, error.exitCode());
@@ -186,7 +186,7 @@ class ClusterConfigsTest {
     }
     ClusterConfigs.checkOverridable("hadoop.security.authentication", "simple");
     ClusterConfigs.checkOverridable("hadoop.rpc.protection", "authentication");
-    ClusterConfigs.checkOverridable("dfs.block.access.token.enable", "false");
+    ClusterConfigs.checkOverridable("dfs.block.access.token.enable", "true"); // honoured (design 022)
   }
 
   @Test

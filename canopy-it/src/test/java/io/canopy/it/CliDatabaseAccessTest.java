@@ -114,7 +114,9 @@ class CliDatabaseAccessTest {
       assertRefused(reader, "DELETE FROM inodes");
       assertRefused(reader, "TRUNCATE replicas");
       assertRefused(reader, "CREATE TABLE stash (x int)");
+      assertRefused(reader, "SELECT * FROM block_keys"); // secrets: the block keys sign block access tokens
     }
+    assertNotEquals(0, canopy().run("sql", "SELECT * FROM block_keys").exitCode());
     canopy().succeed("dfs", "-ls", "/visible");
     canopy().succeed("down");
   }

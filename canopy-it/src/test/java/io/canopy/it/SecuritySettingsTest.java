@@ -34,8 +34,8 @@ class SecuritySettingsTest {
   @Test
   void settingsThatWouldRunUnprotectedAreRefusedByNamenodesAndDatanodes() {
     Map<String, String> unprotected = Map.of("hadoop.security.authorization", "true",
-        "hadoop.rpc.protection", "privacy", "dfs.block.access.token.enable", "true",
-        "dfs.encrypt.data.transfer", "true", "dfs.data.transfer.protection", "integrity");
+        "hadoop.rpc.protection", "privacy", "dfs.encrypt.data.transfer", "true",
+        "dfs.data.transfer.protection", "integrity");
     for (Map.Entry<String, String> setting : unprotected.entrySet()) {
       Configuration conf = new Configuration(CLUSTER.cluster().conf());
       conf.set(setting.getKey(), setting.getValue());

@@ -15,18 +15,17 @@ import io.canopy.metadata.entity.Block;
 import io.canopy.metadata.entity.BlockKey;
 import io.canopy.metadata.entity.BlockState;
 import io.canopy.metadata.entity.CorruptReason;
-import io.canopy.metadata.entity.FutureBlock;
 import io.canopy.metadata.entity.DatanodeRecord;
-import io.canopy.metadata.entity.ExtendedAttribute;
-import io.canopy.metadata.entity.XAttrNamespace;
 import io.canopy.metadata.entity.DirectoryQuota;
-import io.canopy.metadata.entity.NamenodeRecord;
+import io.canopy.metadata.entity.ExtendedAttribute;
+import io.canopy.metadata.entity.FutureBlock;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.InodeAclEntry;
 import io.canopy.metadata.entity.InodeKey;
 import io.canopy.metadata.entity.InvalidatedBlock;
 import io.canopy.metadata.entity.Lease;
 import io.canopy.metadata.entity.LeasePath;
+import io.canopy.metadata.entity.NamenodeRecord;
 import io.canopy.metadata.entity.NamespaceIdentity;
 import io.canopy.metadata.entity.QueuedBlock;
 import io.canopy.metadata.entity.Replica;
@@ -38,6 +37,7 @@ import io.canopy.metadata.entity.RetryKey;
 import io.canopy.metadata.entity.StorageRecord;
 import io.canopy.metadata.entity.UcReplica;
 import io.canopy.metadata.entity.UcReplicaState;
+import io.canopy.metadata.entity.XAttrNamespace;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -2285,6 +2285,23 @@ public abstract class MetadataStoreContractTest {
       return null;
     }));
     assertEquals(Optional.of(f), inode(f.key()));
+  }
+
+  @Test
+  void blockKeysAreAddedOnceReadBackAndExpired() throws Exception {
+    Optional<BlockKeys> capability = store.capability(BlockKeys.class);
+    assumeTrue(capability.isPresent(), () -> store.describe() + " keeps no block keys");
+    BlockKeys keys = capability.get();
+    assertEquals(List.of(), keys.all());
+    assertTrue(keys.add(new BlockKeys.Key(7, 1_000, new byte[] {1, 2, 3})));
+    assertFalse(keys.add(new BlockKeys.Key(7, 9_000, new byte[] {9})), "an id is added once");
+    assertTrue(keys.add(new BlockKeys.Key(8, 5_000, new byte[] {4})));
+    List<BlockKeys.Key> all = keys.all();
+    assertEquals(List.of(7, 8), all.stream().map(BlockKeys.Key::id).toList());
+    assertEquals(1_000, all.get(0).expiryMs());
+    assertArrayEquals(new byte[] {1, 2, 3}, all.get(0).secret());
+    assertEquals(1, keys.deleteExpired(2_000));
+    assertEquals(List.of(8), keys.all().stream().map(BlockKeys.Key::id).toList());
   }
 
   /** The store's operator queries: the tests of them are skipped for an engine that lacks the capability. */

@@ -2,6 +2,7 @@ package io.canopy.namenode;
 
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.canopy.client.SecuritySettings;
+import io.canopy.metadata.BlockKeys;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.MetadataStoreProvider;
 import io.canopy.metadata.NamespaceCensus;
@@ -11,6 +12,8 @@ import io.canopy.namenode.audit.AuditedClientProtocol;
 import io.canopy.namenode.blocks.BlockLocator;
 import io.canopy.namenode.blocks.BlockPlacement;
 import io.canopy.namenode.blocks.BlockServices;
+import io.canopy.namenode.blocks.BlockTokenSigning;
+import io.canopy.namenode.blocks.BlockTokens;
 import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.blocks.ReplicaArrivals;
 import io.canopy.namenode.datanode.BucketChangeFolder;
@@ -79,6 +82,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongPredicate;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.slf4j.Logger;
@@ -202,6 +206,8 @@ public final class NameNode implements AutoCloseable {
     long purgeInterval = NameNodeConfig.retryCachePurgeIntervalMs(conf);
     housekeeping.scheduleWithFixedDelay(() -> purgeRetryCache(store), purgeInterval, purgeInterval,
         java.util.concurrent.TimeUnit.MILLISECONDS);
+    BlockTokens blockTokens = startBlockTokens(conf, store, identity.blockPoolId(), new Random(random.nextLong()),
+        housekeeping);
     String metricsFile = NameNodeConfig.metricsFile(conf);
     TopologyResolver topology = TopologyResolver.fromConf(conf);
     BlockServices blocks = new BlockServices(registry,
@@ -260,18 +266,19 @@ public final class NameNode implements AutoCloseable {
     DatanodeProtocolServer datanodes = new DatanodeProtocolServer(services, runner, registry, replicaReports,
         fullReports, datanodeRandom, election, commandSources, appliers, blocks.arrivals(),
         blocks.readers().topology(), FullReportLeases.of(conf, System::currentTimeMillis,
-            new Random(random.nextLong())));
+            new Random(random.nextLong())), blockTokens);
     ClusterAdminCalls adminCalls = new ClusterAdminCalls(runner, blocks, services, replicaReports);
     // every namespace operation a client asks for, over RPC or WebHDFS, goes to HDFS's audit log
-    ClientProtocol clientProtocol = AuditedClientProtocol.wrap(new ClientProtocolServer(conf, services, blocks, runner,
-        adminCalls, subtreeOperations, election::selfId), AuditLog.toLogger());
+    ClientProtocol clientProtocol = AuditedClientProtocol.wrap(BlockTokenSigning.wrap(new ClientProtocolServer(conf,
+        services, blocks, runner, adminCalls, subtreeOperations, election::selfId), blockTokens),
+        AuditLog.toLogger());
     ClusterStatusMonitor status = new ClusterStatusMonitor(identity.clusterId(), identity.blockPoolId(), election,
         registry, services.safeMode(), runner.metrics(), store.capability(NamespaceCensus.class),
         adminCalls::getReplicatedBlockStats, System::currentTimeMillis, NameNodeConfig.censusIntervalMs(conf));
     RpcServers servers = RpcServerFactory.build(conf, NameNodeConfig.rpcAddress(conf),
         NameNodeConfig.serviceRpcAddress(conf), clientProtocol,
-        new CanopyClientProtocolServer(services, blocks, runner), datanodes,
-        new NamenodeProtocolServer(datanodes), election);
+        new CanopyClientProtocolServer(services, blocks, runner, blockTokens), datanodes,
+        new NamenodeProtocolServer(datanodes, services, blockTokens), election);
     if (metricsFile != null && !metricsFile.isBlank()) {
       java.nio.file.Path file = java.nio.file.Path.of(metricsFile);
       housekeeping.scheduleWithFixedDelay(() -> {
@@ -286,7 +293,7 @@ public final class NameNode implements AutoCloseable {
     SmallBlockReadServer smallFileReads;
     NamenodeHttpServer http;
     try {
-      smallFileReads = startSmallFileReads(conf, servers.clientAddress(), runner, blocks);
+      smallFileReads = startSmallFileReads(conf, servers.clientAddress(), runner, blocks, blockTokens);
     } catch (IOException | RuntimeException e) {
       housekeeping.shutdownNow();
       servers.stop();
@@ -356,6 +363,31 @@ public final class NameNode implements AutoCloseable {
         electionThread, duties, replicaReports, services, subtreeOperations, datanodes.counters(), blocks.clients());
   }
 
+  /**
+   * Block access tokens when {@code dfs.block.access.token.enable} asks for them (keys shared through the store,
+   * reloaded and rotated every {@link NameNodeConfig#BLOCK_KEYS_REFRESH_MS}); off otherwise. Refused on an engine that keeps no
+   * keys.
+   */
+  private static BlockTokens startBlockTokens(Configuration conf, MetadataStore store, String blockPoolId,
+      Random random, ScheduledExecutorService housekeeping) throws IOException {
+    if (!BlockTokens.enabledIn(conf)) {
+      return BlockTokens.disabled();
+    }
+    BlockKeys keys = store.capability(BlockKeys.class).orElseThrow(() -> new IOException(
+        DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY + "=true needs a metadata engine that keeps block keys, "
+            + "such as postgres; " + store.describe() + " does not"));
+    BlockTokens tokens = BlockTokens.start(conf, keys, blockPoolId, System::currentTimeMillis, random);
+    long refreshMs = NameNodeConfig.blockKeysRefreshMs(conf);
+    housekeeping.scheduleWithFixedDelay(() -> {
+      try {
+        tokens.refresh();
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("Cannot refresh the block keys (the current ones stay in use): {}", e.toString());
+      }
+    }, refreshMs, refreshMs, java.util.concurrent.TimeUnit.MILLISECONDS);
+    return tokens;
+  }
+
   /** The HTTP server (status page, WebHDFS, /jmx) on {@link NameNodeConfig#HTTP_ADDRESS}; null when none is set. */
   private static NamenodeHttpServer startHttp(Configuration conf, ClientProtocol clientProtocol,
       BlockServices blocks, InetSocketAddress clientAddress, Random random, ClusterStatusMonitor status)
@@ -385,12 +417,12 @@ public final class NameNode implements AutoCloseable {
    * and has located blocks name it. It runs whatever the threshold: files stored before it was lowered stay readable.
    */
   private static SmallBlockReadServer startSmallFileReads(Configuration conf, InetSocketAddress clientAddress,
-      TransactionRunner runner, BlockServices blocks) throws IOException {
+      TransactionRunner runner, BlockServices blocks, BlockTokens blockTokens) throws IOException {
     SmallBlockCache cache = new SmallBlockCache(SmallFilesConfig.readCacheBytes(conf),
         Duration.ofMillis(SmallFilesConfig.READ_CACHE_TTL_MS), Ticker.systemTicker());
     SmallBlockReadServer server = SmallBlockReadServer.start(clientAddress.getAddress().getHostAddress(),
         new DatabaseSmallBlocks(blockId -> runner.run(new ReadSmallBlockOp(blockId)), cache),
-        SmallFilesConfig.readSettings(conf));
+        SmallFilesConfig.readSettings(conf), blockTokens::checkRead);
     try {
       InetSocketAddress bound = server.address();
       InetAddress advertised = bound.getAddress().isAnyLocalAddress() ? InetAddress.getLocalHost()

@@ -127,6 +127,13 @@ public final class NameNodeConfig {
   /** How often the status counts the whole namespace (files, directories, blocks): each count scans whole tables. */
   public static final String CENSUS_INTERVAL_MS = "canopy.namenode.census-interval-ms";
   public static final long CENSUS_INTERVAL_MS_DEFAULT = 60_000;
+  /**
+   * With block access tokens on ({@code dfs.block.access.token.enable}), how often a namenode reloads the shared block
+   * keys and adds the next one when due: well under HDFS's key-update interval (minutes), so datanodes learn a key long
+   * before it signs.
+   */
+  public static final String BLOCK_KEYS_REFRESH_MS = "canopy.namenode.block-keys.refresh-ms";
+  public static final long BLOCK_KEYS_REFRESH_MS_DEFAULT = 60_000;
 
   /**
    * HDFS's lease soft limit: another client may take over (recover) a file whose writer has not renewed its lease
@@ -325,6 +332,10 @@ public final class NameNodeConfig {
   }
 
   /** {@link #CENSUS_INTERVAL_MS}, at least 1 s. */
+  public static long blockKeysRefreshMs(Configuration conf) {
+    return positive(conf, BLOCK_KEYS_REFRESH_MS, BLOCK_KEYS_REFRESH_MS_DEFAULT, 100);
+  }
+
   public static long censusIntervalMs(Configuration conf) {
     return positive(conf, CENSUS_INTERVAL_MS, CENSUS_INTERVAL_MS_DEFAULT, 1_000);
   }

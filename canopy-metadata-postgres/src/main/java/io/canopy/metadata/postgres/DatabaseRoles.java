@@ -61,6 +61,9 @@ public final class DatabaseRoles {
     execute(superuser, "GRANT SELECT ON ALL TABLES IN SCHEMA public TO " + readerRole);
     execute(superuser, "ALTER DEFAULT PRIVILEGES FOR ROLE " + ownerRole + " IN SCHEMA public GRANT SELECT ON TABLES "
         + "TO " + readerRole);
+    // the block keys are secrets (V18): granted every table above, the reader loses this one again
+    execute(superuser, "DO $$ BEGIN IF to_regclass('public.block_keys') IS NOT NULL THEN "
+        + "REVOKE ALL ON TABLE public.block_keys FROM " + readerRole + "; END IF; END $$");
     execute(superuser, "ALTER ROLE " + readerRole + " SET default_transaction_read_only = on");
   }
 

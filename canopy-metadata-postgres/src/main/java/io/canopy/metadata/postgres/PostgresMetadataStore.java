@@ -3,12 +3,13 @@ package io.canopy.metadata.postgres;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.canopy.metadata.AdminQueries;
-import io.canopy.metadata.NamespaceCensus;
 import io.canopy.metadata.BlockCensus;
+import io.canopy.metadata.BlockKeys;
 import io.canopy.metadata.IdKind;
 import io.canopy.metadata.IdRange;
 import io.canopy.metadata.LockMode;
 import io.canopy.metadata.MetadataStore;
+import io.canopy.metadata.NamespaceCensus;
 import io.canopy.metadata.StoreException;
 import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Inode;
@@ -298,6 +299,9 @@ final class PostgresMetadataStore implements MetadataStore {
   public <T> Optional<T> capability(Class<T> type) {
     if (type == AdminQueries.class) {
       return Optional.of(type.cast(adminQueries));
+    }
+    if (type == BlockKeys.class) {
+      return Optional.of(type.cast(new PgBlockKeys(pool)));
     }
     return type == NamespaceCensus.class ? Optional.of(type.cast(new PgNamespaceCensus(readPool)))
         : Optional.empty();

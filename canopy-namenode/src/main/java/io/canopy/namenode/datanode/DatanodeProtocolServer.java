@@ -3,6 +3,7 @@ package io.canopy.namenode.datanode;
 import io.canopy.metadata.StoreException;
 import io.canopy.metadata.entity.DatanodeRecord;
 import io.canopy.metadata.entity.InvalidatedBlock;
+import io.canopy.namenode.blocks.BlockTokens;
 import io.canopy.namenode.blocks.DatanodeRegistry;
 import io.canopy.namenode.blocks.ReplicaArrivals;
 import io.canopy.namenode.fs.NamespaceServices;
@@ -32,6 +33,7 @@ import org.apache.hadoop.hdfs.server.protocol.DatanodeCommand;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeProtocol;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeRegistration;
 import org.apache.hadoop.hdfs.server.protocol.HeartbeatResponse;
+import org.apache.hadoop.hdfs.server.protocol.KeyUpdateCommand;
 import org.apache.hadoop.hdfs.server.protocol.NNHAStatusHeartbeat;
 import org.apache.hadoop.hdfs.server.protocol.NamespaceInfo;
 import org.apache.hadoop.hdfs.server.protocol.ReceivedDeletedBlockInfo;
@@ -75,6 +77,11 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
   private final List<DatanodeCommandSource> commandSources;
   private final RegistrationCheck registrations;
   private final ReportAppliers appliers;
+  /** Block access tokens' keys (off unless configured): given at registration, and in a heartbeat when they change. */
+  private final BlockTokens blockTokens;
+  /** Per datanode, the version of the keys it was last given ({@link BlockTokens#version}). */
+  private final java.util.concurrent.ConcurrentHashMap<String, Long> keysGiven =
+      new java.util.concurrent.ConcurrentHashMap<>();
   private final ReportBuffer buffer = new ReportBuffer();
   private final ReplicaArrivals arrivals;
   /** Places a registering datanode (its network location, design 019). */
@@ -86,7 +93,8 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
   public DatanodeProtocolServer(NamespaceServices services, TransactionRunner runner, DatanodeRegistry registry,
       ReplicaReportProcessor reports, FullReportTracker fullReports, Random random, LeaderElection election,
       List<DatanodeCommandSource> commandSources, ReportAppliers appliers, ReplicaArrivals arrivals,
-      TopologyResolver topology, FullReportLeases leases) {
+      TopologyResolver topology, FullReportLeases leases, BlockTokens blockTokens) {
+    this.blockTokens = blockTokens;
     this.leases = leases;
     this.topology = topology;
     this.appliers = appliers;
@@ -128,6 +136,11 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
     DatanodeRegistry.Node known = registry.cachedNode(record.uuid());
     registry.updated(record, known == null ? List.of() : known.storages());
     fullReports.registered(election.claimedTerm(), record.uuid()); // its first full report follows
+    if (blockTokens.enabled()) {
+      long version = blockTokens.version();
+      registration.setExportedKeys(blockTokens.exported());
+      keysGiven.put(record.uuid(), version);
+    }
     LOG.info("Registered datanode {} at {}:{} ({}, {})", record.uuid(), record.ipAddress(), record.transferPort(),
         record.hostName(), record.networkLocation());
     warnOnMixedTopology(record);
@@ -184,8 +197,9 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
     boolean store = route.apply() || !registrations.knownInService(uuid, storageReports);
     if (claimed == 0 && !store) {
       counters.heartbeatsLeft.increment();
-      DatanodeCommand[] commands = fullReportWanted.remove(uuid)
-          ? new DatanodeCommand[] {RegisterCommand.REGISTER} : new DatanodeCommand[0];
+      KeyUpdateCommand keys = keyUpdateFor(uuid);
+      DatanodeCommand[] commands = fullReportWanted.remove(uuid) ? new DatanodeCommand[] {RegisterCommand.REGISTER}
+          : keys != null ? new DatanodeCommand[] {keys} : new DatanodeCommand[0];
       // neither its applier nor the leader: its full report is answered without work, any lease will do
       return new HeartbeatResponse(commands, standby, null,
           requestFullBlockReportLease ? 1 + random.nextInt(Integer.MAX_VALUE) : 0);
@@ -217,6 +231,10 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
       return new HeartbeatResponse(new DatanodeCommand[] {RegisterCommand.REGISTER}, status, null, 0);
     }
     List<DatanodeCommand> commands = new ArrayList<>();
+    KeyUpdateCommand keys = keyUpdateFor(uuid);
+    if (keys != null) {
+      commands.add(keys);
+    }
     if (!result.deletions().isEmpty()) {
       List<Block> blocks = new ArrayList<>();
       for (InvalidatedBlock deletion : result.deletions()) {
@@ -238,6 +256,16 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
       counters.fullReportLeaseRefused();
     }
     return new HeartbeatResponse(commands.toArray(new DatanodeCommand[0]), status, null, reportLease);
+  }
+
+  /** The keys for a datanode told an older version of them, or null (tokens off, or nothing new). */
+  private KeyUpdateCommand keyUpdateFor(String uuid) {
+    if (!blockTokens.enabled()) {
+      return null;
+    }
+    long version = blockTokens.version();
+    Long given = keysGiven.put(uuid, version);
+    return given != null && given == version ? null : new KeyUpdateCommand(blockTokens.exported());
   }
 
   /**

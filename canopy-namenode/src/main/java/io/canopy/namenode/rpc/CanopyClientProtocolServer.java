@@ -10,6 +10,7 @@ import io.canopy.client.proto.CanopyClientProtocolProtos.GetSmallFileSettingsRes
 import io.canopy.client.proto.CanopyClientProtocolProtos.ReadSmallFileRequestProto;
 import io.canopy.client.proto.CanopyClientProtocolProtos.ReadSmallFileResponseProto;
 import io.canopy.namenode.blocks.BlockServices;
+import io.canopy.namenode.blocks.BlockTokens;
 import io.canopy.namenode.fs.FsPath;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.fs.StorableText;
@@ -23,6 +24,7 @@ import java.io.IOException;
 import org.apache.hadoop.fs.InvalidRequestException;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.hdfs.protocolPB.PBHelperClient;
+import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
 import org.apache.hadoop.ipc.Server;
 import org.apache.hadoop.thirdparty.protobuf.ByteString;
 import org.apache.hadoop.thirdparty.protobuf.RpcController;
@@ -44,7 +46,12 @@ public final class CanopyClientProtocolServer implements CanopyClientProtocolPB 
   private final TransactionRunner runner;
   private final GetSmallFileSettingsResponseProto smallFileSettings;
 
-  public CanopyClientProtocolServer(NamespaceServices services, BlockServices blocks, TransactionRunner runner) {
+  /** Block access tokens for the located blocks a read answers with (off unless configured). */
+  private final BlockTokens blockTokens;
+
+  public CanopyClientProtocolServer(NamespaceServices services, BlockServices blocks, TransactionRunner runner,
+      BlockTokens blockTokens) {
+    this.blockTokens = blockTokens;
     this.services = services;
     this.blocks = blocks;
     this.runner = runner;
@@ -90,6 +97,7 @@ public final class CanopyClientProtocolServer implements CanopyClientProtocolPB 
       }
       LocatedBlocks located = blocks.readers().sort(result.blocks(), blocks.readers().readerAt(declared, clientIp),
           clientIp);
+      blockTokens.signAll(located, BlockTokenIdentifier.AccessMode.READ, CallerInfo.user());
       ReadSmallFileResponseProto.Builder response = ReadSmallFileResponseProto.newBuilder()
           .setLocatedBlocks(PBHelperClient.convert(located).toByteString());
       if (result.data() != null) {

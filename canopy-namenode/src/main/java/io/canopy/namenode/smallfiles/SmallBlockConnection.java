@@ -22,6 +22,7 @@ import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.Status;
 import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
 import org.apache.hadoop.hdfs.server.datanode.CachingStrategy;
 import org.apache.hadoop.hdfs.shortcircuit.ShortCircuitShm.SlotId;
+import org.apache.hadoop.security.token.SecretManager;
 import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.tracing.Tracer;
 import org.apache.hadoop.util.DataChecksum;
@@ -48,6 +49,7 @@ final class SmallBlockConnection extends Receiver {
   private final Peer peer;
   private final SmallBlockReadSettings settings;
   private final BooleanSupplier letGo;
+  private final SmallBlockReadServer.TokenCheck tokens;
   private final BlockLookup lookup;
   private final BufferedInputStream requests;
   private final DataOutputStream replies;
@@ -55,9 +57,10 @@ final class SmallBlockConnection extends Receiver {
   private boolean reusable;
 
   /** {@code letGo} tells an idle connection to close: the endpoint is closing, or a connection waits. */
-  SmallBlockConnection(Peer peer, SmallBlockSource source, SmallBlockReadSettings settings, BooleanSupplier letGo)
-      throws IOException {
+  SmallBlockConnection(Peer peer, SmallBlockSource source, SmallBlockReadSettings settings, BooleanSupplier letGo,
+      SmallBlockReadServer.TokenCheck tokens) throws IOException {
     super(TRACER);
+    this.tokens = tokens;
     this.peer = peer;
     this.settings = settings;
     this.letGo = letGo;
@@ -116,6 +119,9 @@ final class SmallBlockConnection extends Receiver {
   @Override
   public void readBlock(ExtendedBlock block, Token<BlockTokenIdentifier> blockToken, String clientName,
       long blockOffset, long length, boolean sendChecksum, CachingStrategy cachingStrategy) throws IOException {
+    if (refusedToken(Op.READ_BLOCK, block, blockToken)) {
+      return;
+    }
     reusable = new BlockRangeSender(lookup, replies, in).send(block, blockOffset, length, sendChecksum);
   }
 
@@ -123,7 +129,25 @@ final class SmallBlockConnection extends Receiver {
   public void blockChecksum(ExtendedBlock block, Token<BlockTokenIdentifier> blockToken,
       BlockChecksumOptions blockChecksumOptions) throws IOException {
     // A datanode closes the connection after a checksum; clients do not reuse it.
+    if (refusedToken(Op.BLOCK_CHECKSUM, block, blockToken)) {
+      return;
+    }
     new BlockChecksumAnswer(lookup, replies).answer(block, blockChecksumOptions);
+  }
+
+  /**
+   * With block access tokens on, refuses a request whose token does not grant reading {@code block}, as a datanode
+   * does (status ERROR_ACCESS_TOKEN, then the connection ends); true when refused.
+   */
+  private boolean refusedToken(Op op, ExtendedBlock block, Token<BlockTokenIdentifier> token) throws IOException {
+    try {
+      tokens.checkRead(token, block);
+      return false;
+    } catch (SecretManager.InvalidToken e) {
+      Replies.status(replies, Status.ERROR_ACCESS_TOKEN, "Block token verification failed: op=" + op + ", block="
+          + block + ": " + e.getMessage());
+      return true;
+    }
   }
 
   private void refuse(String op) throws IOException {

@@ -55,8 +55,21 @@ public final class SmallBlockReadServer implements Closeable {
   private final AtomicLong accepted = new AtomicLong();
   private final AtomicLong refused = new AtomicLong();
   private final AtomicBoolean closing = new AtomicBoolean();
+  private final TokenCheck tokens;
 
-  private SmallBlockReadServer(SmallBlockSource source, SmallBlockReadSettings settings, TcpPeerServer listener) {
+  /** Checks a request's block access token (HDFS's {@code dfs.block.access.token.enable}); accepts all when off. */
+  @FunctionalInterface
+  public interface TokenCheck {
+    TokenCheck NONE = (token, block) -> { };
+
+    void checkRead(org.apache.hadoop.security.token.Token<org.apache.hadoop.hdfs.security.token.block
+        .BlockTokenIdentifier> token, org.apache.hadoop.hdfs.protocol.ExtendedBlock block)
+        throws org.apache.hadoop.security.token.SecretManager.InvalidToken;
+  }
+
+  private SmallBlockReadServer(SmallBlockSource source, SmallBlockReadSettings settings, TcpPeerServer listener,
+      TokenCheck tokens) {
+    this.tokens = tokens;
     this.source = source;
     this.settings = settings;
     this.listener = listener;
@@ -72,6 +85,12 @@ public final class SmallBlockReadServer implements Closeable {
   /** Listens on {@code host} and the settings' port (0: any free one, see {@link #address()}) and serves. */
   public static SmallBlockReadServer start(String host, SmallBlockSource source, SmallBlockReadSettings settings)
       throws IOException {
+    return start(host, source, settings, TokenCheck.NONE);
+  }
+
+  /** As {@link #start(String, SmallBlockSource, SmallBlockReadSettings)}, checking each read's token. */
+  public static SmallBlockReadServer start(String host, SmallBlockSource source, SmallBlockReadSettings settings,
+      TokenCheck tokens) throws IOException {
     TcpPeerServer listener;
     try {
       // The write timeout makes the listener's sockets channels, whose writes then time out too.
@@ -83,7 +102,7 @@ public final class SmallBlockReadServer implements Closeable {
       refused.initCause(e);
       throw refused;
     }
-    SmallBlockReadServer server = new SmallBlockReadServer(source, settings, listener);
+    SmallBlockReadServer server = new SmallBlockReadServer(source, settings, listener, tokens);
     server.acceptor.start();
     LOG.info("small-file read endpoint listening on {} ({} handlers, {} connections may wait)", server.address,
         settings.handlers(), settings.queuedConnections());
@@ -139,7 +158,7 @@ public final class SmallBlockReadServer implements Closeable {
   private void serve(Peer peer) {
     try {
       if (!closing.get()) {
-        new SmallBlockConnection(peer, source, settings, this::idleConnectionsLetGo).serve();
+        new SmallBlockConnection(peer, source, settings, this::idleConnectionsLetGo, tokens).serve();
       }
     } catch (IOException | RuntimeException e) {
       LOG.debug("small-file read endpoint {}: connection from {} ended: {}", address, peer.getRemoteAddressString(),
