@@ -8,12 +8,15 @@ CREATE TABLE block_keys (
   secret     bytea   NOT NULL
 );
 
+REVOKE ALL ON TABLE block_keys FROM PUBLIC;
+
 DO $$
 DECLARE
   grantee text;
 BEGIN
   FOR grantee IN SELECT DISTINCT g.grantee FROM information_schema.role_table_grants g
-      WHERE g.table_schema = current_schema() AND g.table_name = 'block_keys' AND g.grantee <> current_user LOOP
+      WHERE g.table_schema = current_schema() AND g.table_name = 'block_keys' AND g.grantee <> current_user
+        AND g.grantee <> 'PUBLIC' LOOP
     EXECUTE format('REVOKE ALL ON TABLE block_keys FROM %I', grantee);
   END LOOP;
 END $$;

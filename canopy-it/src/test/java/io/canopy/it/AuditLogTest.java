@@ -123,6 +123,37 @@ class AuditLogTest {
   }
 
   @Test
+  void answersOfFalseAreWrittenAsHdfsWritesThem() throws Exception {
+    DistributedFileSystem admin = CLUSTER.fileSystem();
+    admin.mkdirs(new Path("/falses"));
+    lines.taken();
+    admin.rename(new Path("/falses/missing"), new Path("/falses/other"));
+    admin.setReplication(new Path("/falses"), (short) 2); // a directory: false
+    admin.delete(new Path("/falses/missing"), false);
+    admin.getFileStatus(new Path("/falses"));
+    List<String> written = lines.taken();
+    assertTrue(written.stream().noneMatch(line -> line.contains("\tcmd=rename\t")
+        || line.contains("\tcmd=setReplication\t")), "HDFS writes neither when it answers false: " + written);
+    assertTrue(only(written, "delete").startsWith("allowed=false\t"), "a delete's answer is its allowed field");
+    assertTrue(only(written, "getfileinfo").endsWith("\tperm=null\tproto=rpc"), "no status for a read: " + written);
+  }
+
+  @Test
+  void anFsckIsOneLineAsInHdfs() throws Exception {
+    CLUSTER.fileSystem().mkdirs(new Path("/checked/a/b"));
+    lines.taken();
+    URL url = new URL("http://127.0.0.1:" + CLUSTER.cluster().nameNode(0).httpAddress().getPort()
+        + "/fsck?path=/checked&ugi=" + System.getProperty("user.name"));
+    HttpURLConnection connection = (HttpURLConnection) url.openConnection();
+    String report = new String(connection.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    connection.disconnect();
+    assertTrue(report.contains("is HEALTHY"), report);
+    List<String> written = lines.taken();
+    assertEquals(1, written.size(), "one line for the whole check, not one per directory: " + written);
+    assertTrue(written.get(0).contains("\tcmd=fsck\tsrc=/checked\tdst=null\t"), written.toString());
+  }
+
+  @Test
   void aCallRefusedForPermissionsIsWrittenAsNotAllowed() throws Exception {
     DistributedFileSystem admin = CLUSTER.fileSystem();
     admin.mkdirs(new Path("/private"), new FsPermission((short) 0700));

@@ -49,6 +49,7 @@ class SubtreeDeleteScaleTest {
   private static void files(MetadataStore store, long directoryId) throws IOException {
     long inode = store.allocateIds(IdKind.INODE, FILES).first();
     long block = store.allocateIds(IdKind.BLOCK, FILES).first();
+    long stamp = store.allocateIds(IdKind.GENERATION_STAMP, 1).first(); // the counters stay ahead (canopy fsck)
     long now = System.currentTimeMillis();
     try (Transaction tx = store.begin()) {
       Inode directory = tx.inodes().getById(directoryId, LockMode.EXCLUSIVE).orElseThrow();
@@ -57,7 +58,7 @@ class SubtreeDeleteScaleTest {
             .name("f" + i).permission((short) 0644).owner(directory.owner()).group(directory.group())
             .modificationTime(now).accessTime(now).size(1024).replication(REPLICATION)
             .preferredBlockSize(128L * 1024 * 1024).build());
-        tx.blocks().insert(new Block(inode + i, block + i, 0, 1024, 1001, BlockState.COMPLETE));
+        tx.blocks().insert(new Block(inode + i, block + i, 0, 1024, stamp, BlockState.COMPLETE));
         tx.blockLookup().insert(block + i, inode + i);
         for (int r = 1; r <= REPLICATION; r++) {
           tx.replicas().insert(new Replica(inode + i, block + i, "DS-scale-" + r));

@@ -27,6 +27,7 @@ import io.canopy.namenode.datanode.UnknownReplicas;
 import io.canopy.namenode.fs.IdGenerator;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.fs.SafeMode;
+import io.canopy.namenode.http.FsckServlet;
 import io.canopy.namenode.http.NamenodeHttpServer;
 import io.canopy.namenode.http.WebHdfs;
 import io.canopy.namenode.leader.DatanodeCommandSource;
@@ -81,6 +82,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongPredicate;
+import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
@@ -267,11 +269,14 @@ public final class NameNode implements AutoCloseable {
         fullReports, datanodeRandom, election, commandSources, appliers, blocks.arrivals(),
         blocks.readers().topology(), FullReportLeases.of(conf, System::currentTimeMillis,
             new Random(random.nextLong())), blockTokens);
-    ClusterAdminCalls adminCalls = new ClusterAdminCalls(runner, blocks, services, replicaReports);
+    ClusterAdminCalls adminCalls = new ClusterAdminCalls(runner, blocks, services, replicaReports,
+        blockTokens.enabled());
     // every namespace operation a client asks for, over RPC or WebHDFS, goes to HDFS's audit log
-    ClientProtocol clientProtocol = AuditedClientProtocol.wrap(BlockTokenSigning.wrap(new ClientProtocolServer(conf,
-        services, blocks, runner, adminCalls, subtreeOperations, election::selfId), blockTokens),
-        AuditLog.toLogger());
+    ClientProtocolServer namespaceCalls = new ClientProtocolServer(conf, services, blocks, runner, adminCalls,
+        subtreeOperations, election::selfId);
+    AuditLog audit = AuditLog.toLogger();
+    ClientProtocol clientProtocol = AuditedClientProtocol.wrap(BlockTokenSigning.wrap(namespaceCalls, blockTokens),
+        audit);
     ClusterStatusMonitor status = new ClusterStatusMonitor(identity.clusterId(), identity.blockPoolId(), election,
         registry, services.safeMode(), runner.metrics(), store.capability(NamespaceCensus.class),
         adminCalls::getReplicatedBlockStats, System::currentTimeMillis, NameNodeConfig.censusIntervalMs(conf));
@@ -301,7 +306,8 @@ public final class NameNode implements AutoCloseable {
       throw e;
     }
     try {
-      http = startHttp(conf, clientProtocol, blocks, servers.clientAddress(), new Random(random.nextLong()), status);
+      http = startHttp(conf, clientProtocol, namespaceCalls, audit, blocks, servers.clientAddress(),
+          new Random(random.nextLong()), status);
     } catch (IOException | RuntimeException e) {
       housekeeping.shutdownNow();
       servers.stop();
@@ -390,15 +396,18 @@ public final class NameNode implements AutoCloseable {
 
   /** The HTTP server (status page, WebHDFS, /jmx) on {@link NameNodeConfig#HTTP_ADDRESS}; null when none is set. */
   private static NamenodeHttpServer startHttp(Configuration conf, ClientProtocol clientProtocol,
-      BlockServices blocks, InetSocketAddress clientAddress, Random random, ClusterStatusMonitor status)
-      throws IOException {
+      ClientProtocol namespaceCalls, AuditLog audit, BlockServices blocks, InetSocketAddress clientAddress, Random random,
+      ClusterStatusMonitor status) throws IOException {
     InetSocketAddress address = NameNodeConfig.httpAddress(conf);
     if (address == null) {
       return null;
     }
+    Supplier<List<String>> liveLocations = () -> blocks.registry().cachedLive().stream()
+        .map(node -> node.record().networkLocation()).toList();
+    // fsck walks the namespace through the namenode's calls without their audit lines: it writes one fsck line
     return NamenodeHttpServer.start(conf, address, new WebHdfs(clientProtocol, conf, blocks, () -> clientAddress,
-        random), status, () -> blocks.registry().cachedLive().stream()
-            .map(node -> node.record().networkLocation()).toList());
+        random), status, liveLocations, new FsckServlet.Context(namespaceCalls, conf, liveLocations, () -> false,
+            audit));
   }
 
   private static void closeQuietly(NamenodeHttpServer http) {

@@ -9,8 +9,8 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -40,8 +40,10 @@ import org.apache.ignite.tx.TransactionOptions;
  *
  * <p>A snapshot ({@link #inSnapshot}) is an explicit read-only transaction: it reads the metadata as it was a moment
  * ago (the safe time's lag), consistently across tables. Queries written with the documented schema's names are
- * mapped onto the tables here ({@link #withSchemaNames}): a prefix, four renamed columns, and the {@code small_files}
- * view (Ignite 3.1 has no views) expanded as a subquery over the one table holding small files' bytes.
+ * mapped onto the tables here ({@link #withSchemaNames}): a prefix ({@code invalidated_blocks} is
+ * {@code canopy_invalidations}), three renamed columns, words inside quoted literals left alone, and the
+ * {@code small_files} view (Ignite 3.1 has no views) expanded as a subquery over the one table holding small files'
+ * bytes.
  */
 final class IgniteAdminQueries implements AdminQueries {
   private static final int TIMEOUT_SECONDS = 30;
@@ -50,18 +52,19 @@ final class IgniteAdminQueries implements AdminQueries {
   /** A snapshot's query reads a whole table: minutes on a namespace of many millions of rows, never unbounded. */
   private static final int SNAPSHOT_TIMEOUT_SECONDS = 1800;
   private static final Map<String, String> SCHEMA_NAMES = new LinkedHashMap<>();
-  private static final Pattern WORD = Pattern.compile("\\b[a-z_]+\\b");
+  /** A quoted literal (left as written) or a lower-case word (mapped). */
+  private static final Pattern WORD = Pattern.compile("'(?:[^']|'')*'|\\b[a-z_]+\\b");
 
   static {
     for (String table : new String[] {"variables", "inodes", "blocks", "block_lookup", "replicas", "uc_replicas",
         "leases", "lease_paths", "subtree_operations", "xattrs", "acl_entries", "directory_quotas", "datanodes",
-        "storages", "invalidations", "replication_queue", "namenodes", "future_blocks", "retry_cache"}) {
+        "storages", "replication_queue", "namenodes", "future_blocks", "retry_cache"}) {
       SCHEMA_NAMES.put(table, "canopy_" + table);
     }
+    SCHEMA_NAMES.put("invalidated_blocks", "canopy_invalidations");
     SCHEMA_NAMES.put("partition_id", "part");
     SCHEMA_NAMES.put("parent_id", "parent");
     SCHEMA_NAMES.put("block_index", "idx");
-    SCHEMA_NAMES.put("path", "op_path"); // subtree_operations.path: PATH is a reserved word in Ignite's SQL
     SCHEMA_NAMES.put("small_files", "(SELECT inode_id, CASE WHEN octet_length(data) <= 1024 THEN 'inline' ELSE 'data'"
         + " END AS tier, octet_length(data) AS bytes FROM canopy_small_files)");
   }
@@ -116,7 +119,9 @@ final class IgniteAdminQueries implements AdminQueries {
     Matcher words = WORD.matcher(query);
     StringBuilder out = new StringBuilder();
     while (words.find()) {
-      words.appendReplacement(out, Matcher.quoteReplacement(SCHEMA_NAMES.getOrDefault(words.group(), words.group())));
+      String word = words.group();
+      words.appendReplacement(out, Matcher.quoteReplacement(word.startsWith("'") ? word
+          : SCHEMA_NAMES.getOrDefault(word, word)));
     }
     words.appendTail(out);
     return out.toString();

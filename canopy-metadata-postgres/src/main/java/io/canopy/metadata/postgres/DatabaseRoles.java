@@ -58,12 +58,16 @@ public final class DatabaseRoles {
     execute(superuser, "REVOKE ALL ON SCHEMA public FROM PUBLIC");
     execute(superuser, "GRANT USAGE ON SCHEMA public TO " + readerRole);
     execute(superuser, String.format(TAKE_OVER_RELATIONS, ownerRole));
+    // every table to the reader but the block keys, which are secrets (V18): one transaction, so the reader never
+    // holds them in between
+    superuser.setAutoCommit(false);
     execute(superuser, "GRANT SELECT ON ALL TABLES IN SCHEMA public TO " + readerRole);
-    execute(superuser, "ALTER DEFAULT PRIVILEGES FOR ROLE " + ownerRole + " IN SCHEMA public GRANT SELECT ON TABLES "
-        + "TO " + readerRole);
-    // the block keys are secrets (V18): granted every table above, the reader loses this one again
     execute(superuser, "DO $$ BEGIN IF to_regclass('public.block_keys') IS NOT NULL THEN "
         + "REVOKE ALL ON TABLE public.block_keys FROM " + readerRole + "; END IF; END $$");
+    superuser.commit();
+    superuser.setAutoCommit(true);
+    execute(superuser, "ALTER DEFAULT PRIVILEGES FOR ROLE " + ownerRole + " IN SCHEMA public GRANT SELECT ON TABLES "
+        + "TO " + readerRole);
     execute(superuser, "ALTER ROLE " + readerRole + " SET default_transaction_read_only = on");
   }
 

@@ -10,11 +10,11 @@ import java.net.InetAddress;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
-import org.apache.hadoop.hdfs.protocol.LastBlockWithStatus;
 import org.apache.hadoop.ipc.Server;
 import org.apache.hadoop.security.AccessControlException;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -22,7 +22,10 @@ import org.apache.hadoop.security.UserGroupInformation;
 /**
  * The namenode's {@link ClientProtocol} as clients reach it (RPC and WebHDFS), writing each namespace operation to the
  * {@link AuditLog} with HDFS's command names ({@code open}, {@code getfileinfo}, {@code listStatus}, {@code create},
- * {@code rename}, ...) once it succeeded, or with {@code allowed=false} when it was refused for permissions. Calls of
+ * {@code rename}, ...) once it succeeded (a rename or setReplication only when it answered true; a delete with its
+ * answer as {@code allowed}, as HDFS writes them), or with {@code allowed=false} when it was refused for permissions.
+ * The file's status ({@code perm}) is written for a create, from its answer; HDFS writes it after every change, which
+ * here would cost a database read per call (design 022). Calls of
  * the write pipeline (addBlock, complete, renewLease...) are not namespace operations and are not audited, as in HDFS.
  * A call not audited, or any call while the audit logger is off, costs one reflective delegation.
  */
@@ -40,12 +43,16 @@ public final class AuditedClientProtocol implements InvocationHandler {
   }
 
   private static final Map<String, Audited> AUDITED = new HashMap<>();
+  /** Calls HDFS writes to its audit log only when they answer true. */
+  private static final Set<String> UNLOGGED_WHEN_FALSE = Set.of("rename", "setReplication");
 
   static {
     AUDITED.put("getBlockLocations", Audited.of("open"));
     AUDITED.put("getFileInfo", Audited.of("getfileinfo"));
     AUDITED.put("getFileLinkInfo", Audited.of("getfileinfo"));
-    AUDITED.put("getLocatedFileInfo", Audited.of("getfileinfo"));
+    // HDFS's getLocatedFileInfo is an open when it asks for block tokens
+    AUDITED.put("getLocatedFileInfo", new Audited(args -> Boolean.TRUE.equals(args[1]) ? "open" : "getfileinfo",
+        args -> (String) args[0], args -> null));
     AUDITED.put("getListing", Audited.of("listStatus"));
     AUDITED.put("getContentSummary", Audited.of("contentSummary"));
     AUDITED.put("getQuotaUsage", Audited.of("quotaUsage"));
@@ -134,7 +141,12 @@ public final class AuditedClientProtocol implements InvocationHandler {
       write(false, audited, args, null);
       throw refused;
     }
-    write(true, audited, args, statusOf(result));
+    if (Boolean.FALSE.equals(result) && UNLOGGED_WHEN_FALSE.contains(method.getName())) {
+      return result; // HDFS writes a rename or setReplication only when it happened
+    }
+    // HDFS writes a delete's answer as its allowed field
+    write(!method.getName().equals("delete") || !Boolean.FALSE.equals(result), audited, args,
+        method.getName().equals("create") ? (HdfsFileStatus) result : null);
     return result;
   }
 
@@ -144,14 +156,6 @@ public final class AuditedClientProtocol implements InvocationHandler {
     } catch (InvocationTargetException e) {
       throw e.getCause();
     }
-  }
-
-  /** The file's status a call returned (create, append), written as HDFS writes the status after the operation. */
-  private static HdfsFileStatus statusOf(Object result) {
-    if (result instanceof HdfsFileStatus status) {
-      return status;
-    }
-    return result instanceof LastBlockWithStatus appended ? appended.getFileStatus() : null;
   }
 
   private void write(boolean allowed, Audited audited, Object[] args, HdfsFileStatus status) {

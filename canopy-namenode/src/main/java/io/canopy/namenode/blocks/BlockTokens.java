@@ -31,8 +31,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>As HDFS's namenode does, a key is used to sign for one key-update interval, and is known to datanodes an interval
  * before: {@link #refresh} (every namenode, every {@code canopy.namenode.block-keys.refresh-ms}) adds the next key when
- * none is waiting, so each key is {@code next} for an interval, then {@code current} for an interval, then kept for a
- * token lifetime; its expiry is its activation plus an interval plus a lifetime. Two namenodes adding a next key at
+ * none is waiting, so each key is {@code next} for an interval, then {@code current} for an interval, then kept for
+ * another interval and a token lifetime (the slack HDFS gives a retired key: a namenode may sign with it until its
+ * next refresh, or longer while the database cannot be read); its expiry is its activation plus two intervals plus a
+ * lifetime. Two namenodes adding a next key at
  * once add two: both are exported, either signs. Signing and checking are Hadoop's {@link BlockTokenSecretManager}
  * (worker mode, fed the exported keys); datanodes get the keys when they register and, when they change, in their
  * heartbeats' {@code KeyUpdateCommand}.
@@ -110,9 +112,9 @@ public final class BlockTokens {
     return version;
   }
 
-  /** When a key signs: its expiry less an interval and a lifetime. */
+  /** When a key signs: its expiry less two intervals and a lifetime. */
   long activationMs(BlockKeys.Key key) {
-    return key.expiryMs() - intervalMs - lifetimeMs;
+    return key.expiryMs() - 2 * intervalMs - lifetimeMs;
   }
 
   /**
@@ -125,7 +127,7 @@ public final class BlockTokens {
     }
     long now = clockMs.getAsLong();
     List<BlockKeys.Key> keys = store.all();
-    boolean current = keys.stream().anyMatch(key -> activationMs(key) <= now && key.expiryMs() > now);
+    boolean current = keys.stream().anyMatch(key -> activationMs(key) <= now && activationMs(key) + intervalMs > now);
     boolean next = keys.stream().anyMatch(key -> activationMs(key) > now);
     if (!current) {
       add(now);
@@ -149,7 +151,7 @@ public final class BlockTokens {
     }
     for (int attempt = 0; attempt < 10; attempt++) {
       int id = 1 + random.nextInt(Integer.MAX_VALUE - 1);
-      if (store.add(new BlockKeys.Key(id, activationMs + intervalMs + lifetimeMs, secret))) {
+      if (store.add(new BlockKeys.Key(id, activationMs + 2 * intervalMs + lifetimeMs, secret))) {
         LOG.info("Added block key {}, signing from {}", id, java.time.Instant.ofEpochMilli(activationMs));
         return;
       }

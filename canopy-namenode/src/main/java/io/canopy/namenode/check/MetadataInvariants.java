@@ -476,14 +476,14 @@ public final class MetadataInvariants {
     Set<Long> namenodes = new HashSet<>();
     forEachRow(snapshot, "SELECT id FROM namenodes", r -> namenodes.add(Long.parseLong(r.get(0))));
     Map<Long, Long> operations = new HashMap<>();
-    forEachRow(snapshot, "SELECT root_id, namenode_id, operation, path FROM subtree_operations", r -> {
+    forEachRow(snapshot, "SELECT root_id, namenode_id, operation FROM subtree_operations", r -> {
       subtreeOperations++;
       long root = Long.parseLong(r.get(0));
       long namenode = Long.parseLong(r.get(1));
       operations.put(root, namenode);
       Row directory = byId.get(root);
       if (directory == null || !directory.directory() || directory.subtreeOwner() != namenode) {
-        problem("subtree operation " + r.get(2) + " of " + r.get(3) + " by namenode " + namenode + " holds "
+        problem("subtree operation " + r.get(2) + " of inode " + root + " by namenode " + namenode + " holds "
             + (directory == null ? "missing inode " + root : describe(directory) + ", flagged by namenode "
                 + directory.subtreeOwner()));
       } else if (!namenodes.contains(namenode)) {

@@ -79,9 +79,13 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
   private final ReportAppliers appliers;
   /** Block access tokens' keys (off unless configured): given at registration, and in a heartbeat when they change. */
   private final BlockTokens blockTokens;
-  /** Per datanode, the version of the keys it was last given ({@link BlockTokens#version}). */
-  private final java.util.concurrent.ConcurrentHashMap<String, Long> keysGiven =
+  /**
+   * Per datanode, the version of the keys it was last sent ({@link BlockTokens#version}) and in how many heartbeat
+   * answers: a new version goes out in {@link #KEY_UPDATE_SENDS} answers, since an answer may be lost on its way.
+   */
+  private final java.util.concurrent.ConcurrentHashMap<String, long[]> keysGiven =
       new java.util.concurrent.ConcurrentHashMap<>();
+  private static final int KEY_UPDATE_SENDS = 3;
   private final ReportBuffer buffer = new ReportBuffer();
   private final ReplicaArrivals arrivals;
   /** Places a registering datanode (its network location, design 019). */
@@ -139,7 +143,7 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
     if (blockTokens.enabled()) {
       long version = blockTokens.version();
       registration.setExportedKeys(blockTokens.exported());
-      keysGiven.put(record.uuid(), version);
+      keysGiven.put(record.uuid(), new long[] {version, KEY_UPDATE_SENDS - 1}); // and again in the next heartbeat
     }
     LOG.info("Registered datanode {} at {}:{} ({}, {})", record.uuid(), record.ipAddress(), record.transferPort(),
         record.hostName(), record.networkLocation());
@@ -258,14 +262,25 @@ public final class DatanodeProtocolServer implements DatanodeProtocol {
     return new HeartbeatResponse(commands.toArray(new DatanodeCommand[0]), status, null, reportLease);
   }
 
-  /** The keys for a datanode told an older version of them, or null (tokens off, or nothing new). */
+  /** The keys for a datanode not yet sent their latest version in {@link #KEY_UPDATE_SENDS} answers, or null. */
   private KeyUpdateCommand keyUpdateFor(String uuid) {
     if (!blockTokens.enabled()) {
       return null;
     }
     long version = blockTokens.version();
-    Long given = keysGiven.put(uuid, version);
-    return given != null && given == version ? null : new KeyUpdateCommand(blockTokens.exported());
+    boolean[] send = {false};
+    keysGiven.compute(uuid, (key, before) -> {
+      if (before == null || before[0] != version) {
+        send[0] = true;
+        return new long[] {version, 1};
+      }
+      if (before[1] < KEY_UPDATE_SENDS) {
+        send[0] = true;
+        return new long[] {version, before[1] + 1};
+      }
+      return before;
+    });
+    return send[0] ? new KeyUpdateCommand(blockTokens.exported()) : null;
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.canopy.namenode.http;
 
+import io.canopy.namenode.audit.AuditLog;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
@@ -36,12 +37,17 @@ public final class FsckServlet extends HttpServlet {
       "replicate", "includeSnapshots", "maintenance", "storagepolicies", "upgradedomains", "replicadetails");
 
   /**
-   * What the servlet needs of its namenode: its calls, its configuration, the network locations of its live
+   * What the servlet needs of its namenode: its calls (not audited one by one: the check is one {@code fsck} line of
+   * the audit log, as in HDFS, written to {@code audit}), its configuration, the network locations of its live
    * datanodes (fsck's datanode and rack counts, from memory: HDFS's fsck needs no superuser for them), and whether it
    * serves yet.
    */
-  record Context(ClientProtocol namenode, Configuration conf, Supplier<List<String>> liveDatanodeLocations,
-      BooleanSupplier serving) {
+  public record Context(ClientProtocol namenode, Configuration conf, Supplier<List<String>> liveDatanodeLocations,
+      BooleanSupplier serving, AuditLog audit) {
+    /** This context, serving once {@code serving} says so. */
+    Context servingWhen(BooleanSupplier when) {
+      return new Context(namenode, conf, liveDatanodeLocations, when, audit);
+    }
   }
 
   @Override
@@ -64,6 +70,10 @@ public final class FsckServlet extends HttpServlet {
       NamespaceFsck.Options options = new NamespaceFsck.Options(flag(request, "files"), flag(request, "blocks"),
           flag(request, "locations"), flag(request, "racks"), flag(request, "openforwrite"));
       short replication = (short) context.conf().getInt("dfs.replication", 3);
+      if (context.audit().enabled()) {
+        context.audit().log(new AuditLog.Event(true, user.toString(), JspHelper.getRemoteAddr(request), "fsck", path,
+            null, null, null, null, null));
+      }
       user.doAs((PrivilegedExceptionAction<Void>) () -> {
         new NamespaceFsck(context.namenode(), options, out, System::currentTimeMillis, replication)
             .check(path, user.getShortUserName(), JspHelper.getRemoteAddr(request), context.liveDatanodeLocations()

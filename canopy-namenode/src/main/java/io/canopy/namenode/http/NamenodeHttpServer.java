@@ -1,13 +1,13 @@
 package io.canopy.namenode.http;
 
+import io.canopy.namenode.metrics.ClusterStatusMonitor;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import io.canopy.namenode.metrics.ClusterStatusMonitor;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import java.util.List;
 import java.util.function.Supplier;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.http.HttpServer2;
 import org.apache.hadoop.http.PrometheusServlet;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
@@ -41,7 +41,8 @@ public final class NamenodeHttpServer implements AutoCloseable {
    * fixed name would keep only the first server's sink in a process running several).
    */
   public static NamenodeHttpServer start(Configuration conf, InetSocketAddress address, WebHdfs webHdfs,
-      ClusterStatusMonitor status, Supplier<List<String>> liveDatanodeLocations) throws IOException {
+      ClusterStatusMonitor status, Supplier<List<String>> liveDatanodeLocations, FsckServlet.Context fsck)
+      throws IOException {
     boolean prometheus = !setByUser(conf, CommonConfigurationKeysPublic.HADOOP_PROMETHEUS_ENABLED)
         || conf.getBoolean(CommonConfigurationKeysPublic.HADOOP_PROMETHEUS_ENABLED, true);
     Configuration httpConf = new Configuration(conf);
@@ -56,8 +57,7 @@ public final class NamenodeHttpServer implements AutoCloseable {
     server.addServlet("webhdfs", WebHdfsServlet.PATH_SPEC, WebHdfsServlet.class);
     server.setAttribute(StatusServlet.ATTRIBUTE, status);
     server.addServlet("status", StatusServlet.PATH, StatusServlet.class);
-    server.setAttribute(FsckServlet.ATTRIBUTE, new FsckServlet.Context(webHdfs.namenode(), conf,
-        liveDatanodeLocations, webHdfs::serving));
+    server.setAttribute(FsckServlet.ATTRIBUTE, fsck.servingWhen(webHdfs::serving));
     server.addServlet("fsck", FsckServlet.PATH, FsckServlet.class);
     PrometheusMetricsSink sink = prometheus ? new PrometheusMetricsSink() : null;
     if (sink != null) {

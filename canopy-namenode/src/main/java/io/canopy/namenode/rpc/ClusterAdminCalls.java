@@ -14,7 +14,6 @@ import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.ops.CheckAccessOp;
 import io.canopy.namenode.ops.GetLocatedFileInfoOp;
 import io.canopy.namenode.ops.OpenFilesOp;
-
 import io.canopy.namenode.permission.PermissionChecker;
 import io.canopy.namenode.replication.CorruptReplicaPageOp;
 import io.canopy.namenode.replication.QueuePageOp;
@@ -75,8 +74,12 @@ public final class ClusterAdminCalls {
   private final NamespaceServices services;
   private final ReplicaReportProcessor reports;
 
+  /** Whether located blocks carry block access tokens (design 022). */
+  private final boolean blockTokensEnabled;
+
   public ClusterAdminCalls(TransactionRunner runner, BlockServices blocks, NamespaceServices services,
-      ReplicaReportProcessor reports) {
+      ReplicaReportProcessor reports, boolean blockTokensEnabled) {
+    this.blockTokensEnabled = blockTokensEnabled;
     this.runner = runner;
     this.blocks = blocks;
     this.services = services;
@@ -97,8 +100,9 @@ public final class ClusterAdminCalls {
 
   /** A path's status with the locations of all of a file's blocks ({@code FileSystem.getFileBlockLocations}). */
   public HdfsLocatedFileStatus getLocatedFileInfo(String src, boolean needBlockToken) throws IOException {
+    // with block access tokens on, blocks signed for reading go only to a caller who may read the file
     return (HdfsLocatedFileStatus) runner.run(new GetLocatedFileInfoOp(blocks.locator(),
-        FsPath.parse("getLocatedFileInfo", src), permissions()));
+        FsPath.parse("getLocatedFileInfo", src), permissions(), needBlockToken && blockTokensEnabled));
   }
 
   /**
