@@ -371,8 +371,8 @@ public final class NameNode implements AutoCloseable {
 
   /**
    * Block access tokens when {@code dfs.block.access.token.enable} asks for them (keys shared through the store,
-   * reloaded and rotated every {@link NameNodeConfig#BLOCK_KEYS_REFRESH_MS}); off otherwise. Refused on an engine that keeps no
-   * keys.
+   * reloaded and rotated every {@link NameNodeConfig#BLOCK_KEYS_REFRESH_MS}); off otherwise. Refused on an engine
+   * that keeps no keys.
    */
   private static BlockTokens startBlockTokens(Configuration conf, MetadataStore store, String blockPoolId,
       Random random, ScheduledExecutorService housekeeping) throws IOException {
@@ -396,8 +396,8 @@ public final class NameNode implements AutoCloseable {
 
   /** The HTTP server (status page, WebHDFS, /jmx) on {@link NameNodeConfig#HTTP_ADDRESS}; null when none is set. */
   private static NamenodeHttpServer startHttp(Configuration conf, ClientProtocol clientProtocol,
-      ClientProtocol namespaceCalls, AuditLog audit, BlockServices blocks, InetSocketAddress clientAddress, Random random,
-      ClusterStatusMonitor status) throws IOException {
+      ClientProtocol namespaceCalls, AuditLog audit, BlockServices blocks, InetSocketAddress clientAddress,
+      Random random, ClusterStatusMonitor status) throws IOException {
     InetSocketAddress address = NameNodeConfig.httpAddress(conf);
     if (address == null) {
       return null;
