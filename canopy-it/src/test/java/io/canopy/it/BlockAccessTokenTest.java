@@ -99,6 +99,22 @@ class BlockAccessTokenTest {
   }
 
   @Test
+  void locatedFileInfoWithTokensNeedsReadAccess() throws Exception {
+    DistributedFileSystem owner = CLUSTER.fileSystem(0);
+    Path secret = new Path("/tokens/secret");
+    TestFiles.write(owner, secret, TestFiles.randomBytes(1000, 6), BLOCK_SIZE);
+    owner.setPermission(secret, new org.apache.hadoop.fs.permission.FsPermission((short) 0600));
+    DistributedFileSystem mallory = CLUSTER.users().as("mallory", "mallory");
+    // without tokens the status and locations are HDFS's answer to anyone who may traverse; with tokens, only readers
+    assertTrue(mallory.getClient().getNamenode().getLocatedFileInfo(secret.toString(), false) != null);
+    RemoteException refused = assertThrows(RemoteException.class,
+        () -> mallory.getClient().getNamenode().getLocatedFileInfo(secret.toString(), true));
+    assertEquals(AccessControlException.class.getName(), refused.getClassName(), refused.getMessage());
+    assertTrue(owner.getClient().getNamenode().getLocatedFileInfo(secret.toString(), true).getLocatedBlocks().get(0)
+        .getBlockToken().getIdentifier().length > 0, "the owner gets its blocks with tokens");
+  }
+
+  @Test
   void theBalancerGetsTheKeysAsTheSuperuserOnly() throws Exception {
     URI namenode = URI.create(CLUSTER.cluster().uri(1));
     ExportedBlockKeys keys = NameNodeProxies.createProxy(CLUSTER.cluster().conf(), namenode, NamenodeProtocol.class)
