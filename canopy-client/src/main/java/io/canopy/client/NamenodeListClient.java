@@ -34,6 +34,12 @@ public final class NamenodeListClient implements NamenodeListSource {
         conf.getInt(HdfsClientConfigKeys.Failover.CONNECTION_RETRIES_ON_SOCKET_TIMEOUTS_KEY,
             HdfsClientConfigKeys.Failover.CONNECTION_RETRIES_ON_SOCKET_TIMEOUTS_DEFAULT));
     RPC.setProtocolEngine(this.conf, GenericRefreshProtocolPB.class, ProtobufRpcEngine2.class);
+    // With Kerberos, Hadoop's refresh protocol names its server principal by this key: the namenode's own
+    String principal = conf.getTrimmed(HdfsClientConfigKeys.DFS_NAMENODE_KERBEROS_PRINCIPAL_KEY, "");
+    if (!principal.isEmpty()
+        && this.conf.getTrimmed(CommonConfigurationKeysPublic.HADOOP_SECURITY_SERVICE_USER_NAME_KEY, "").isEmpty()) {
+      this.conf.set(CommonConfigurationKeysPublic.HADOOP_SECURITY_SERVICE_USER_NAME_KEY, principal);
+    }
     this.user = user;
     this.timeoutMs = timeoutMs;
   }

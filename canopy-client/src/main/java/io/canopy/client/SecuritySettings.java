@@ -5,16 +5,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.BiPredicate;
 import java.util.function.Predicate;
 import org.apache.hadoop.conf.Configuration;
 
 /**
- * The Hadoop security settings Canopy honours: HDFS's "simple" authentication, and block access tokens
- * ({@code dfs.block.access.token.enable}, design 022). A setting that asks for protection Canopy does not give
- * (Kerberos, service-level authorization, RPC integrity or privacy, encrypted or SASL-protected data transfer) is
- * refused where a process starts (namenode, datanode,
- * {@code canopy up}), rather than accepted and then not honoured: with Kerberos a namenode would start and then
- * accept no client; with the others the cluster would run unprotected while its operator believes otherwise.
+ * The Hadoop security settings Canopy honours: HDFS's "simple" authentication or Kerberos (SASL on RPC, with
+ * {@code hadoop.rpc.protection} authentication, integrity or privacy, delegation tokens shared through the database;
+ * design 023), block access tokens ({@code dfs.block.access.token.enable}, design 022), and with Kerberos SASL on data
+ * transfer ({@code dfs.data.transfer.protection}, between clients and the stock DataNodes). A setting that asks for
+ * protection Canopy does not give (service-level authorization, encrypted data transfer) or that cannot hold with the
+ * others (privacy without Kerberos; Kerberos without block tokens, which HDFS's namenode and DataNode refuse too) is
+ * refused where a process starts (namenode, datanode, {@code canopy up}), rather than accepted and then not honoured.
  */
 public final class SecuritySettings {
   /** A configuration asks for security Canopy does not support; the message names each key and what to do. */
@@ -24,22 +26,36 @@ public final class SecuritySettings {
     }
   }
 
-  /** One refused setting: its key, which values are refused, and why. */
-  private record Rule(String key, Predicate<String> refused, String why) {
+  private static final String AUTHENTICATION = "hadoop.security.authentication";
+  private static final String BLOCK_TOKENS = "dfs.block.access.token.enable";
+
+  /**
+   * One refused setting: its key, which values are refused whatever else is set, which are refused given the rest of
+   * the configuration, and why.
+   */
+  private record Rule(String key, Predicate<String> refused, BiPredicate<String, Configuration> refusedWith,
+      String why) {
+  }
+
+  private static boolean kerberos(Configuration conf) {
+    return conf.getTrimmed(AUTHENTICATION, "simple").toLowerCase(Locale.ROOT).equals("kerberos");
   }
 
   private static final List<Rule> RULES = List.of(
-      new Rule("hadoop.security.authentication", value -> !value.equals("simple"),
-          "Canopy supports only HDFS's simple authentication; Kerberos is not supported yet"),
-      new Rule("hadoop.security.authorization", Boolean::parseBoolean,
+      new Rule(AUTHENTICATION, value -> !value.equals("simple") && !value.equals("kerberos"),
+          (value, conf) -> value.equals("kerberos") && !conf.getBoolean(BLOCK_TOKENS, false),
+          "Canopy authenticates with simple or kerberos; kerberos also needs " + BLOCK_TOKENS + "=true (datanodes "
+              + "would serve blocks to anyone, and a stock DataNode refuses to start)"),
+      new Rule("hadoop.security.authorization", Boolean::parseBoolean, (value, conf) -> false,
           "service-level authorization (hadoop-policy.xml) is not supported"),
-      new Rule("hadoop.rpc.protection", value -> !value.equals("authentication"),
-          "RPC integrity and privacy need SASL, which simple authentication never negotiates: calls would travel "
-              + "unprotected"),
-      new Rule("dfs.encrypt.data.transfer", Boolean::parseBoolean,
-          "encrypting data transfer needs keys from the namenode, which Canopy does not issue"),
-      new Rule("dfs.data.transfer.protection", value -> !value.isEmpty(),
-          "SASL on data transfer needs Kerberos and block access tokens"));
+      new Rule("hadoop.rpc.protection", value -> false,
+          (value, conf) -> !value.equals("authentication") && !kerberos(conf),
+          "RPC integrity and privacy are negotiated by SASL, which needs " + AUTHENTICATION + "=kerberos: with "
+              + "simple authentication calls would travel unprotected"),
+      new Rule("dfs.encrypt.data.transfer", Boolean::parseBoolean, (value, conf) -> false,
+          "encrypting data transfer needs data encryption keys from the namenode, which Canopy does not issue yet"),
+      new Rule("dfs.data.transfer.protection", value -> false, (value, conf) -> !value.isEmpty() && !kerberos(conf),
+          "SASL on data transfer needs " + AUTHENTICATION + "=kerberos and block access tokens"));
 
   private SecuritySettings() {
   }
@@ -50,7 +66,12 @@ public final class SecuritySettings {
     for (Rule rule : RULES) {
       String value = conf.getTrimmed(rule.key());
       if (value != null) {
-        problem(rule.key(), value).ifPresent(problems::add);
+        Optional<String> problem = problem(rule.key(), value);
+        String normalized = value.toLowerCase(Locale.ROOT);
+        if (problem.isEmpty() && rule.refusedWith().test(normalized, conf)) {
+          problem = Optional.of(rule.key() + "=" + value + " is not supported here (" + rule.why() + ")");
+        }
+        problem.ifPresent(problems::add);
       }
     }
     if (!problems.isEmpty()) {
@@ -59,7 +80,7 @@ public final class SecuritySettings {
     }
   }
 
-  /** Why {@code key=value} is refused, or empty when Canopy runs with it. */
+  /** Why {@code key=value} is refused whatever else is set, or empty when Canopy may run with it. */
   public static Optional<String> problem(String key, String value) {
     String normalized = value == null ? "" : value.trim().toLowerCase(Locale.ROOT);
     for (Rule rule : RULES) {
@@ -72,9 +93,10 @@ public final class SecuritySettings {
 
   /** What Canopy's security is, and what to do about a refused setting. */
   public static String explanation() {
-    return "Canopy authenticates as HDFS's \"simple\" mode does (a client states its user name and the namenode "
-        + "believes it); with dfs.block.access.token.enable=true its datanodes serve blocks only to holders of a "
-        + "token the namenode issued. Run it only where every host and user that can reach it is trusted. Remove the "
-        + "setting to start (canopy up: --clear-settings, or -D KEY=VALUE with its default)";
+    return "Canopy authenticates as HDFS does: \"simple\" (a client states its user name and the namenode believes "
+        + "it: run it only where every host and user that can reach it is trusted) or kerberos (SASL, with "
+        + "hadoop.rpc.protection and delegation tokens); with dfs.block.access.token.enable=true its datanodes serve "
+        + "blocks only to holders of a token the namenode issued. Remove the setting to start (canopy up: "
+        + "--clear-settings, or -D KEY=VALUE with its default)";
   }
 }

@@ -23,24 +23,49 @@ class SecuritySettingsTest {
   }
 
   @Test
+  void kerberosWithBlockTokensStartsWithAnyProtection() throws Exception {
+    Configuration conf = new Configuration(false);
+    conf.set("hadoop.security.authentication", "Kerberos");
+    conf.set("dfs.block.access.token.enable", "true");
+    conf.set("hadoop.rpc.protection", "privacy");
+    conf.set("dfs.data.transfer.protection", "integrity");
+    SecuritySettings.checkSupported(conf, "a test");
+  }
+
+  @Test
   void everyRefusedSettingIsNamedInOneMessage() {
     Configuration conf = new Configuration(false);
     conf.set("hadoop.security.authentication", "kerberos");
-    conf.set("hadoop.rpc.protection", "authentication,privacy");
+    conf.set("hadoop.security.authorization", "true");
+    conf.set("dfs.encrypt.data.transfer", "true");
     SecuritySettings.UnsupportedSecurityException refused = assertThrows(
         SecuritySettings.UnsupportedSecurityException.class, () -> SecuritySettings.checkSupported(conf, "a test"));
     String message = refused.getMessage();
     assertTrue(message.startsWith("Refusing to start a test: hadoop.security.authentication=kerberos"), message);
-    assertTrue(message.contains("hadoop.rpc.protection=authentication,privacy"), message);
+    assertTrue(message.contains("dfs.block.access.token.enable=true"), "Kerberos needs block tokens: " + message);
+    assertTrue(message.contains("hadoop.security.authorization=true"), message);
+    assertTrue(message.contains("dfs.encrypt.data.transfer=true"), message);
     assertTrue(message.contains("\"simple\""), message);
   }
 
   @Test
+  void protectionWithoutKerberosIsRefused() {
+    Configuration conf = new Configuration(false);
+    conf.set("hadoop.rpc.protection", "authentication,privacy");
+    conf.set("dfs.data.transfer.protection", "privacy");
+    String message = assertThrows(SecuritySettings.UnsupportedSecurityException.class,
+        () -> SecuritySettings.checkSupported(conf, "a test")).getMessage();
+    assertTrue(message.contains("hadoop.rpc.protection=authentication,privacy"), message);
+    assertTrue(message.contains("dfs.data.transfer.protection=privacy"), message);
+  }
+
+  @Test
   void singleSettingsAsCanopyUpChecksThem() {
-    assertTrue(SecuritySettings.problem("hadoop.security.authentication", "KERBEROS").isPresent());
+    assertTrue(SecuritySettings.problem("hadoop.security.authentication", "token").isPresent());
+    assertEquals(Optional.empty(), SecuritySettings.problem("hadoop.security.authentication", "KERBEROS"),
+        "the processes check what Kerberos needs besides");
     assertTrue(SecuritySettings.problem("hadoop.security.authorization", "true").isPresent());
     assertTrue(SecuritySettings.problem("dfs.encrypt.data.transfer", " true ").isPresent());
-    assertTrue(SecuritySettings.problem("dfs.data.transfer.protection", "privacy").isPresent());
     assertEquals(Optional.empty(), SecuritySettings.problem("dfs.block.access.token.enable", "false"));
     assertEquals(Optional.empty(), SecuritySettings.problem("dfs.block.access.token.enable", "true"));
     assertEquals(Optional.empty(), SecuritySettings.problem("dfs.blocksize", "1048576"));

@@ -46,6 +46,13 @@ public final class ClusterConfigs {
   public static final String CLIENT_FILE_SYSTEM_KEY = "fs.hdfs.impl";
 
   /** Keys canopy up sets per process; an override would break the cluster, so -D refuses them. */
+  /**
+   * Settings a {@code canopy up} cluster keeps at their value without Kerberos (it runs no KDC): the processes would
+   * accept them only with Kerberos keys a local cluster does not have.
+   */
+  private static final Map<String, String> KERBEROS_ONLY = Map.of("hadoop.security.authentication", "simple",
+      "hadoop.rpc.protection", "authentication", "dfs.data.transfer.protection", "");
+
   private static final Map<String, String> RESERVED = Map.of(
       "fs.defaultFS", "it is namenode 1's address, or the nameservice of every namenode",
       NameNodeConfig.RPC_ADDRESS, "each namenode gets its own port",
@@ -97,6 +104,12 @@ public final class ClusterConfigs {
     }
     if (reason != null) {
       throw new CliException(2, "-D " + key + " cannot be overridden: canopy up sets it because " + reason);
+    }
+    if (value != null && KERBEROS_ONLY.containsKey(key) && !value.trim().equalsIgnoreCase(KERBEROS_ONLY.get(key))) {
+      throw new CliException(2, "-D " + key + "=" + value.trim() + " is not supported by canopy up, whose cluster "
+          + "authenticates with \"simple\": Kerberos needs a KDC, principals and keytabs for every process; configure "
+          + "them on namenodes and datanodes started by hand (docs/compatibility.md, secure mode). "
+          + SecuritySettings.explanation());
     }
     if (value != null) {
       SecuritySettings.problem(key, value).ifPresent(problem -> {

@@ -177,7 +177,8 @@ class ClusterConfigsTest {
   @Test
   void securitySettingsCanopyDoesNotHonourAreRefused() {
     for (Map.Entry<String, String> setting : Map.of("hadoop.security.authentication", "kerberos",
-        "hadoop.rpc.protection", "privacy", "dfs.encrypt.data.transfer", "true").entrySet()) {
+        "hadoop.rpc.protection", "privacy", "dfs.encrypt.data.transfer", "true",
+        "dfs.data.transfer.protection", "integrity", "hadoop.security.authorization", "true").entrySet()) {
       CliException error = assertThrows(CliException.class,
           () -> ClusterConfigs.checkOverridable(setting.getKey(), setting.getValue()));
       assertEquals(2, error.exitCode());

@@ -115,8 +115,13 @@ class CliDatabaseAccessTest {
       assertRefused(reader, "TRUNCATE replicas");
       assertRefused(reader, "CREATE TABLE stash (x int)");
       assertRefused(reader, "SELECT * FROM block_keys"); // secrets: the block keys sign block access tokens
+      // and delegation tokens (their passwords), their master keys and counters (V19)
+      for (String table : new String[] {"delegation_tokens", "delegation_keys", "delegation_counters"}) {
+        assertRefused(reader, "SELECT * FROM " + table);
+      }
     }
     assertNotEquals(0, canopy().run("sql", "SELECT * FROM block_keys").exitCode());
+    assertNotEquals(0, canopy().run("sql", "SELECT * FROM delegation_tokens").exitCode());
     canopy().succeed("dfs", "-ls", "/visible");
     canopy().succeed("down");
   }

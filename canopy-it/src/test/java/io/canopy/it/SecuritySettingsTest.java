@@ -13,9 +13,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Security Canopy does not have is refused at start (issue 12, item 10): Kerberos (which used to start a namenode
- * no client could talk to), and every setting that would leave the cluster unprotected while its operator believes
- * otherwise. Each refusal names the key and says what Canopy's authentication is.
+ * Security Canopy does not have, or that cannot hold, is refused at start (issue 12, item 10; issue 20): Kerberos
+ * without block access tokens (as HDFS's namenode and DataNode refuse it), and every setting that would leave the
+ * cluster unprotected while its operator believes otherwise. Each refusal names the key and says what Canopy's
+ * authentication is. Kerberos itself works: {@code KerberosClusterTest}.
  */
 @Timeout(120)
 class SecuritySettingsTest {
@@ -23,11 +24,12 @@ class SecuritySettingsTest {
   static final CanopyClusterExtension CLUSTER = CanopyClusterExtension.builder().build();
 
   @Test
-  void aKerberosNamenodeIsRefusedAtStartWithAClearMessage() {
+  void aKerberosNamenodeWithoutBlockTokensIsRefusedAtStartWithAClearMessage() {
     Configuration conf = new Configuration(CLUSTER.cluster().conf());
     conf.set("hadoop.security.authentication", "kerberos");
     IOException refused = assertThrows(IOException.class, () -> NameNode.start(conf).close());
     assertTrue(refused.getMessage().contains("hadoop.security.authentication=kerberos"), refused.getMessage());
+    assertTrue(refused.getMessage().contains("dfs.block.access.token.enable=true"), refused.getMessage());
     assertTrue(refused.getMessage().contains("\"simple\""), refused.getMessage());
   }
 

@@ -2304,6 +2304,73 @@ public abstract class MetadataStoreContractTest {
     assertEquals(List.of(8), keys.all().stream().map(BlockKeys.Key::id).toList());
   }
 
+  @Test
+  void delegationTokensAndKeysAreStoredRenewedAndDeleted() throws Exception {
+    Optional<DelegationTokenStore> capability = store.capability(DelegationTokenStore.class);
+    assumeTrue(capability.isPresent(), () -> store.describe() + " keeps no delegation tokens");
+    DelegationTokenStore tokens = capability.get();
+    byte[] id = {1, 2, 3};
+    assertNull(tokens.tokenInformation(5, id));
+    tokens.addToken(5, id, new byte[] {9}, 1_000);
+    assertThrows(StoreException.class, () -> tokens.addToken(5, id, new byte[] {8}, 1_000), "a token is stored once");
+    tokens.addToken(6, new byte[] {4}, new byte[] {7}, 3_000);
+    assertArrayEquals(new byte[] {9}, tokens.tokenInformation(5, id));
+    assertNull(tokens.tokenInformation(5, new byte[] {1, 2}), "the identifier is part of the key");
+    List<DelegationTokenStore.StoredToken> stale = tokens.tokensModifiedBefore(2_000, 10);
+    assertEquals(1, stale.size(), "only the token written before 2,000");
+    assertArrayEquals(id, stale.get(0).identifier());
+    assertArrayEquals(new byte[] {9}, stale.get(0).information());
+    assertTrue(tokens.updateToken(5, id, new byte[] {10}, 4_000));
+    assertArrayEquals(new byte[] {10}, tokens.tokenInformation(5, id));
+    assertEquals(0, tokens.tokensModifiedBefore(2_000, 10).size(), "a renewal moves the modification time");
+    assertEquals(1, tokens.tokensModifiedBefore(5_000, 1).size(), "the limit holds");
+    assertFalse(tokens.updateToken(99, id, new byte[] {1}, 4_000));
+    assertTrue(tokens.deleteToken(5, id));
+    assertFalse(tokens.deleteToken(5, id));
+    assertNull(tokens.tokenInformation(5, id));
+
+    assertNull(tokens.masterKey(3));
+    tokens.addMasterKey(3, new byte[] {5, 5});
+    assertThrows(StoreException.class, () -> tokens.addMasterKey(3, new byte[] {6}), "a key id is stored once");
+    assertTrue(tokens.updateMasterKey(3, new byte[] {6}));
+    assertArrayEquals(new byte[] {6}, tokens.masterKey(3));
+    assertTrue(tokens.deleteMasterKey(3));
+    assertFalse(tokens.updateMasterKey(3, new byte[] {6}));
+    assertNull(tokens.masterKey(3));
+
+    assertEquals(0, tokens.counter(DelegationTokenStore.Counter.TOKEN_SEQUENCE));
+    assertEquals(0, tokens.reserve(DelegationTokenStore.Counter.TOKEN_SEQUENCE, 10));
+    assertEquals(10, tokens.reserve(DelegationTokenStore.Counter.TOKEN_SEQUENCE, 10));
+    assertEquals(20, tokens.counter(DelegationTokenStore.Counter.TOKEN_SEQUENCE));
+    assertEquals(0, tokens.counter(DelegationTokenStore.Counter.KEY_ID), "the counters are separate");
+    tokens.setCounter(DelegationTokenStore.Counter.KEY_ID, 41);
+    assertEquals(41, tokens.reserve(DelegationTokenStore.Counter.KEY_ID, 1));
+    assertEquals(42, tokens.counter(DelegationTokenStore.Counter.KEY_ID));
+  }
+
+  @Test
+  void concurrentReservationsNeverOverlap() throws Exception {
+    Optional<DelegationTokenStore> capability = store.capability(DelegationTokenStore.class);
+    assumeTrue(capability.isPresent(), () -> store.describe() + " keeps no delegation tokens");
+    DelegationTokenStore tokens = capability.get();
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+    try {
+      List<java.util.concurrent.Future<Integer>> starts = new java.util.ArrayList<>();
+      for (int i = 0; i < 40; i++) {
+        starts.add(pool.submit(() -> tokens.reserve(DelegationTokenStore.Counter.TOKEN_SEQUENCE, 10)));
+      }
+      java.util.Set<Integer> seen = new java.util.TreeSet<>();
+      for (java.util.concurrent.Future<Integer> start : starts) {
+        seen.add(start.get(60, java.util.concurrent.TimeUnit.SECONDS));
+      }
+      assertEquals(40, seen.size(), "every reservation got its own range: " + seen);
+      assertTrue(seen.stream().allMatch(start -> start % 10 == 0 && start < 400), seen.toString());
+      assertEquals(400, tokens.counter(DelegationTokenStore.Counter.TOKEN_SEQUENCE));
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
   /** The store's operator queries: the tests of them are skipped for an engine that lacks the capability. */
   private AdminQueries adminQueries() {
     Optional<AdminQueries> admin = store.capability(AdminQueries.class);

@@ -3,6 +3,7 @@ package io.canopy.namenode;
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.canopy.client.SecuritySettings;
 import io.canopy.metadata.BlockKeys;
+import io.canopy.metadata.DelegationTokenStore;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.MetadataStoreProvider;
 import io.canopy.metadata.NamespaceCensus;
@@ -10,6 +11,9 @@ import io.canopy.metadata.entity.NamespaceIdentity;
 import io.canopy.namenode.audit.AuditLog;
 import io.canopy.namenode.audit.AuditedClientProtocol;
 import io.canopy.namenode.blocks.BlockLocator;
+import io.canopy.namenode.security.DelegationTokenCalls;
+import io.canopy.namenode.security.KerberosLogin;
+import io.canopy.namenode.security.SharedDelegationTokens;
 import io.canopy.namenode.blocks.BlockPlacement;
 import io.canopy.namenode.blocks.BlockServices;
 import io.canopy.namenode.blocks.BlockTokenSigning;
@@ -183,6 +187,8 @@ public final class NameNode implements AutoCloseable {
     if (identity == null) {
       throw new NotFormattedException(store.describe());
     }
+    // with Kerberos the process is the namenode's principal before anything reads who it runs as (the superuser)
+    KerberosLogin.asNamenode(conf, NameNodeConfig.rpcAddress(conf));
     long seed = NameNodeConfig.randomSeed(conf);
     Random random = new Random(seed);
     IdGenerator ids = new IdGenerator(store, NameNodeConfig.idBatchSize(conf));
@@ -272,8 +278,11 @@ public final class NameNode implements AutoCloseable {
     ClusterAdminCalls adminCalls = new ClusterAdminCalls(runner, blocks, services, replicaReports,
         blockTokens.enabled());
     // every namespace operation a client asks for, over RPC or WebHDFS, goes to HDFS's audit log
+    SharedDelegationTokens delegationTokens = startDelegationTokens(conf, store);
     ClientProtocolServer namespaceCalls = new ClientProtocolServer(conf, services, blocks, runner, adminCalls,
-        subtreeOperations, election::selfId);
+        subtreeOperations, election::selfId, delegationTokens != null ? DelegationTokenCalls.of(delegationTokens)
+            : DelegationTokenCalls.none(KerberosLogin.kerberos(conf) ? store.describe()
+                + " keeps no delegation tokens (a PostgreSQL store does)" : null));
     AuditLog audit = AuditLog.toLogger();
     ClientProtocol clientProtocol = AuditedClientProtocol.wrap(BlockTokenSigning.wrap(namespaceCalls, blockTokens),
         audit);
@@ -283,7 +292,7 @@ public final class NameNode implements AutoCloseable {
     RpcServers servers = RpcServerFactory.build(conf, NameNodeConfig.rpcAddress(conf),
         NameNodeConfig.serviceRpcAddress(conf), clientProtocol,
         new CanopyClientProtocolServer(services, blocks, runner, blockTokens), datanodes,
-        new NamenodeProtocolServer(datanodes, services, blockTokens), election);
+        new NamenodeProtocolServer(datanodes, services, blockTokens), election, delegationTokens);
     if (metricsFile != null && !metricsFile.isBlank()) {
       java.nio.file.Path file = java.nio.file.Path.of(metricsFile);
       housekeeping.scheduleWithFixedDelay(() -> {
@@ -391,6 +400,25 @@ public final class NameNode implements AutoCloseable {
         LOG.warn("Cannot refresh the block keys (the current ones stay in use): {}", e.toString());
       }
     }, refreshMs, refreshMs, java.util.concurrent.TimeUnit.MILLISECONDS);
+    return tokens;
+  }
+
+  /**
+   * With Kerberos, delegation tokens shared through the store (design 023), their threads started (they stop with
+   * the RPC servers); null without Kerberos or on an engine that keeps none (getDelegationToken then says so).
+   */
+  private static SharedDelegationTokens startDelegationTokens(Configuration conf, MetadataStore store)
+      throws IOException {
+    if (!KerberosLogin.kerberos(conf)) {
+      return null;
+    }
+    java.util.Optional<DelegationTokenStore> tokenStore = store.capability(DelegationTokenStore.class);
+    if (tokenStore.isEmpty()) {
+      LOG.warn("{} keeps no delegation tokens: clients authenticate with Kerberos only", store.describe());
+      return null;
+    }
+    SharedDelegationTokens tokens = new SharedDelegationTokens(conf, tokenStore.get());
+    tokens.startThreads();
     return tokens;
   }
 

@@ -21,6 +21,10 @@ public final class DatabaseRoles {
    * Relation kinds whose owner moves to the owner role: tables (plain, partitioned) and views. A directory made by an
    * older release has its tables owned by the superuser, which the namenodes logged in as.
    */
+  /** Tables the read-only role may not read: they hold secrets (keys, token passwords). */
+  static final java.util.List<String> SECRET_TABLES = java.util.List.of("block_keys", "delegation_tokens",
+      "delegation_keys", "delegation_counters");
+
   private static final String TAKE_OVER_RELATIONS = "DO $$ DECLARE r record; BEGIN "
       + "FOR r IN SELECT c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
       + "WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p', 'v', 'm') AND c.relowner <> '%1$s'::regrole LOOP "
@@ -58,12 +62,14 @@ public final class DatabaseRoles {
     execute(superuser, "REVOKE ALL ON SCHEMA public FROM PUBLIC");
     execute(superuser, "GRANT USAGE ON SCHEMA public TO " + readerRole);
     execute(superuser, String.format(TAKE_OVER_RELATIONS, ownerRole));
-    // every table to the reader but the block keys, which are secrets (V18): one transaction, so the reader never
-    // holds them in between
+    // every table to the reader but the secret ones (block keys, V18; delegation tokens and keys, V19): one
+    // transaction, so the reader never holds them in between
     superuser.setAutoCommit(false);
     execute(superuser, "GRANT SELECT ON ALL TABLES IN SCHEMA public TO " + readerRole);
-    execute(superuser, "DO $$ BEGIN IF to_regclass('public.block_keys') IS NOT NULL THEN "
-        + "REVOKE ALL ON TABLE public.block_keys FROM " + readerRole + "; END IF; END $$");
+    for (String secret : SECRET_TABLES) {
+      execute(superuser, "DO $$ BEGIN IF to_regclass('public." + secret + "') IS NOT NULL THEN "
+          + "REVOKE ALL ON TABLE public." + secret + " FROM " + readerRole + "; END IF; END $$");
+    }
     superuser.commit();
     superuser.setAutoCommit(true);
     execute(superuser, "ALTER DEFAULT PRIVILEGES FOR ROLE " + ownerRole + " IN SCHEMA public GRANT SELECT ON TABLES "

@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.canopy.metadata.AdminQueries;
 import io.canopy.metadata.BlockCensus;
 import io.canopy.metadata.BlockKeys;
+import io.canopy.metadata.DelegationTokenStore;
 import io.canopy.metadata.IdKind;
 import io.canopy.metadata.IdRange;
 import io.canopy.metadata.LockMode;
@@ -302,6 +303,9 @@ final class PostgresMetadataStore implements MetadataStore {
     }
     if (type == BlockKeys.class) {
       return Optional.of(type.cast(new PgBlockKeys(pool)));
+    }
+    if (type == DelegationTokenStore.class) {
+      return Optional.of(type.cast(new PgDelegationTokens(pool)));
     }
     return type == NamespaceCensus.class ? Optional.of(type.cast(new PgNamespaceCensus(readPool)))
         : Optional.empty();

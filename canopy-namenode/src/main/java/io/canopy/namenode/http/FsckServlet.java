@@ -66,6 +66,7 @@ public final class FsckServlet extends HttpServlet {
           throw new UnsupportedOperationException("fsck -" + option + " is not supported by Canopy");
         }
       }
+      SecureHttp.refuseWithKerberos(context.conf(), "fsck over HTTP");
       UserGroupInformation user = JspHelper.getUGI(null, request, context.conf());
       NamespaceFsck.Options options = new NamespaceFsck.Options(flag(request, "files"), flag(request, "blocks"),
           flag(request, "locations"), flag(request, "racks"), flag(request, "openforwrite"));

@@ -46,6 +46,7 @@ final class WebHdfsRequest {
    * parameter, which HDFS's WebHDFS ignores.
    */
   static WebHdfsRequest of(HttpServletRequest request, Configuration conf) throws IOException {
+    SecureHttp.refuseWithKerberos(conf, "WebHDFS");
     String pathInfo = request.getPathInfo();
     String path = pathInfo == null || pathInfo.isEmpty() ? "/" : pathInfo;
     Map<String, List<String>> parameters = new HashMap<>();

@@ -55,6 +55,7 @@ import io.canopy.namenode.ops.TruncateOp;
 import io.canopy.namenode.ops.UpdateBlockForPipelineOp;
 import io.canopy.namenode.ops.UpdatePipelineOp;
 import io.canopy.namenode.permission.PermissionChecker;
+import io.canopy.namenode.security.DelegationTokenCalls;
 import io.canopy.namenode.tx.ClientCall;
 import io.canopy.namenode.tx.TransactionRunner;
 import java.io.FileNotFoundException;
@@ -142,15 +143,17 @@ public final class ClientProtocolServer extends UnsupportedClientCalls {
   /** Where this namenode's listings in progress stand (getListing's remaining entries without a count). */
   private final ListingCursors listingCursors = new ListingCursors();
   private final SubtreeCalls subtreeCalls;
+  private final DelegationTokenCalls delegationTokens;
 
   /**
    * {@code subtreeOperations}: this namenode's subtree operations (design 017); {@code namenodeId}: its id in the
-   * group, once it joined (they carry it).
+   * group, once it joined (they carry it); {@code delegationTokens}: the delegation-token calls (design 023).
    */
   public ClientProtocolServer(Configuration conf, NamespaceServices services, BlockServices blocks,
       TransactionRunner runner, ClusterAdminCalls admin, SubtreeOperations subtreeOperations,
-      LongSupplier namenodeId) {
+      LongSupplier namenodeId, DelegationTokenCalls delegationTokens) {
     this.services = services;
+    this.delegationTokens = delegationTokens;
     this.subtreeCalls = new SubtreeCalls(runner, services, blocks.registry(), subtreeOperations, namenodeId);
     this.blocks = blocks;
     this.runner = runner;
@@ -721,8 +724,18 @@ public final class ClientProtocolServer extends UnsupportedClientCalls {
   }
 
   @Override
-  public Token<DelegationTokenIdentifier> getDelegationToken(Text renewer) {
-    return admin.getDelegationToken(renewer);
+  public Token<DelegationTokenIdentifier> getDelegationToken(Text renewer) throws IOException {
+    return delegationTokens.issue(renewer);
+  }
+
+  @Override
+  public long renewDelegationToken(Token<DelegationTokenIdentifier> token) throws IOException {
+    return delegationTokens.renew(token);
+  }
+
+  @Override
+  public void cancelDelegationToken(Token<DelegationTokenIdentifier> token) throws IOException {
+    delegationTokens.cancel(token);
   }
 
   @Override

@@ -324,14 +324,6 @@ public final class ClusterAdminCalls {
     return null;
   }
 
-  /**
-   * Canopy runs without Kerberos: there is no delegation token to give, and {@code FileSystem.addDelegationTokens}
-   * (Spark, MapReduce) skips a null token.
-   */
-  public Token<DelegationTokenIdentifier> getDelegationToken(Text renewer) {
-    return null;
-  }
-
   public BatchedEntries<OpenFileEntry> listOpenFiles(long prevId) throws IOException {
     return listOpenFiles(prevId, EnumSet.of(OpenFilesType.ALL_OPEN_FILES), "/");
   }

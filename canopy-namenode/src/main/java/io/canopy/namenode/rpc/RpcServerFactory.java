@@ -5,6 +5,7 @@ import io.canopy.client.proto.CanopyClientProtocolProtos.CanopyClientProtocolSer
 import io.canopy.namenode.NameNodeConfig;
 import io.canopy.namenode.datanode.StaleRegistrationException;
 import io.canopy.namenode.membership.MembershipView;
+import io.canopy.namenode.security.SharedDelegationTokens;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -58,30 +59,46 @@ public final class RpcServerFactory {
   private RpcServerFactory() {
   }
 
-  /** The servers, not started yet; the service port is bound first, so the client port's refusal can name it. */
+  /**
+   * The servers, not started yet; the service port is bound first, so the client port's refusal can name it. With
+   * Kerberos ({@code hadoop.security.authentication=kerberos}, the process logged in) both accept SASL only:
+   * Kerberos, and delegation tokens verified by {@code tokens} (null: none accepted), which stop with the servers.
+   */
   public static RpcServers build(Configuration conf, InetSocketAddress clientAddress,
       InetSocketAddress serviceAddress, ClientProtocol client, CanopyClientProtocolServer canopyCalls,
-      DatanodeProtocol datanode, NamenodeProtocolServer namenode, MembershipView membership) throws IOException {
+      DatanodeProtocol datanode, NamenodeProtocolServer namenode, MembershipView membership,
+      SharedDelegationTokens tokens) throws IOException {
     RPC.setProtocolEngine(conf, ClientNamenodeProtocolPB.class, ProtobufRpcEngine2.class);
     RPC.setProtocolEngine(conf, DatanodeProtocolPB.class, ProtobufRpcEngine2.class);
     RPC.setProtocolEngine(conf, NamenodeProtocolPB.class, ProtobufRpcEngine2.class);
     RPC.setProtocolEngine(conf, GenericRefreshProtocolPB.class, ProtobufRpcEngine2.class);
     RPC.setProtocolEngine(conf, CanopyClientProtocolPB.class, ProtobufRpcEngine2.class);
-    RPC.Server service = buildService(conf, serviceAddress, datanode, namenode);
+    RPC.Server service;
+    try {
+      service = buildService(conf, serviceAddress, datanode, namenode, tokens);
+    } catch (IOException | RuntimeException e) {
+      if (tokens != null) {
+        tokens.stopThreads();
+      }
+      throw e;
+    }
     try {
       InetSocketAddress serviceBound = service.getListenerAddress();
       RPC.Server clients = buildClient(conf, clientAddress, client, canopyCalls,
           ClientPortDatanodeRefusal.create(serviceBound.getHostString() + ":" + serviceBound.getPort()), namenode,
-          membership);
-      return new RpcServers(clients, service);
+          membership, tokens);
+      return new RpcServers(clients, service, tokens);
     } catch (IOException | RuntimeException e) {
       service.stop();
+      if (tokens != null) {
+        tokens.stopThreads();
+      }
       throw e;
     }
   }
 
   private static RPC.Server buildService(Configuration conf, InetSocketAddress address, DatanodeProtocol datanode,
-      NamenodeProtocolServer namenode) throws IOException {
+      NamenodeProtocolServer namenode, SharedDelegationTokens tokens) throws IOException {
     RPC.Server server = new RPC.Builder(conf)
         .setProtocol(DatanodeProtocolPB.class)
         .setInstance(DatanodeProtocolService.newReflectiveBlockingService(
@@ -89,6 +106,7 @@ public final class RpcServerFactory {
         .setBindAddress(address.getHostString())
         .setPort(address.getPort())
         .setNumHandlers(NameNodeConfig.serviceHandlerCount(conf))
+        .setSecretManager(tokens)
         .setVerbose(false)
         .build();
     addNamenodeProtocol(server, namenode);
@@ -99,7 +117,7 @@ public final class RpcServerFactory {
 
   private static RPC.Server buildClient(Configuration conf, InetSocketAddress address, ClientProtocol client,
       CanopyClientProtocolServer canopyCalls, DatanodeProtocol refusal, NamenodeProtocolServer namenode,
-      MembershipView membership) throws IOException {
+      MembershipView membership, SharedDelegationTokens tokens) throws IOException {
     RPC.Server server = new RPC.Builder(conf)
         .setProtocol(ClientNamenodeProtocolPB.class)
         .setInstance(DatabaseErrorBoundary.around(ClientNamenodeProtocol.newReflectiveBlockingService(
@@ -107,6 +125,7 @@ public final class RpcServerFactory {
         .setBindAddress(address.getHostString())
         .setPort(address.getPort())
         .setNumHandlers(NameNodeConfig.handlerCount(conf))
+        .setSecretManager(tokens)
         .setVerbose(false)
         .build();
     server.addProtocol(RPC.RpcKind.RPC_PROTOCOL_BUFFER, DatanodeProtocolPB.class,

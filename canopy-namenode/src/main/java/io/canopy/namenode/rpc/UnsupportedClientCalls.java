@@ -147,18 +147,6 @@ abstract class UnsupportedClientCalls implements ClientProtocol {
     throw unsupported("listReencryptionStatus");
   }
 
-  // ---- delegation tokens (no secure mode yet) ----
-
-  @Override
-  public long renewDelegationToken(Token<DelegationTokenIdentifier> token) throws IOException {
-    throw unsupported("renewDelegationToken");
-  }
-
-  @Override
-  public void cancelDelegationToken(Token<DelegationTokenIdentifier> token) throws IOException {
-    throw unsupported("cancelDelegationToken");
-  }
-
   // ---- HDFS's edit log, image and upgrade machinery (Canopy's state is the database) ----
 
   @Override

@@ -1,0 +1,306 @@
+package io.canopy.it;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.canopy.namenode.security.SharedDelegationTokens;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.HttpURLConnection;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.PrivilegedExceptionAction;
+import java.time.Duration;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.minikdc.MiniKdc;
+import org.apache.hadoop.security.SecurityUtil;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.authentication.util.KerberosName;
+import org.apache.hadoop.security.token.Token;
+import org.apache.kerby.KOptions;
+import org.apache.kerby.kerberos.kerb.client.KrbClient;
+import org.apache.kerby.kerberos.kerb.client.KrbOption;
+import org.apache.kerby.kerberos.kerb.type.ticket.TgtTicket;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A Kerberos cluster (issue 20, design 023) against a real KDC (Hadoop's MiniKdc): two namenodes and three stock
+ * DataNodes logged in from a keytab, SASL with {@code hadoop.rpc.protection=privacy} on every RPC, block access tokens.
+ * A user with a ticket works through either namenode; one without a ticket, or whose ticket expired, is refused; a
+ * delegation token issued by one namenode authenticates on the other, is renewed there by its renewer only, and once
+ * cancelled is refused by both; master keys roll and tokens signed with an older key still work. Runs in its own JVM
+ * (the surefire execution {@code kerberos}): Kerberos settings are process-wide.
+ */
+@Timeout(300)
+class KerberosClusterTest {
+  private static final int BLOCK_SIZE = 64 * 1024;
+  /** Master keys roll this often, so the test sees tokens of two keys. */
+  private static final long KEY_UPDATE_MS = 3_000;
+
+  @TempDir
+  static Path directory;
+
+  private static MiniKdc kdc;
+  private static MiniCanopyCluster cluster;
+  private static File userKeytab;
+  private static String realm;
+
+  @BeforeAll
+  static void startKdcAndCluster() throws Exception {
+    Path kdcDirectory = Files.createDirectories(directory.resolve("kdc"));
+    kdc = new MiniKdc(MiniKdc.createConf(), kdcDirectory.toFile());
+    kdc.start();
+    realm = kdc.getRealm();
+    KerberosName.resetDefaultRealm();
+    File serviceKeytab = kdcDirectory.resolve("hdfs.keytab").toFile();
+    kdc.createPrincipal(serviceKeytab, "hdfs/localhost");
+    userKeytab = kdcDirectory.resolve("users.keytab").toFile();
+    kdc.createPrincipal(userKeytab, "alice", "bob", "carol");
+
+    Configuration conf = MiniCanopyCluster.testConfiguration();
+    conf.set("hadoop.security.authentication", "kerberos");
+    conf.set("hadoop.rpc.protection", "privacy");
+    conf.setBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY, true);
+    conf.set(DFSConfigKeys.DFS_NAMENODE_KERBEROS_PRINCIPAL_KEY, "hdfs/_HOST@" + realm);
+    conf.set(DFSConfigKeys.DFS_NAMENODE_KEYTAB_FILE_KEY, serviceKeytab.getPath());
+    conf.set(DFSConfigKeys.DFS_DATANODE_KERBEROS_PRINCIPAL_KEY, "hdfs/localhost@" + realm);
+    conf.set(DFSConfigKeys.DFS_DATANODE_KEYTAB_FILE_KEY, serviceKeytab.getPath());
+    // the DataNodes listen on unprivileged ports without SASL on data transfer: HDFS's switch for tests
+    conf.setBoolean(DFSConfigKeys.IGNORE_SECURE_PORTS_FOR_TESTING_KEY, true);
+    conf.setLong(DFSConfigKeys.DFS_NAMENODE_DELEGATION_KEY_UPDATE_INTERVAL_KEY, KEY_UPDATE_MS);
+    conf.setLong(DFSConfigKeys.DFS_NAMENODE_DELEGATION_TOKEN_RENEW_INTERVAL_KEY, 60_000);
+    conf.setLong(DFSConfigKeys.DFS_NAMENODE_DELEGATION_TOKEN_MAX_LIFETIME_KEY, 600_000);
+    conf.setLong(SharedDelegationTokens.CACHE_MS_KEY, 500);
+    UserGroupInformation.setConfiguration(conf);
+    cluster = MiniCanopyCluster.start(directory.resolve("cluster"), conf, 2, 3);
+  }
+
+  @AfterAll
+  static void stopAll() throws Exception {
+    try {
+      if (cluster != null) {
+        cluster.close();
+      }
+    } finally {
+      if (kdc != null) {
+        kdc.stop();
+      }
+    }
+  }
+
+  private static UserGroupInformation login(String user) throws IOException {
+    return UserGroupInformation.loginUserFromKeytabAndReturnUGI(user + "@" + realm, userKeytab.getPath());
+  }
+
+  /** A new client of namenode {@code index} as {@code user}, with {@code conf}'s settings. */
+  private static DistributedFileSystem client(UserGroupInformation user, int index, Configuration conf)
+      throws Exception {
+    return user.doAs((PrivilegedExceptionAction<DistributedFileSystem>) () ->
+        (DistributedFileSystem) FileSystem.newInstance(URI.create(cluster.uri(index)), conf));
+  }
+
+  private static DistributedFileSystem client(UserGroupInformation user, int index) throws Exception {
+    return client(user, index, new Configuration(cluster.conf()));
+  }
+
+  /** The message of {@code e} and its causes, for asserting on a refusal's reason. */
+  private static String messages(Throwable e) {
+    StringBuilder all = new StringBuilder();
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      all.append(t).append(" / ");
+    }
+    return all.toString();
+  }
+
+  @Test
+  void aUserWithATicketWritesThroughOneNamenodeAndReadsThroughTheOther() throws Exception {
+    UserGroupInformation alice = login("alice");
+    byte[] data = TestFiles.randomBytes(2 * BLOCK_SIZE + 5, 7);
+    org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path("/user/alice/two-blocks");
+    try (DistributedFileSystem admin = client(UserGroupInformation.getLoginUser(), 0)) {
+      admin.mkdirs(file.getParent());
+      admin.setOwner(file.getParent(), "alice", null);
+    }
+    try (DistributedFileSystem first = client(alice, 0); DistributedFileSystem second = client(alice, 1)) {
+      TestFiles.write(first, file, data, BLOCK_SIZE);
+      assertArrayEquals(data, TestFiles.read(second, file));
+      assertEquals("alice", second.getFileStatus(file).getOwner(), "the principal's short name owns the file");
+      assertEquals("alice", alice.doAs((PrivilegedExceptionAction<String>) () ->
+          first.getClient().getNamenode().getFileInfo(file.toString()).getOwner()));
+    }
+  }
+
+  @Test
+  void aUserWithoutATicketIsRefused() throws Exception {
+    UserGroupInformation mallory = UserGroupInformation.createRemoteUser("mallory");
+    Configuration conf = new Configuration(cluster.conf());
+    try (DistributedFileSystem fs = client(mallory, 0, conf)) {
+      IOException refused = assertThrows(IOException.class,
+          () -> mallory.doAs((PrivilegedExceptionAction<Boolean>) () -> fs.mkdirs(TestFiles.path("/mallory"))));
+      assertTrue(messages(refused).contains("Client cannot authenticate via:[TOKEN, KERBEROS]"), messages(refused));
+    }
+  }
+
+  @Test
+  void aClientThatWillNotEncryptIsRefusedByPrivacy() throws Exception {
+    Configuration plain = new Configuration(cluster.conf());
+    plain.set("hadoop.rpc.protection", "authentication");
+    UserGroupInformation alice = login("alice");
+    try (DistributedFileSystem fs = client(alice, 0, plain)) {
+      IOException refused = assertThrows(IOException.class,
+          () -> alice.doAs((PrivilegedExceptionAction<Object>) () -> fs.getFileStatus(TestFiles.path("/"))));
+      assertTrue(messages(refused).contains("No common protection layer"), messages(refused));
+    }
+  }
+
+  @Test
+  void anExpiredTicketIsRefused() throws Exception {
+    File ticketCache = directory.resolve("bob.ccache").toFile();
+    KrbClient kerberos = new KrbClient(kdc.getKrb5conf().getParentFile());
+    kerberos.init();
+    KOptions options = new KOptions();
+    options.add(KrbOption.CLIENT_PRINCIPAL, "bob@" + realm);
+    options.add(KrbOption.USE_KEYTAB, true);
+    options.add(KrbOption.KEYTAB_FILE, userKeytab);
+    options.add(KrbOption.LIFE_TIME, 8);
+    TgtTicket ticket = kerberos.requestTgt(options);
+    kerberos.storeTicket(ticket, ticketCache);
+    long expiresMs = ticket.getEncKdcRepPart().getEndTime().getTime();
+    assertTrue(expiresMs - System.currentTimeMillis() < 30_000, "a short ticket: expires at " + expiresMs);
+    // two logins from the cache while the ticket is valid: one calls now, the other only after the ticket's end
+    // (MiniKdc's KDC grants service tickets past their ticket-granting ticket's end, so a client that already holds
+    // one would go on; a real KDC caps them)
+    UserGroupInformation bobNow = UserGroupInformation.getUGIFromTicketCache(ticketCache.getPath(), "bob@" + realm);
+    UserGroupInformation bobLater = UserGroupInformation.getUGIFromTicketCache(ticketCache.getPath(), "bob@" + realm);
+    try (DistributedFileSystem fs = client(bobNow, 0)) {
+      assertNotNull(bobNow.doAs((PrivilegedExceptionAction<Object>) () -> fs.getFileStatus(TestFiles.path("/"))),
+          "the ticket works before it expires");
+    }
+    Await.until("the ticket's end", Duration.ofSeconds(40), () -> System.currentTimeMillis() > expiresMs + 1_000);
+    try (DistributedFileSystem fs = client(bobLater, 0)) {
+      IOException refused = assertThrows(IOException.class,
+          () -> bobLater.doAs((PrivilegedExceptionAction<Object>) () -> fs.getFileStatus(TestFiles.path("/"))));
+      assertTrue(messages(refused).contains("Failed to find any Kerberos tgt")
+          || messages(refused).contains("Client cannot authenticate"), messages(refused));
+    }
+  }
+
+  @Test
+  void delegationTokensWorkOnEveryNamenodeUntilCancelled() throws Exception {
+    UserGroupInformation alice = login("alice");
+    InetSocketAddress first = cluster.nameNode(0).address();
+    InetSocketAddress second = cluster.nameNode(1).address();
+    Token<DelegationTokenIdentifier> token;
+    try (DistributedFileSystem fs = client(alice, 0)) {
+      token = alice.doAs((PrivilegedExceptionAction<Token<DelegationTokenIdentifier>>) () ->
+          fs.getClient().getNamenode().getDelegationToken(new Text("alice")));
+    }
+    assertNotNull(token, "a Kerberos user gets a token");
+    DelegationTokenIdentifier identifier = token.decodeIdentifier();
+    assertEquals("alice@" + realm, identifier.getOwner().toString());
+
+    // a process holding only the token (a job's task) works through the namenode that did not issue it
+    UserGroupInformation task = UserGroupInformation.createRemoteUser("alice");
+    Token<DelegationTokenIdentifier> forSecond = new Token<>(token);
+    SecurityUtil.setTokenService(forSecond, second);
+    task.addToken(forSecond);
+    try (DistributedFileSystem fs = client(task, 1)) {
+      assertNotNull(task.doAs((PrivilegedExceptionAction<Object>) () -> fs.getFileStatus(TestFiles.path("/"))));
+      // a token holder cannot get more tokens (it could extend its access forever)
+      IOException refused = assertThrows(IOException.class, () -> task.doAs(
+          (PrivilegedExceptionAction<Object>) () -> fs.getClient().getNamenode().getDelegationToken(new Text("x"))));
+      assertTrue(messages(refused).contains("only with kerberos"), messages(refused));
+    }
+
+    // renewed through the other namenode by its renewer; refused to anyone else
+    long expiry;
+    try (DistributedFileSystem fs = client(alice, 1)) {
+      expiry = alice.doAs((PrivilegedExceptionAction<Long>) () ->
+          fs.getClient().getNamenode().renewDelegationToken(token));
+    }
+    assertTrue(expiry > System.currentTimeMillis() + 30_000, "renewed for the renew interval: " + expiry);
+    UserGroupInformation carol = login("carol");
+    try (DistributedFileSystem fs = client(carol, 1)) {
+      IOException refused = assertThrows(IOException.class, () -> carol.doAs(
+          (PrivilegedExceptionAction<Long>) () -> fs.getClient().getNamenode().renewDelegationToken(token)));
+      assertTrue(messages(refused).contains("non-matching renewer"), messages(refused));
+    }
+
+    // keys roll: a token issued after a roll is signed with a newer key, and both authenticate on the other namenode
+    Await.until("a token signed with a newer master key than " + identifier.getMasterKeyId(),
+        Duration.ofSeconds(30), () -> {
+      try (DistributedFileSystem fs = client(alice, 0)) {
+        Token<DelegationTokenIdentifier> later = alice.doAs(
+            (PrivilegedExceptionAction<Token<DelegationTokenIdentifier>>) () ->
+                fs.getClient().getNamenode().getDelegationToken(new Text("alice")));
+        return later.decodeIdentifier().getMasterKeyId() != identifier.getMasterKeyId();
+      }
+    });
+    Configuration fresh = new Configuration(cluster.conf());
+    fresh.setInt("ipc.client.connection.maxidletime", 200);
+    UserGroupInformation oldTask = UserGroupInformation.createRemoteUser("alice");
+    Token<DelegationTokenIdentifier> onFirst = new Token<>(token);
+    SecurityUtil.setTokenService(onFirst, first);
+    oldTask.addToken(onFirst);
+    try (DistributedFileSystem fs = client(oldTask, 0, fresh)) {
+      assertNotNull(oldTask.doAs((PrivilegedExceptionAction<Object>) () -> fs.getFileStatus(TestFiles.path("/"))),
+          "the token of the older key still authenticates");
+    }
+
+    // cancelled through one namenode: refused by both
+    try (DistributedFileSystem fs = client(alice, 1)) {
+      alice.doAs((PrivilegedExceptionAction<Void>) () -> {
+        fs.getClient().getNamenode().cancelDelegationToken(token);
+        return null;
+      });
+    }
+    Thread.sleep(1_500); // past the other namenode's cache of the token's row
+    for (InetSocketAddress address : new InetSocketAddress[] {first, second}) {
+      UserGroupInformation cancelledTask = UserGroupInformation.createRemoteUser("alice");
+      Token<DelegationTokenIdentifier> copy = new Token<>(token);
+      SecurityUtil.setTokenService(copy, address);
+      cancelledTask.addToken(copy);
+      int index = address.equals(first) ? 0 : 1;
+      try (DistributedFileSystem fs = client(cancelledTask, index, fresh)) {
+        IOException refused = assertThrows(IOException.class, () -> cancelledTask.doAs(
+            (PrivilegedExceptionAction<Object>) () -> fs.getFileStatus(TestFiles.path("/"))), address.toString());
+        assertTrue(messages(refused).contains("token") || messages(refused).contains("Token"), messages(refused));
+      }
+    }
+  }
+
+  @Test
+  void webHdfsIsRefusedRatherThanBelievingUserName() throws Exception {
+    InetSocketAddress http = cluster.nameNode(0).httpAddress();
+    HttpURLConnection connection = (HttpURLConnection) new URL("http://127.0.0.1:" + http.getPort()
+        + "/webhdfs/v1/?op=LISTSTATUS&user.name=hdfs").openConnection();
+    try {
+      int status = connection.getResponseCode();
+      assertNotEquals(200, status);
+      try (InputStream error = connection.getErrorStream()) {
+        String body = new String(error.readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(body.contains("SPNEGO"), body);
+      }
+    } finally {
+      connection.disconnect();
+    }
+  }
+}

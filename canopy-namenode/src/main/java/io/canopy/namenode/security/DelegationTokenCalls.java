@@ -1,0 +1,88 @@
+package io.canopy.namenode.security;
+
+import java.io.IOException;
+import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.ipc.Server;
+import org.apache.hadoop.security.AccessControlException;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.UserGroupInformation.AuthenticationMethod;
+import org.apache.hadoop.security.token.SecretManager.InvalidToken;
+import org.apache.hadoop.security.token.Token;
+
+/**
+ * {@code ClientProtocol}'s delegation-token calls, with HDFS's rules: only a caller who authenticated with Kerberos
+ * (not with a token) gets, renews or cancels a token; the token names its owner, real user and renewer; only the
+ * renewer renews, only the owner or the renewer cancels. With security off there is no token to give (HDFS answers
+ * null, and {@code FileSystem.addDelegationTokens} skips it).
+ */
+public final class DelegationTokenCalls {
+  private final SharedDelegationTokens manager;
+  private final String whyNone;
+
+  private DelegationTokenCalls(SharedDelegationTokens manager, String whyNone) {
+    this.manager = manager;
+    this.whyNone = whyNone;
+  }
+
+  /** Tokens from {@code manager}, which the namenode has started. */
+  public static DelegationTokenCalls of(SharedDelegationTokens manager) {
+    return new DelegationTokenCalls(manager, null);
+  }
+
+  /** No tokens: security is off (getDelegationToken answers null), or {@code whyNone} says why they are refused. */
+  public static DelegationTokenCalls none(String whyNone) {
+    return new DelegationTokenCalls(null, whyNone);
+  }
+
+  public Token<DelegationTokenIdentifier> issue(Text renewer) throws IOException {
+    if (manager == null) {
+      if (whyNone == null) {
+        return null;
+      }
+      throw new IOException("Delegation tokens are not available: " + whyNone);
+    }
+    UserGroupInformation caller = kerberosCaller("issued");
+    Text realUser = caller.getRealUser() == null ? null : new Text(caller.getRealUser().getUserName());
+    DelegationTokenIdentifier identifier = new DelegationTokenIdentifier(new Text(caller.getUserName()),
+        renewer == null ? new Text() : renewer, realUser);
+    return new Token<>(identifier, manager);
+  }
+
+  /** The token's new expiry time. */
+  public long renew(Token<DelegationTokenIdentifier> token) throws IOException {
+    SharedDelegationTokens running = running("renewed");
+    return running.renewToken(token, kerberosCaller("renewed").getShortUserName());
+  }
+
+  public void cancel(Token<DelegationTokenIdentifier> token) throws IOException {
+    SharedDelegationTokens running = running("cancelled");
+    running.cancelToken(token, kerberosCaller("cancelled").getUserName());
+  }
+
+  private SharedDelegationTokens running(String what) throws InvalidToken {
+    if (manager == null) {
+      throw new InvalidToken("Delegation tokens cannot be " + what + ": "
+          + (whyNone == null ? "security is off (hadoop.security.authentication=simple), no token was issued" : whyNone));
+    }
+    return manager;
+  }
+
+  /** The caller, who must have authenticated with Kerberos (HDFS refuses a token holder, who could extend it). */
+  private static UserGroupInformation kerberosCaller(String what) throws IOException {
+    UserGroupInformation caller = Server.getRemoteUser();
+    if (caller == null) {
+      caller = UserGroupInformation.getCurrentUser();
+    }
+    AuthenticationMethod method = caller.getAuthenticationMethod();
+    if (method == AuthenticationMethod.PROXY && caller.getRealUser() != null) {
+      method = caller.getRealUser().getAuthenticationMethod();
+    }
+    if (method != AuthenticationMethod.KERBEROS && method != AuthenticationMethod.KERBEROS_SSL
+        && method != AuthenticationMethod.CERTIFICATE) {
+      throw new AccessControlException("Delegation Token can be " + what + " only with kerberos or web "
+          + "authentication; " + caller.getUserName() + " authenticated with " + method);
+    }
+    return caller;
+  }
+}

@@ -1,0 +1,216 @@
+package io.canopy.namenode.security;
+
+import io.canopy.metadata.DelegationTokenStore;
+import io.canopy.metadata.DelegationTokenStore.Counter;
+import io.canopy.metadata.StoreException;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
+import org.apache.hadoop.security.token.delegation.SQLDelegationTokenSecretManager;
+import org.apache.hadoop.security.token.delegation.web.DelegationTokenManager;
+import org.apache.hadoop.util.Time;
+
+/**
+ * HDFS delegation tokens kept in the database (design 023): Hadoop's own SQL-backed secret manager (the one HDFS's
+ * router-based federation uses), its storage calls going to the store's {@link DelegationTokenStore}. Every namenode
+ * runs one; a token issued by any of them is found by the others in the database (cached for
+ * {@link #CACHE_MS_KEY}), master keys roll on each namenode every key-update interval and are found by id the same
+ * way, sequence numbers and key ids come from counters reserved atomically in the database. HDFS's settings give the
+ * intervals: {@code dfs.namenode.delegation.key.update-interval}, {@code dfs.namenode.delegation.token.renew-interval}
+ * and {@code dfs.namenode.delegation.token.max-lifetime}.
+ */
+public final class SharedDelegationTokens extends SQLDelegationTokenSecretManager<DelegationTokenIdentifier> {
+  /** How long a namenode trusts the token rows it read (a cancellation elsewhere reaches it within this). */
+  public static final String CACHE_MS_KEY = "canopy.namenode.delegation.token.cache-ms";
+  public static final long CACHE_MS_DEFAULT = 1_000;
+  /** How often expired tokens are looked for and deleted (HDFS: hourly). */
+  public static final String REMOVAL_SCAN_MS_KEY = "canopy.namenode.delegation.token.removal-scan-ms";
+  public static final long REMOVAL_SCAN_MS_DEFAULT = TimeUnit.HOURS.toMillis(1);
+
+  private final DelegationTokenStore store;
+
+  public SharedDelegationTokens(Configuration conf, DelegationTokenStore store) {
+    super(managerSettings(conf));
+    this.store = store;
+  }
+
+  /** HDFS's interval settings (milliseconds) in the keys of Hadoop's SQL manager (seconds, at least one). */
+  static Configuration managerSettings(Configuration conf) {
+    Configuration settings = new Configuration(false);
+    settings.setLong(DelegationTokenManager.UPDATE_INTERVAL, seconds(conf.getLong(
+        DFSConfigKeys.DFS_NAMENODE_DELEGATION_KEY_UPDATE_INTERVAL_KEY,
+        DFSConfigKeys.DFS_NAMENODE_DELEGATION_KEY_UPDATE_INTERVAL_DEFAULT)));
+    settings.setLong(DelegationTokenManager.MAX_LIFETIME, seconds(conf.getLong(
+        DFSConfigKeys.DFS_NAMENODE_DELEGATION_TOKEN_MAX_LIFETIME_KEY,
+        DFSConfigKeys.DFS_NAMENODE_DELEGATION_TOKEN_MAX_LIFETIME_DEFAULT)));
+    settings.setLong(DelegationTokenManager.RENEW_INTERVAL, seconds(conf.getLong(
+        DFSConfigKeys.DFS_NAMENODE_DELEGATION_TOKEN_RENEW_INTERVAL_KEY,
+        DFSConfigKeys.DFS_NAMENODE_DELEGATION_TOKEN_RENEW_INTERVAL_DEFAULT)));
+    settings.setLong(DelegationTokenManager.REMOVAL_SCAN_INTERVAL,
+        seconds(conf.getLong(REMOVAL_SCAN_MS_KEY, REMOVAL_SCAN_MS_DEFAULT)));
+    settings.setLong(SQL_DTSM_TOKEN_LOADING_CACHE_EXPIRATION, Math.max(1, conf.getLong(CACHE_MS_KEY,
+        CACHE_MS_DEFAULT)));
+    return settings;
+  }
+
+  private static long seconds(long ms) {
+    if (ms <= 0) {
+      throw new IllegalArgumentException("delegation token intervals must be positive, got " + ms + " ms");
+    }
+    return Math.max(1, TimeUnit.MILLISECONDS.toSeconds(ms));
+  }
+
+  @Override
+  public DelegationTokenIdentifier createIdentifier() {
+    return new DelegationTokenIdentifier();
+  }
+
+  private static SQLException asSql(StoreException e) {
+    return new SQLException(e.getMessage(), e);
+  }
+
+  @Override
+  protected byte[] selectTokenInfo(int sequenceNum, byte[] tokenIdentifier) throws SQLException {
+    try {
+      return store.tokenInformation(sequenceNum, tokenIdentifier);
+    } catch (StoreException e) {
+      throw asSql(e);
+    }
+  }
+
+  @Override
+  protected Map<byte[], byte[]> selectStaleTokenInfos(long maxModifiedTime, int maxResults) throws SQLException {
+    try {
+      Map<byte[], byte[]> tokens = new LinkedHashMap<>();
+      for (DelegationTokenStore.StoredToken token : store.tokensModifiedBefore(maxModifiedTime, maxResults)) {
+        tokens.put(token.identifier(), token.information());
+      }
+      return tokens;
+    } catch (StoreException e) {
+      throw asSql(e);
+    }
+  }
+
+  @Override
+  protected void insertToken(int sequenceNum, byte[] tokenIdentifier, byte[] tokenInfo) throws SQLException {
+    try {
+      store.addToken(sequenceNum, tokenIdentifier, tokenInfo, Time.now());
+    } catch (StoreException e) {
+      throw asSql(e);
+    }
+  }
+
+  @Override
+  protected void updateToken(int sequenceNum, byte[] tokenIdentifier, byte[] tokenInfo) throws SQLException {
+    try {
+      if (!store.updateToken(sequenceNum, tokenIdentifier, tokenInfo, Time.now())) {
+        throw new SQLException("delegation token " + sequenceNum + " is no longer stored (cancelled or expired)");
+      }
+    } catch (StoreException e) {
+      throw asSql(e);
+    }
+  }
+
+  @Override
+  protected void deleteToken(int sequenceNum, byte[] tokenIdentifier) throws SQLException {
+    try {
+      store.deleteToken(sequenceNum, tokenIdentifier);
+    } catch (StoreException e) {
+      throw asSql(e);
+    }
+  }
+
+  @Override
+  protected byte[] selectDelegationKey(int keyId) throws SQLException {
+    try {
+      return store.masterKey(keyId);
+    } catch (StoreException e) {
+      throw asSql(e);
+    }
+  }
+
+  @Override
+  protected void insertDelegationKey(int keyId, byte[] delegationKey) throws SQLException {
+    try {
+      store.addMasterKey(keyId, delegationKey);
+    } catch (StoreException e) {
+      throw asSql(e);
+    }
+  }
+
+  @Override
+  protected void updateDelegationKey(int keyId, byte[] delegationKey) throws SQLException {
+    try {
+      store.updateMasterKey(keyId, delegationKey);
+    } catch (StoreException e) {
+      throw asSql(e);
+    }
+  }
+
+  @Override
+  protected void deleteDelegationKey(int keyId) throws SQLException {
+    try {
+      store.deleteMasterKey(keyId);
+    } catch (StoreException e) {
+      throw asSql(e);
+    }
+  }
+
+  @Override
+  protected int selectSequenceNum() throws SQLException {
+    return counter(Counter.TOKEN_SEQUENCE);
+  }
+
+  @Override
+  protected void updateSequenceNum(int value) throws SQLException {
+    setCounter(Counter.TOKEN_SEQUENCE, value);
+  }
+
+  @Override
+  protected int incrementSequenceNum(int amount) throws SQLException {
+    return reserve(Counter.TOKEN_SEQUENCE, amount);
+  }
+
+  @Override
+  protected int selectKeyId() throws SQLException {
+    return counter(Counter.KEY_ID);
+  }
+
+  @Override
+  protected void updateKeyId(int value) throws SQLException {
+    setCounter(Counter.KEY_ID, value);
+  }
+
+  @Override
+  protected int incrementKeyId(int amount) throws SQLException {
+    return reserve(Counter.KEY_ID, amount);
+  }
+
+  private int counter(Counter counter) throws SQLException {
+    try {
+      return store.counter(counter);
+    } catch (StoreException e) {
+      throw asSql(e);
+    }
+  }
+
+  private void setCounter(Counter counter, int value) throws SQLException {
+    try {
+      store.setCounter(counter, value);
+    } catch (StoreException e) {
+      throw asSql(e);
+    }
+  }
+
+  private int reserve(Counter counter, int amount) throws SQLException {
+    try {
+      return store.reserve(counter, amount);
+    } catch (StoreException e) {
+      throw asSql(e);
+    }
+  }
+}
