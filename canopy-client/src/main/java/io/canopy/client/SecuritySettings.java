@@ -13,9 +13,10 @@ import org.apache.hadoop.conf.Configuration;
  * The Hadoop security settings Canopy honours: HDFS's "simple" authentication or Kerberos (SASL on RPC, with
  * {@code hadoop.rpc.protection} authentication, integrity or privacy, delegation tokens shared through the database;
  * design 023), block access tokens ({@code dfs.block.access.token.enable}, design 022), and with Kerberos SASL on data
- * transfer ({@code dfs.data.transfer.protection}, between clients and the stock DataNodes). A setting that asks for
- * protection Canopy does not give (service-level authorization, encrypted data transfer) or that cannot hold with the
- * others (privacy without Kerberos; Kerberos without block tokens, which HDFS's namenode and DataNode refuse too) is
+ * transfer ({@code dfs.data.transfer.protection}), and encrypted data transfer ({@code dfs.encrypt.data.transfer},
+ * keys derived from the block keys; the namenode's small-file endpoint does the handshake too). A setting that asks for
+ * protection Canopy does not give (service-level authorization) or that cannot hold with the others (privacy without
+ * Kerberos; Kerberos or encrypted data transfer without block tokens, which HDFS's processes refuse too) is
  * refused where a process starts (namenode, datanode, {@code canopy up}), rather than accepted and then not honoured.
  */
 public final class SecuritySettings {
@@ -52,8 +53,9 @@ public final class SecuritySettings {
           (value, conf) -> !value.equals("authentication") && !kerberos(conf),
           "RPC integrity and privacy are negotiated by SASL, which needs " + AUTHENTICATION + "=kerberos: with "
               + "simple authentication calls would travel unprotected"),
-      new Rule("dfs.encrypt.data.transfer", Boolean::parseBoolean, (value, conf) -> false,
-          "encrypting data transfer needs data encryption keys from the namenode, which Canopy does not issue yet"),
+      new Rule("dfs.encrypt.data.transfer", value -> false,
+          (value, conf) -> Boolean.parseBoolean(value) && !conf.getBoolean(BLOCK_TOKENS, false),
+          "encrypting data transfer derives its keys from the block keys: it needs " + BLOCK_TOKENS + "=true"),
       new Rule("dfs.data.transfer.protection", value -> false, (value, conf) -> !value.isEmpty() && !kerberos(conf),
           "SASL on data transfer needs " + AUTHENTICATION + "=kerberos and block access tokens"));
 

@@ -29,6 +29,18 @@ class SecuritySettingsTest {
     conf.set("dfs.block.access.token.enable", "true");
     conf.set("hadoop.rpc.protection", "privacy");
     conf.set("dfs.data.transfer.protection", "integrity");
+    conf.set("dfs.encrypt.data.transfer", "true");
+    SecuritySettings.checkSupported(conf, "a test");
+  }
+
+  @Test
+  void encryptedDataTransferNeedsBlockTokensOnly() throws Exception {
+    Configuration conf = new Configuration(false);
+    conf.set("dfs.encrypt.data.transfer", "true");
+    String message = assertThrows(SecuritySettings.UnsupportedSecurityException.class,
+        () -> SecuritySettings.checkSupported(conf, "a test")).getMessage();
+    assertTrue(message.contains("dfs.encrypt.data.transfer=true") && message.contains("block.access.token"), message);
+    conf.set("dfs.block.access.token.enable", "true");
     SecuritySettings.checkSupported(conf, "a test");
   }
 
@@ -65,7 +77,8 @@ class SecuritySettingsTest {
     assertEquals(Optional.empty(), SecuritySettings.problem("hadoop.security.authentication", "KERBEROS"),
         "the processes check what Kerberos needs besides");
     assertTrue(SecuritySettings.problem("hadoop.security.authorization", "true").isPresent());
-    assertTrue(SecuritySettings.problem("dfs.encrypt.data.transfer", " true ").isPresent());
+    assertEquals(Optional.empty(), SecuritySettings.problem("dfs.encrypt.data.transfer", " true "),
+        "with block tokens it is honoured: the processes check them");
     assertEquals(Optional.empty(), SecuritySettings.problem("dfs.block.access.token.enable", "false"));
     assertEquals(Optional.empty(), SecuritySettings.problem("dfs.block.access.token.enable", "true"));
     assertEquals(Optional.empty(), SecuritySettings.problem("dfs.blocksize", "1048576"));

@@ -177,8 +177,8 @@ class ClusterConfigsTest {
   @Test
   void securitySettingsCanopyDoesNotHonourAreRefused() {
     for (Map.Entry<String, String> setting : Map.of("hadoop.security.authentication", "kerberos",
-        "hadoop.rpc.protection", "privacy", "dfs.encrypt.data.transfer", "true",
-        "dfs.data.transfer.protection", "integrity", "hadoop.security.authorization", "true").entrySet()) {
+        "hadoop.rpc.protection", "privacy", "dfs.data.transfer.protection", "integrity",
+        "hadoop.security.authorization", "true").entrySet()) {
       CliException error = assertThrows(CliException.class,
           () -> ClusterConfigs.checkOverridable(setting.getKey(), setting.getValue()));
       assertEquals(2, error.exitCode());
@@ -188,6 +188,7 @@ class ClusterConfigsTest {
     ClusterConfigs.checkOverridable("hadoop.security.authentication", "simple");
     ClusterConfigs.checkOverridable("hadoop.rpc.protection", "authentication");
     ClusterConfigs.checkOverridable("dfs.block.access.token.enable", "true"); // honoured (design 022)
+    ClusterConfigs.checkOverridable("dfs.encrypt.data.transfer", "true"); // with block tokens (design 023)
   }
 
   @Test

@@ -12,6 +12,7 @@ import io.canopy.namenode.audit.AuditLog;
 import io.canopy.namenode.audit.AuditedClientProtocol;
 import io.canopy.namenode.blocks.BlockLocator;
 import io.canopy.namenode.security.DelegationTokenCalls;
+import io.canopy.namenode.smallfiles.DataTransferProtection;
 import io.canopy.namenode.security.KerberosLogin;
 import io.canopy.namenode.security.SharedDelegationTokens;
 import io.canopy.namenode.blocks.BlockPlacement;
@@ -307,7 +308,8 @@ public final class NameNode implements AutoCloseable {
     SmallBlockReadServer smallFileReads;
     NamenodeHttpServer http;
     try {
-      smallFileReads = startSmallFileReads(conf, servers.clientAddress(), runner, blocks, blockTokens);
+      smallFileReads = startSmallFileReads(conf, servers.clientAddress(), runner, blocks, blockTokens,
+          identity.blockPoolId());
     } catch (IOException | RuntimeException e) {
       housekeeping.shutdownNow();
       servers.stop();
@@ -454,12 +456,13 @@ public final class NameNode implements AutoCloseable {
    * and has located blocks name it. It runs whatever the threshold: files stored before it was lowered stay readable.
    */
   private static SmallBlockReadServer startSmallFileReads(Configuration conf, InetSocketAddress clientAddress,
-      TransactionRunner runner, BlockServices blocks, BlockTokens blockTokens) throws IOException {
+      TransactionRunner runner, BlockServices blocks, BlockTokens blockTokens, String blockPoolId) throws IOException {
     SmallBlockCache cache = new SmallBlockCache(SmallFilesConfig.readCacheBytes(conf),
         Duration.ofMillis(SmallFilesConfig.READ_CACHE_TTL_MS), Ticker.systemTicker());
     SmallBlockReadServer server = SmallBlockReadServer.start(clientAddress.getAddress().getHostAddress(),
         new DatabaseSmallBlocks(blockId -> runner.run(new ReadSmallBlockOp(blockId)), cache),
-        SmallFilesConfig.readSettings(conf), blockTokens::checkRead);
+        SmallFilesConfig.readSettings(conf), blockTokens::checkRead,
+        DataTransferProtection.streams(conf, blockTokens.secretManager(), blockPoolId));
     try {
       InetSocketAddress bound = server.address();
       InetAddress advertised = bound.getAddress().isAnyLocalAddress() ? InetAddress.getLocalHost()

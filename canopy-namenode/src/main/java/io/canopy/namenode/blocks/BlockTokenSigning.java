@@ -18,7 +18,8 @@ import org.apache.hadoop.security.UserGroupInformation;
 /**
  * The namenode's {@link ClientProtocol} with block access tokens on the located blocks it hands out, as HDFS's namenode
  * signs them: READ for getBlockLocations and getLocatedFileInfo (when the client asks for tokens), WRITE for addBlock,
- * append's last block and updateBlockForPipeline, COPY for getAdditionalDatanode; issued to the caller. Installed only
+ * append's last block and updateBlockForPipeline, COPY for getAdditionalDatanode; issued to the caller; and the data
+ * encryption keys of {@code dfs.encrypt.data.transfer} (getDataEncryptionKey). Installed only
  * when tokens are on ({@link BlockTokens#enabled}); the operations themselves know nothing of tokens.
  */
 public final class BlockTokenSigning implements InvocationHandler {
@@ -41,6 +42,9 @@ public final class BlockTokenSigning implements InvocationHandler {
 
   @Override
   public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+    if (method.getName().equals("getDataEncryptionKey")) {
+      return tokens.dataEncryptionKey(); // from the block keys, as HDFS's namenode answers it
+    }
     Object result;
     try {
       result = method.invoke(delegate, args);

@@ -18,6 +18,7 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.security.token.block.BlockKey;
 import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
 import org.apache.hadoop.hdfs.security.token.block.BlockTokenSecretManager;
+import org.apache.hadoop.hdfs.security.token.block.DataEncryptionKey;
 import org.apache.hadoop.hdfs.security.token.block.ExportedBlockKeys;
 import org.apache.hadoop.security.token.SecretManager;
 import org.apache.hadoop.security.token.Token;
@@ -50,24 +51,27 @@ public final class BlockTokens {
   private final LongSupplier clockMs;
   private final Random random;
   private final BlockTokenSecretManager secretManager;
+  /** {@code dfs.encrypt.data.transfer}: clients get data encryption keys derived from the current block key. */
+  private final boolean encryptData;
   private volatile ExportedBlockKeys exported;
   private volatile long version;
 
   private BlockTokens(BlockKeys store, long intervalMs, long lifetimeMs, String blockPoolId, boolean protobufTokens,
-      LongSupplier clockMs, Random random) {
+      String encryptionAlgorithm, boolean encryptData, LongSupplier clockMs, Random random) {
     this.store = store;
+    this.encryptData = encryptData;
     this.intervalMs = intervalMs;
     this.lifetimeMs = lifetimeMs;
     this.clockMs = clockMs;
     this.random = random;
     this.secretManager = store == null ? null
-        : new BlockTokenSecretManager(intervalMs, lifetimeMs, blockPoolId, null, protobufTokens);
+        : new BlockTokenSecretManager(intervalMs, lifetimeMs, blockPoolId, encryptionAlgorithm, protobufTokens);
     this.exported = ExportedBlockKeys.DUMMY_KEYS;
   }
 
   /** No block tokens: HDFS's default. */
   public static BlockTokens disabled() {
-    return new BlockTokens(null, 0, 0, null, false, () -> 0, new Random(0));
+    return new BlockTokens(null, 0, 0, null, false, null, false, () -> 0, new Random(0));
   }
 
   /** Whether {@code conf} turns block access tokens on. */
@@ -93,13 +97,30 @@ public final class BlockTokens {
     }
     boolean protobuf = conf.getBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_PROTOBUF_ENABLE,
         DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_PROTOBUF_ENABLE_DEFAULT);
-    BlockTokens tokens = new BlockTokens(store, intervalMs, lifetimeMs, blockPoolId, protobuf, clockMs, random);
+    BlockTokens tokens = new BlockTokens(store, intervalMs, lifetimeMs, blockPoolId, protobuf,
+        conf.getTrimmed(DFSConfigKeys.DFS_DATA_ENCRYPTION_ALGORITHM_KEY),
+        conf.getBoolean(DFSConfigKeys.DFS_ENCRYPT_DATA_TRANSFER_KEY, DFSConfigKeys.DFS_ENCRYPT_DATA_TRANSFER_DEFAULT),
+        clockMs, random);
     tokens.refresh();
     return tokens;
   }
 
   public boolean enabled() {
     return store != null;
+  }
+
+  /**
+   * A key for encrypting a client's data transfer, as HDFS's namenode answers getDataEncryptionKey: derived from the
+   * current block key and a random nonce (a datanode derives the same from the key id and the nonce); null unless
+   * both block tokens and {@code dfs.encrypt.data.transfer} are on.
+   */
+  public DataEncryptionKey dataEncryptionKey() {
+    return enabled() && encryptData ? secretManager.generateDataEncryptionKey() : null;
+  }
+
+  /** Hadoop's secret manager holding the current keys (for the small-file endpoint's handshake); null when off. */
+  public BlockTokenSecretManager secretManager() {
+    return secretManager;
   }
 
   /** The keys as datanodes take them ({@code DUMMY_KEYS} when tokens are off). */

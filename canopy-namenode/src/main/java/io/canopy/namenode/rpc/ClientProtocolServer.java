@@ -172,7 +172,10 @@ public final class ClientProtocolServer extends UnsupportedClientCalls {
         (short) conf.getInt(DFSConfigKeys.DFS_REPLICATION_KEY, DFSConfigKeys.DFS_REPLICATION_DEFAULT),
         conf.getInt(CommonConfigurationKeysPublic.IO_FILE_BUFFER_SIZE_KEY,
             CommonConfigurationKeysPublic.IO_FILE_BUFFER_SIZE_DEFAULT),
-        false,
+        // clients ask for data encryption keys when this says so (the keys come from the block keys)
+        conf.getBoolean(DFSConfigKeys.DFS_ENCRYPT_DATA_TRANSFER_KEY, DFSConfigKeys.DFS_ENCRYPT_DATA_TRANSFER_DEFAULT)
+            && conf.getBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY,
+                DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_DEFAULT),
         conf.getLong(CommonConfigurationKeysPublic.FS_TRASH_INTERVAL_KEY,
             CommonConfigurationKeysPublic.FS_TRASH_INTERVAL_DEFAULT),
         DataChecksum.Type.valueOf(

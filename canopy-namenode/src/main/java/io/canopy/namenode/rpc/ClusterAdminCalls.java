@@ -319,7 +319,10 @@ public final class ClusterAdminCalls {
     return true;
   }
 
-  /** Data transfer encryption is not offered: no key, as HDFS answers when it is off. */
+  /**
+   * No data encryption key without block tokens, as HDFS answers; with them, {@code BlockTokenSigning} answers
+   * from the block keys when {@code dfs.encrypt.data.transfer} is on.
+   */
   public DataEncryptionKey getDataEncryptionKey() {
     return null;
   }

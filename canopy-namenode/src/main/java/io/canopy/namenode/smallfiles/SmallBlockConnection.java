@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.function.BooleanSupplier;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.net.Peer;
+import org.apache.hadoop.hdfs.protocol.datatransfer.IOStreamPair;
 import org.apache.hadoop.hdfs.protocol.BlockChecksumOptions;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
@@ -57,8 +58,14 @@ final class SmallBlockConnection extends Receiver {
   private boolean reusable;
 
   /** {@code letGo} tells an idle connection to close: the endpoint is closing, or a connection waits. */
+  /** Sets up a new connection's streams (a SASL handshake, when data transfer is protected). */
+  @FunctionalInterface
+  interface StreamOpener {
+    IOStreamPair open(Peer peer) throws IOException;
+  }
+
   SmallBlockConnection(Peer peer, SmallBlockSource source, SmallBlockReadSettings settings, BooleanSupplier letGo,
-      SmallBlockReadServer.TokenCheck tokens) throws IOException {
+      SmallBlockReadServer.TokenCheck tokens, StreamOpener opener) throws IOException {
     super(TRACER);
     this.tokens = tokens;
     this.peer = peer;
@@ -67,8 +74,9 @@ final class SmallBlockConnection extends Receiver {
     this.lookup = new BlockLookup(source);
     peer.setReadTimeout(settings.timeoutMs());
     peer.setWriteTimeout(settings.timeoutMs());
-    requests = new BufferedInputStream(peer.getInputStream(), REQUEST_BUFFER_BYTES);
-    replies = new DataOutputStream(new BufferedOutputStream(peer.getOutputStream(), REPLY_BUFFER_BYTES));
+    IOStreamPair streams = opener.open(peer);
+    requests = new BufferedInputStream(streams.in, REQUEST_BUFFER_BYTES);
+    replies = new DataOutputStream(new BufferedOutputStream(streams.out, REPLY_BUFFER_BYTES));
     initialize(new DataInputStream(requests));
   }
 

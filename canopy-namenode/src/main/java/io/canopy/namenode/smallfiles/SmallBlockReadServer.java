@@ -5,6 +5,8 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import org.apache.hadoop.hdfs.net.Peer;
+import org.apache.hadoop.hdfs.protocol.datatransfer.IOStreamPair;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -56,6 +58,7 @@ public final class SmallBlockReadServer implements Closeable {
   private final AtomicLong refused = new AtomicLong();
   private final AtomicBoolean closing = new AtomicBoolean();
   private final TokenCheck tokens;
+  private final ConnectionStreams streams;
 
   /** Checks a request's block access token (HDFS's {@code dfs.block.access.token.enable}); accepts all when off. */
   @FunctionalInterface
@@ -67,9 +70,23 @@ public final class SmallBlockReadServer implements Closeable {
         throws org.apache.hadoop.security.token.SecretManager.InvalidToken;
   }
 
+  /**
+   * How a connection's streams are set up before its first request: as they are, or after the SASL handshake of
+   * HDFS's protected data transfer ({@code dfs.encrypt.data.transfer}, {@code dfs.data.transfer.protection}) that a
+   * stock client starts with every datanode, this endpoint included ({@link DataTransferProtection}).
+   */
+  @FunctionalInterface
+  public interface ConnectionStreams {
+    ConnectionStreams PLAIN = (peer, port) -> new IOStreamPair(peer.getInputStream(), peer.getOutputStream());
+
+    /** The streams of {@code peer}, which connected to this endpoint's {@code port}. */
+    IOStreamPair open(Peer peer, int port) throws IOException;
+  }
+
   private SmallBlockReadServer(SmallBlockSource source, SmallBlockReadSettings settings, TcpPeerServer listener,
-      TokenCheck tokens) {
+      TokenCheck tokens, ConnectionStreams streams) {
     this.tokens = tokens;
+    this.streams = streams;
     this.source = source;
     this.settings = settings;
     this.listener = listener;
@@ -91,6 +108,12 @@ public final class SmallBlockReadServer implements Closeable {
   /** As {@link #start(String, SmallBlockSource, SmallBlockReadSettings)}, checking each read's token. */
   public static SmallBlockReadServer start(String host, SmallBlockSource source, SmallBlockReadSettings settings,
       TokenCheck tokens) throws IOException {
+    return start(host, source, settings, tokens, ConnectionStreams.PLAIN);
+  }
+
+  /** As {@link #start(String, SmallBlockSource, SmallBlockReadSettings, TokenCheck)}, with protected streams. */
+  public static SmallBlockReadServer start(String host, SmallBlockSource source, SmallBlockReadSettings settings,
+      TokenCheck tokens, ConnectionStreams streams) throws IOException {
     TcpPeerServer listener;
     try {
       // The write timeout makes the listener's sockets channels, whose writes then time out too.
@@ -102,7 +125,7 @@ public final class SmallBlockReadServer implements Closeable {
       refused.initCause(e);
       throw refused;
     }
-    SmallBlockReadServer server = new SmallBlockReadServer(source, settings, listener, tokens);
+    SmallBlockReadServer server = new SmallBlockReadServer(source, settings, listener, tokens, streams);
     server.acceptor.start();
     LOG.info("small-file read endpoint listening on {} ({} handlers, {} connections may wait)", server.address,
         settings.handlers(), settings.queuedConnections());
@@ -158,7 +181,8 @@ public final class SmallBlockReadServer implements Closeable {
   private void serve(Peer peer) {
     try {
       if (!closing.get()) {
-        new SmallBlockConnection(peer, source, settings, this::idleConnectionsLetGo, tokens).serve();
+        new SmallBlockConnection(peer, source, settings, this::idleConnectionsLetGo, tokens,
+            (connected) -> streams.open(connected, address.getPort())).serve();
       }
     } catch (IOException | RuntimeException e) {
       LOG.debug("small-file read endpoint {}: connection from {} ended: {}", address, peer.getRemoteAddressString(),
