@@ -102,13 +102,11 @@ public final class CanopyClientCalls implements CanopyClientProtocol, Closeable 
   }
 
   /**
-   * The namenode's error as the class it threw (HDFS's clients unwrap theirs too: a FileNotFoundException stays one),
-   * or the connection's, as the RPC engine wrapped it.
+   * The namenode's error as a {@link RemoteException} (so a retry policy above tells it from a connection's: Hadoop's
+   * failover policy fails over and retries on any other IOException), or the connection's, as the RPC engine wrapped
+   * it. {@link CanopyClientProxies} unwraps remote errors above the retries, as HDFS's DFSClient does.
    */
   private static IOException unwrapped(ServiceException e) {
-    if (e.getCause() instanceof RemoteException remote) {
-      return remote.unwrapRemoteException();
-    }
     return e.getCause() instanceof IOException io ? io : new IOException(e);
   }
 

@@ -37,7 +37,7 @@ public final class CanopyClientProxies {
     if (!HAUtilClient.isLogicalUri(conf, uri)) {
       CanopyClientCalls direct = new CanopyClientCalls(conf, NetUtils.createSocketAddr(uri.getAuthority(),
           HdfsClientConfigKeys.DFS_NAMENODE_RPC_PORT_DEFAULT));
-      return new Handle(direct, direct);
+      return new Handle(unwrapping(direct), direct);
     }
     CanopyFailoverProxyProvider<CanopyClientProtocol> provider = new CanopyFailoverProxyProvider<>(conf, uri,
         CanopyClientProtocol.class, new Factory());
@@ -46,7 +46,26 @@ public final class CanopyClientProxies {
         RetryPolicies.failoverOnNetworkException(RetryPolicies.TRY_ONCE_THEN_FAIL,
             settings.getMaxFailoverAttempts(), settings.getMaxRetryAttempts(),
             settings.getFailoverSleepBaseMillis(), settings.getFailoverSleepMaxMillis()));
-    return new Handle(calls, () -> RPC.stopProxy(calls));
+    return new Handle(unwrapping(calls), () -> RPC.stopProxy(calls));
+  }
+
+  /**
+   * {@code calls} throwing a namenode's error as the class it threw (a FileNotFoundException stays one), as HDFS's
+   * DFSClient unwraps above its retries: below them a plain IOException reads as a lost connection, and the failover
+   * policy would retry a missing file's open on every namenode, sleeping between attempts.
+   */
+  private static CanopyClientProtocol unwrapping(CanopyClientProtocol calls) {
+    return (CanopyClientProtocol) java.lang.reflect.Proxy.newProxyInstance(CanopyClientProtocol.class.getClassLoader(),
+        new Class<?>[] {CanopyClientProtocol.class}, (proxy, method, args) -> {
+          try {
+            return method.invoke(calls, args);
+          } catch (java.lang.reflect.InvocationTargetException e) {
+            if (e.getCause() instanceof org.apache.hadoop.ipc.RemoteException remote) {
+              throw remote.unwrapRemoteException();
+            }
+            throw e.getCause();
+          }
+        });
   }
 
   /** Creates one namenode's {@link CanopyClientCalls} for the failover provider. */

@@ -126,6 +126,27 @@ final class ClusterStarter {
     run(() -> launchNamenodes(roles));
   }
 
+  /**
+   * Starts the stopped processes of a running cluster ({@code canopy up --restart}): the database first, then the
+   * namenodes, then the datanodes' process(es) whose roles are all stopped; returns once each is ready (the datanodes
+   * live again). Stops them again when one does not become ready.
+   */
+  void startStopped(List<Role> stopped) throws IOException {
+    run(() -> {
+      if (stopped.contains(Role.DATABASE)) {
+        startDatabase();
+      }
+      List<Role> namenodes = stopped.stream().filter(role -> role.kind() == Role.Kind.NAMENODE).toList();
+      if (!namenodes.isEmpty()) {
+        launchNamenodes(namenodes);
+      }
+      List<Role> datanodes = stopped.stream().filter(role -> role.kind() == Role.Kind.DATANODE).toList();
+      if (!datanodes.isEmpty()) {
+        startDatanodes(datanodes::contains);
+      }
+    });
+  }
+
   /** The offset of {@code role}'s log where this command started it (0 if it did not start it). */
   long logOffset(Role role) {
     return started.stream().filter(process -> process.role().equals(role)).findFirst().map(Started::logOffset)
@@ -269,6 +290,11 @@ final class ClusterStarter {
   }
 
   private void startDatanodes() throws IOException {
+    startDatanodes(role -> true);
+  }
+
+  /** Starts the datanode processes whose roles all pass {@code stopped}, then waits until every datanode is live. */
+  private void startDatanodes(java.util.function.Predicate<Role> stopped) throws IOException {
     if (cluster.datanodes() == 0) {
       return;
     }
@@ -284,6 +310,9 @@ final class ClusterStarter {
     }
     List<Started> datanodes = new ArrayList<>();
     for (List<Role> roles : byZone.values()) {
+      if (!roles.stream().allMatch(stopped)) {
+        continue; // their process runs
+      }
       List<String> arguments = new ArrayList<>();
       for (Role role : roles) {
         Files.createDirectories(layout.dataNodeDir(role.index()));

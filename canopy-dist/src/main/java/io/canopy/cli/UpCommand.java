@@ -102,6 +102,12 @@ public final class UpCommand implements Callable<Integer> {
   @Option(names = "--clear-settings", description = "Forget the -D settings of earlier `up`s.")
   boolean clearSettings;
 
+  @Option(names = "--restart",
+      description = "When part of the cluster runs (a process was killed, or crashed), start again the processes that "
+          + "do not: the database, namenodes, the datanodes' process; the running ones are left alone. Without it, "
+          + "`up` on a partly running cluster refuses.")
+  boolean restart;
+
   @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "120",
       description = "Give up (and stop what was started) when not ready after this long (default: ${DEFAULT-VALUE}).")
   int timeoutSeconds;
@@ -199,12 +205,13 @@ public final class UpCommand implements Callable<Integer> {
           && running.stream().anyMatch(role -> role.kind() == Role.Kind.DB_NODE)) {
         return restartDatabaseNodes(layout, cluster, stopped, out);
       }
-      boolean onlyNamenodes = !stopped.isEmpty() && running.stream().allMatch(expected::contains)
-          && stopped.stream().allMatch(role -> role.kind() == Role.Kind.NAMENODE);
+      boolean ours = running.stream().allMatch(expected::contains);
+      if (restart && ours && stopped.stream().noneMatch(role -> role.kind() == Role.Kind.DB_NODE)) {
+        return restartStopped(layout, cluster, stopped, out);
+      }
       throw new CliException("Part of the cluster in " + layout.root() + " is running (" + running
-          + "; not running: " + stopped + ")" + (onlyNamenodes ? "; run `canopy namenode --restart --dir "
-          + layout.root() + "` to start the stopped namenodes, or `canopy down --dir " + layout.root()
-          + "` first" : stopFirst));
+          + "; not running: " + stopped + ")" + (ours ? "; run `canopy up --restart --dir " + layout.root()
+          + "` to start the stopped processes, or `canopy down --dir " + layout.root() + "` first" : stopFirst));
     }
     boolean sameCounts = (namenodes == null || namenodes == cluster.namenodes())
         && (datanodes == null || datanodes == cluster.datanodes())
@@ -244,6 +251,27 @@ public final class UpCommand implements Callable<Integer> {
         spec.commandLine().getErr(), Duration.ofSeconds(timeoutSeconds));
     starter.startDatabaseNodes(stopped);
     out.println(String.format(Locale.ROOT, "%s rejoined after %.1f s", Role.names(stopped),
+        starter.elapsedSeconds()));
+    printNamenodes(cluster, out);
+    out.println("fs.defaultFS=" + cluster.defaultFs());
+    out.flush();
+    return 0;
+  }
+
+  /** {@code canopy up --restart}: starts the cluster's processes that do not run, leaving the others alone. */
+  private int restartStopped(ClusterLayout layout, ClusterProperties cluster, List<Role> stopped, PrintWriter out)
+      throws IOException {
+    Daemons daemons = new Daemons(layout);
+    for (Role role : stopped) {
+      daemons.removePid(role);
+    }
+    out.println("Canopy runs in " + layout.root() + " without " + Role.names(stopped) + ": restarting "
+        + (stopped.size() == 1 ? "it" : "them"));
+    out.flush();
+    ClusterStarter starter = new ClusterStarter(layout, cluster, DaemonLauncher.forThisJvm(layout), out,
+        spec.commandLine().getErr(), Duration.ofSeconds(timeoutSeconds));
+    starter.startStopped(stopped);
+    out.println(String.format(Locale.ROOT, "%s restarted after %.1f s", Role.names(stopped),
         starter.elapsedSeconds()));
     printNamenodes(cluster, out);
     out.println("fs.defaultFS=" + cluster.defaultFs());

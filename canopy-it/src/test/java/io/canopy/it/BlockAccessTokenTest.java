@@ -56,7 +56,7 @@ class BlockAccessTokenTest {
       .nameNodes(2).dataNodes(3).awaitLeader().build();
 
   /** The status a raw READ_BLOCK of {@code block} with {@code token} gets from the server at {@code address}. */
-  private static Status rawRead(InetSocketAddress address, ExtendedBlock block, Token<BlockTokenIdentifier> token)
+  static Status rawRead(InetSocketAddress address, ExtendedBlock block, Token<BlockTokenIdentifier> token)
       throws IOException {
     try (Socket socket = new Socket()) {
       socket.connect(address, 10_000);

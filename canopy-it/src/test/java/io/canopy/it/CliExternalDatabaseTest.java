@@ -56,9 +56,17 @@ class CliExternalDatabaseTest {
   @BeforeAll
   static void startExternalDatabase() throws Exception {
     external = EmbeddedPostgresServer.start(work.resolve("external-db"), work.resolve("external-secrets"), 0);
-    ownerPassword = passwordFile("owner.password", "owner-secret");
-    readerPassword = passwordFile("reader.password", "reader-secret");
-    try (Connection connection = external.superuser().connect(external.jdbcUrl());
+    ownerPassword = passwordFile(work, "owner.password", "owner-secret");
+    readerPassword = passwordFile(work, "reader.password", "reader-secret");
+    jdbcUrl = setUpAsItsAdministrator(external);
+  }
+
+  /**
+   * Runs docs/design/010's statements on {@code server} (owner password owner-secret, reader reader-secret); the
+   * plain JDBC URL of the new database.
+   */
+  static String setUpAsItsAdministrator(EmbeddedPostgresServer server) throws Exception {
+    try (Connection connection = server.superuser().connect(server.jdbcUrl());
         Statement statement = connection.createStatement()) {
       statement.execute(String.format(ADMINISTRATOR_SETUP.get(0), "owner-secret"));
       statement.execute(String.format(ADMINISTRATOR_SETUP.get(1), "reader-secret"));
@@ -66,31 +74,38 @@ class CliExternalDatabaseTest {
         statement.execute(sql);
       }
     }
-    jdbcUrl = "jdbc:postgresql://127.0.0.1:" + external.port() + "/canopy_meta";
-    try (Connection connection = external.superuser().connect(jdbcUrl);
+    String url = "jdbc:postgresql://127.0.0.1:" + server.port() + "/canopy_meta";
+    try (Connection connection = server.superuser().connect(url);
         Statement statement = connection.createStatement()) {
       for (String sql : ADMINISTRATOR_SETUP_IN_DATABASE) {
         statement.execute(sql);
       }
     }
+    return url;
   }
 
-  private static Path passwordFile(String name, String password) throws Exception {
-    Path file = work.resolve(name);
+  /** A 0600 file in {@code directory} holding {@code password}. */
+  static Path passwordFile(Path directory, String name, String password) throws Exception {
+    Path file = directory.resolve(name);
     Files.writeString(file, password + "\n");
     Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
     return file;
   }
 
-  @AfterAll
-  static void stop() throws Exception {
-    CliRunner canopy = new CliRunner(work.resolve("cluster"));
+  /** Stops the cluster in {@code directory} if one was made, then {@code server}. */
+  static void stopClusterAndDatabase(Path directory, EmbeddedPostgresServer server) throws Exception {
+    CliRunner canopy = new CliRunner(directory);
     if (Files.exists(canopy.clusterDir())) {
       canopy.run("down");
     }
-    if (external != null) {
-      external.close();
+    if (server != null) {
+      server.close();
     }
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    stopClusterAndDatabase(work.resolve("cluster"), external);
   }
 
   @Test

@@ -99,6 +99,24 @@ class ClientFailoverTest {
         "/failover/hadoop");
   }
 
+  /**
+   * A namenode's answer is not a lost connection: opening a missing file through Canopy's client over the nameservice
+   * fails at once with FileNotFoundException, rather than failing over and retrying on every namenode with sleeps in
+   * between (found by the nemesis: the error was unwrapped below the retries, where it looked like a network error).
+   */
+  @Test
+  @Timeout(60)
+  void aMissingFileIsReportedAtOnceNotRetriedOnEveryNamenode() throws IOException {
+    Configuration conf = clientConf(runningNameNodes(), CanopyFailoverProxyProvider.class.getName());
+    conf.set("fs.hdfs.impl", io.canopy.client.CanopyFileSystem.class.getName());
+    try (FileSystem fs = FileSystem.newInstance(Nameservice.uri(NAMESERVICE), conf)) {
+      long start = System.nanoTime();
+      assertThrows(java.io.FileNotFoundException.class, () -> fs.open(new org.apache.hadoop.fs.Path("/missing")));
+      long millis = (System.nanoTime() - start) / 1_000_000;
+      assertTrue(millis < 3_000, "answered in " + millis + " ms");
+    }
+  }
+
   @Test
   @Timeout(60)
   void roundRobinSpreadsCallsOverTheConfiguredNamenodes() throws IOException {

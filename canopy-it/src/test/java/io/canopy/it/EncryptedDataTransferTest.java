@@ -7,11 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.canopy.client.CanopyFileSystem;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URI;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -20,13 +17,9 @@ import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
-import org.apache.hadoop.hdfs.protocol.datatransfer.Sender;
-import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.BlockOpResponseProto;
 import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.Status;
-import org.apache.hadoop.hdfs.protocolPB.PBHelperClient;
 import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
 import org.apache.hadoop.hdfs.security.token.block.DataEncryptionKey;
-import org.apache.hadoop.hdfs.server.datanode.CachingStrategy;
 import org.apache.hadoop.security.token.Token;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -56,17 +49,9 @@ class EncryptedDataTransferTest {
    * What a plain (unencrypted) READ_BLOCK of {@code block} with its valid {@code token} gets from {@code address}: a
    * status, or null when the server closed the connection without one.
    */
-  private static Status plainRead(InetSocketAddress address, ExtendedBlock block, Token<BlockTokenIdentifier> token)
-      throws IOException {
-    try (Socket socket = new Socket()) {
-      socket.connect(address, 10_000);
-      socket.setSoTimeout(30_000);
-      DataOutputStream out = new DataOutputStream(socket.getOutputStream());
-      new Sender(out).readBlock(block, token, "plain-test", 0, block.getNumBytes(), true,
-          CachingStrategy.newDefaultStrategy());
-      out.flush();
-      DataInputStream in = new DataInputStream(socket.getInputStream());
-      return BlockOpResponseProto.parseFrom(PBHelperClient.vintPrefixed(in)).getStatus();
+  private static Status plainRead(InetSocketAddress address, ExtendedBlock block, Token<BlockTokenIdentifier> token) {
+    try {
+      return BlockAccessTokenTest.rawRead(address, block, token);
     } catch (IOException e) {
       return null; // closed: the server wanted the handshake
     }

@@ -142,15 +142,15 @@ public final class FsModel {
   /**
    * HDFS's rename (the old call, as {@code FileSystem.rename}): false when the source is missing or the root, the
    * destination's parent is missing or a file, the destination is an existing file, or the destination lies below the
-   * source; onto an existing directory, the source moves into it under its own name. Renaming onto itself succeeds
-   * without change.
+   * source; onto an existing directory, the source moves into it under its own name. A file renamed onto itself
+   * succeeds without change; a directory renamed onto itself fails (HDFS first makes the destination the directory's
+   * child of its own name, which lies below the source: found by the nemesis against a real cluster).
    */
   private Step rename(String source, String target) {
     if (source.equals("/") || !exists(source)) {
       return Step.failed(this);
     }
-    String destination = isDirectory(target) && !target.equals(source) ? (target.equals("/") ? "" : target) + "/"
-        + name(source) : target;
+    String destination = isDirectory(target) ? (target.equals("/") ? "" : target) + "/" + name(source) : target;
     if (destination.equals(source)) {
       return new Step(true, this, null);
     }

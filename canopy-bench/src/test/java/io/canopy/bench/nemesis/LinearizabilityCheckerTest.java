@@ -92,7 +92,9 @@ class LinearizabilityCheckerTest {
         read("/k/d/f", 6, 7, List.of(1L)),
         rename("/k/d/f", "/k/nowhere/f", 8, 9, FAILED), // the destination's parent is missing
         rename("/k/d", "/k/d/sub", 10, 11, FAILED), // below itself
-        rename("/k/missing", "/k/x", 12, 13, FAILED)));
+        rename("/k/d", "/k/d", 12, 13, FAILED), // a directory onto itself: into itself, under its own name
+        rename("/k/d/f", "/k/d/f", 14, 15, OK), // a file onto itself: done, nothing changes
+        rename("/k/missing", "/k/x", 16, 17, FAILED)));
     assertEquals(Verdict.NOT_LINEARIZABLE, verdict(op(CREATE, "/k/f", 1, 0, 1, OK), op(CREATE, "/k/g", 2, 2, 3, OK),
         rename("/k/f", "/k/g", 4, 5, OK))); // onto an existing file: HDFS's rename says false
   }

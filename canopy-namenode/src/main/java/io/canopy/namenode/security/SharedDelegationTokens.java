@@ -69,148 +69,109 @@ public final class SharedDelegationTokens extends SQLDelegationTokenSecretManage
     return new DelegationTokenIdentifier();
   }
 
-  private static SQLException asSql(StoreException e) {
-    return new SQLException(e.getMessage(), e);
+  /** A call of the store, whose failure Hadoop's class expects as an SQLException. */
+  private interface StoreCall<T> {
+    T call() throws StoreException;
+  }
+
+  private interface StoreAction {
+    void run() throws StoreException;
+  }
+
+  private static <T> T sql(StoreCall<T> call) throws SQLException {
+    try {
+      return call.call();
+    } catch (StoreException e) {
+      throw new SQLException(e.getMessage(), e);
+    }
+  }
+
+  private static void sql(StoreAction action) throws SQLException {
+    sql(() -> {
+      action.run();
+      return null;
+    });
   }
 
   @Override
   protected byte[] selectTokenInfo(int sequenceNum, byte[] tokenIdentifier) throws SQLException {
-    try {
-      return store.tokenInformation(sequenceNum, tokenIdentifier);
-    } catch (StoreException e) {
-      throw asSql(e);
-    }
+    return sql(() -> store.tokenInformation(sequenceNum, tokenIdentifier));
   }
 
   @Override
   protected Map<byte[], byte[]> selectStaleTokenInfos(long maxModifiedTime, int maxResults) throws SQLException {
-    try {
-      Map<byte[], byte[]> tokens = new LinkedHashMap<>();
-      for (DelegationTokenStore.StoredToken token : store.tokensModifiedBefore(maxModifiedTime, maxResults)) {
-        tokens.put(token.identifier(), token.information());
-      }
-      return tokens;
-    } catch (StoreException e) {
-      throw asSql(e);
+    Map<byte[], byte[]> tokens = new LinkedHashMap<>();
+    for (DelegationTokenStore.StoredToken token : sql(() -> store.tokensModifiedBefore(maxModifiedTime,
+        maxResults))) {
+      tokens.put(token.identifier(), token.information());
     }
+    return tokens;
   }
 
   @Override
   protected void insertToken(int sequenceNum, byte[] tokenIdentifier, byte[] tokenInfo) throws SQLException {
-    try {
-      store.addToken(sequenceNum, tokenIdentifier, tokenInfo, Time.now());
-    } catch (StoreException e) {
-      throw asSql(e);
-    }
+    sql(() -> store.addToken(sequenceNum, tokenIdentifier, tokenInfo, Time.now()));
   }
 
   @Override
   protected void updateToken(int sequenceNum, byte[] tokenIdentifier, byte[] tokenInfo) throws SQLException {
-    try {
-      if (!store.updateToken(sequenceNum, tokenIdentifier, tokenInfo, Time.now())) {
-        throw new SQLException("delegation token " + sequenceNum + " is no longer stored (cancelled or expired)");
-      }
-    } catch (StoreException e) {
-      throw asSql(e);
+    if (!sql(() -> store.updateToken(sequenceNum, tokenIdentifier, tokenInfo, Time.now()))) {
+      throw new SQLException("delegation token " + sequenceNum + " is no longer stored (cancelled or expired)");
     }
   }
 
   @Override
   protected void deleteToken(int sequenceNum, byte[] tokenIdentifier) throws SQLException {
-    try {
-      store.deleteToken(sequenceNum, tokenIdentifier);
-    } catch (StoreException e) {
-      throw asSql(e);
-    }
+    sql(() -> store.deleteToken(sequenceNum, tokenIdentifier));
   }
 
   @Override
   protected byte[] selectDelegationKey(int keyId) throws SQLException {
-    try {
-      return store.masterKey(keyId);
-    } catch (StoreException e) {
-      throw asSql(e);
-    }
+    return sql(() -> store.masterKey(keyId));
   }
 
   @Override
   protected void insertDelegationKey(int keyId, byte[] delegationKey) throws SQLException {
-    try {
-      store.addMasterKey(keyId, delegationKey);
-    } catch (StoreException e) {
-      throw asSql(e);
-    }
+    sql(() -> store.addMasterKey(keyId, delegationKey));
   }
 
   @Override
   protected void updateDelegationKey(int keyId, byte[] delegationKey) throws SQLException {
-    try {
-      store.updateMasterKey(keyId, delegationKey);
-    } catch (StoreException e) {
-      throw asSql(e);
-    }
+    sql(() -> store.updateMasterKey(keyId, delegationKey));
   }
 
   @Override
   protected void deleteDelegationKey(int keyId) throws SQLException {
-    try {
-      store.deleteMasterKey(keyId);
-    } catch (StoreException e) {
-      throw asSql(e);
-    }
+    sql(() -> store.deleteMasterKey(keyId));
   }
 
   @Override
   protected int selectSequenceNum() throws SQLException {
-    return counter(Counter.TOKEN_SEQUENCE);
+    return sql(() -> store.counter(Counter.TOKEN_SEQUENCE));
   }
 
   @Override
   protected void updateSequenceNum(int value) throws SQLException {
-    setCounter(Counter.TOKEN_SEQUENCE, value);
+    sql(() -> store.setCounter(Counter.TOKEN_SEQUENCE, value));
   }
 
   @Override
   protected int incrementSequenceNum(int amount) throws SQLException {
-    return reserve(Counter.TOKEN_SEQUENCE, amount);
+    return sql(() -> store.reserve(Counter.TOKEN_SEQUENCE, amount));
   }
 
   @Override
   protected int selectKeyId() throws SQLException {
-    return counter(Counter.KEY_ID);
+    return sql(() -> store.counter(Counter.KEY_ID));
   }
 
   @Override
   protected void updateKeyId(int value) throws SQLException {
-    setCounter(Counter.KEY_ID, value);
+    sql(() -> store.setCounter(Counter.KEY_ID, value));
   }
 
   @Override
   protected int incrementKeyId(int amount) throws SQLException {
-    return reserve(Counter.KEY_ID, amount);
-  }
-
-  private int counter(Counter counter) throws SQLException {
-    try {
-      return store.counter(counter);
-    } catch (StoreException e) {
-      throw asSql(e);
-    }
-  }
-
-  private void setCounter(Counter counter, int value) throws SQLException {
-    try {
-      store.setCounter(counter, value);
-    } catch (StoreException e) {
-      throw asSql(e);
-    }
-  }
-
-  private int reserve(Counter counter, int amount) throws SQLException {
-    try {
-      return store.reserve(counter, amount);
-    } catch (StoreException e) {
-      throw asSql(e);
-    }
+    return sql(() -> store.reserve(Counter.KEY_ID, amount));
   }
 }

@@ -1,0 +1,146 @@
+package io.canopy.bench.nemesis;
+
+import io.canopy.cli.ClusterLayout;
+import io.canopy.cli.ClusterProperties;
+import io.canopy.cli.Daemons;
+import io.canopy.cli.Role;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * Injects one {@link FaultKind} at a time into the processes of a {@code canopy up} cluster, with signals (SIGKILL,
+ * SIGSTOP and SIGCONT to the process and everything it started: PostgreSQL's server processes too), holds it and heals
+ * it (SIGCONT, or {@code canopy up --restart} for what was killed); {@link #ensureAllRunning} then starts whatever
+ * left meanwhile (a paused namenode that was evicted may have).
+ */
+public final class ClusterFaults {
+  /** How long each kind of fault lasts before it is healed. */
+  static Duration hold(FaultKind kind) {
+    return switch (kind) {
+      case NAMENODE_KILL, DATANODES_KILL -> Duration.ofSeconds(3);
+      case NAMENODE_PAUSE -> Duration.ofSeconds(8);
+      case DATABASE_PAUSE -> Duration.ofSeconds(5);
+      case DATABASE_RESTART -> Duration.ZERO;
+    };
+  }
+
+  /**
+   * One injected fault: what, on which process, and when it started and was healed (nanos of the run's clock).
+   */
+  public record Injected(FaultKind kind, String target, long startNanos, long healedNanos) {
+  }
+
+  private final ClusterCommands commands;
+  private final ClusterLayout layout;
+  private final LongSupplier nanos;
+
+  ClusterFaults(ClusterCommands commands, LongSupplier nanos) {
+    this.commands = commands;
+    this.layout = new ClusterLayout(commands.dir());
+    this.nanos = nanos;
+  }
+
+  private ClusterProperties cluster() throws IOException {
+    return ClusterProperties.load(layout.propertiesFile())
+        .orElseThrow(() -> new IOException("no cluster in " + layout.root()));
+  }
+
+  private ProcessHandle process(Role role) throws IOException {
+    return new Daemons(layout).running(role)
+        .orElseThrow(() -> new IOException(role + " of " + layout.root() + " is not running"));
+  }
+
+  Injected inject(FaultKind kind, Random random) throws IOException, InterruptedException {
+    ClusterProperties cluster = cluster();
+    long start = nanos.getAsLong();
+    Duration hold = hold(kind);
+    String target;
+    switch (kind) {
+      case NAMENODE_KILL -> {
+        Role namenode = Role.namenode(1 + random.nextInt(cluster.namenodes()));
+        target = namenode.toString();
+        kill(process(namenode));
+        Thread.sleep(hold.toMillis());
+        commands.succeed("up", "--restart");
+      }
+      case NAMENODE_PAUSE -> {
+        Role namenode = Role.namenode(1 + random.nextInt(cluster.namenodes()));
+        target = namenode.toString();
+        ProcessHandle process = process(namenode);
+        signal("STOP", List.of(process));
+        Thread.sleep(hold.toMillis());
+        signal("CONT", List.of(process));
+      }
+      case DATANODES_KILL -> {
+        target = "the datanodes' process";
+        kill(process(Role.datanode(1)));
+        Thread.sleep(hold.toMillis());
+        commands.succeed("up", "--restart");
+      }
+      case DATABASE_PAUSE -> {
+        target = "PostgreSQL";
+        List<ProcessHandle> tree = tree(process(Role.DATABASE));
+        signal("STOP", tree);
+        Thread.sleep(hold.toMillis());
+        signal("CONT", tree);
+      }
+      case DATABASE_RESTART -> {
+        target = "PostgreSQL";
+        for (ProcessHandle process : tree(process(Role.DATABASE))) {
+          kill(process);
+        }
+        commands.succeed("up", "--restart");
+      }
+      default -> throw new IllegalArgumentException(kind.toString());
+    }
+    return new Injected(kind, target, start, nanos.getAsLong());
+  }
+
+  /** Starts again whatever process of the cluster does not run (a namenode that left after an eviction). */
+  void ensureAllRunning() throws IOException, InterruptedException {
+    Daemons daemons = new Daemons(layout);
+    // a namenode resumed after an eviction may take a few seconds to notice and leave: look twice
+    for (int look = 0; look < 2; look++) {
+      boolean allRunning = true;
+      for (Role role : cluster().roles()) {
+        allRunning &= daemons.running(role).isPresent();
+      }
+      if (!allRunning) {
+        commands.succeed("up", "--restart");
+        return;
+      }
+      Thread.sleep(2_000);
+    }
+  }
+
+  /** The process and every process it started, children first. */
+  private static List<ProcessHandle> tree(ProcessHandle root) {
+    List<ProcessHandle> all = new ArrayList<>(root.descendants().toList());
+    java.util.Collections.reverse(all);
+    all.add(root);
+    return all;
+  }
+
+  private static void kill(ProcessHandle process) throws IOException {
+    process.destroyForcibly();
+    if (!process.onExit().thenApply(exited -> true).completeOnTimeout(false, 10, TimeUnit.SECONDS).join()) {
+      throw new IOException("process " + process.pid() + " survived SIGKILL for 10 s");
+    }
+  }
+
+  private static void signal(String signal, List<ProcessHandle> processes) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of("kill", "-" + signal));
+    processes.forEach(process -> command.add(Long.toString(process.pid())));
+    Process kill = new ProcessBuilder(command).redirectErrorStream(true).start();
+    // a process of the tree that ended meanwhile (a database backend) makes kill answer 1: the others got the signal
+    if (!kill.waitFor(10, TimeUnit.SECONDS)) {
+      kill.destroyForcibly();
+      throw new IOException(String.join(" ", command) + " did not finish in 10 s");
+    }
+  }
+}
