@@ -13,7 +13,8 @@ CREATE INDEX delegation_tokens_modified ON delegation_tokens (modified_ms);
 
 CREATE TABLE delegation_keys (
   key_id          integer PRIMARY KEY,
-  delegation_key  bytea   NOT NULL
+  delegation_key  bytea   NOT NULL,
+  expiry_ms       bigint  NOT NULL
 );
 
 CREATE TABLE delegation_counters (

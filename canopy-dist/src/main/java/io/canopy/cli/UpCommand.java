@@ -239,28 +239,24 @@ public final class UpCommand implements Callable<Integer> {
    */
   private int restartDatabaseNodes(ClusterLayout layout, ClusterProperties cluster, List<Role> stopped,
       PrintWriter out) throws IOException {
-    Daemons daemons = new Daemons(layout);
-    for (Role node : stopped) {
-      daemons.removePid(node);
-    }
-    out.println("Canopy runs in " + layout.root() + " without " + Role.names(stopped) + ": restarting "
-        + (stopped.size() == 1 ? "it" : "them"));
-    out.flush();
     ClusterConfigs.writeAll(layout, cluster);
-    ClusterStarter starter = new ClusterStarter(layout, cluster, DaemonLauncher.forThisJvm(layout), out,
-        spec.commandLine().getErr(), Duration.ofSeconds(timeoutSeconds));
-    starter.startDatabaseNodes(stopped);
-    out.println(String.format(Locale.ROOT, "%s rejoined after %.1f s", Role.names(stopped),
-        starter.elapsedSeconds()));
-    printNamenodes(cluster, out);
-    out.println("fs.defaultFS=" + cluster.defaultFs());
-    out.flush();
-    return 0;
+    return restart(layout, cluster, stopped, "rejoined", out, starter -> starter.startDatabaseNodes(stopped));
   }
 
   /** {@code canopy up --restart}: starts the cluster's processes that do not run, leaving the others alone. */
   private int restartStopped(ClusterLayout layout, ClusterProperties cluster, List<Role> stopped, PrintWriter out)
       throws IOException {
+    return restart(layout, cluster, stopped, "restarted", out, starter -> starter.startStopped(stopped));
+  }
+
+  /** What starting {@code stopped} again takes, on a starter of this cluster. */
+  private interface RestartStep {
+    void run(ClusterStarter starter) throws IOException;
+  }
+
+  /** Starts {@code stopped} again with {@code step}, saying so, then prints the cluster's addresses. */
+  private int restart(ClusterLayout layout, ClusterProperties cluster, List<Role> stopped, String done,
+      PrintWriter out, RestartStep step) throws IOException {
     Daemons daemons = new Daemons(layout);
     for (Role role : stopped) {
       daemons.removePid(role);
@@ -270,8 +266,8 @@ public final class UpCommand implements Callable<Integer> {
     out.flush();
     ClusterStarter starter = new ClusterStarter(layout, cluster, DaemonLauncher.forThisJvm(layout), out,
         spec.commandLine().getErr(), Duration.ofSeconds(timeoutSeconds));
-    starter.startStopped(stopped);
-    out.println(String.format(Locale.ROOT, "%s restarted after %.1f s", Role.names(stopped),
+    step.run(starter);
+    out.println(String.format(Locale.ROOT, "%s %s after %.1f s", Role.names(stopped), done,
         starter.elapsedSeconds()));
     printNamenodes(cluster, out);
     out.println("fs.defaultFS=" + cluster.defaultFs());

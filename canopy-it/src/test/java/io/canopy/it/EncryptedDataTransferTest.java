@@ -49,7 +49,11 @@ class EncryptedDataTransferTest {
    * What a plain (unencrypted) READ_BLOCK of {@code block} with its valid {@code token} gets from {@code address}: a
    * status, or null when the server closed the connection without one.
    */
-  private static Status plainRead(InetSocketAddress address, ExtendedBlock block, Token<BlockTokenIdentifier> token) {
+  private static Status plainRead(InetSocketAddress address, ExtendedBlock block, Token<BlockTokenIdentifier> token)
+      throws IOException {
+    try (java.net.Socket probe = new java.net.Socket()) {
+      probe.connect(address, 10_000); // the server listens: a refusal below is its answer, not a dead port
+    }
     try {
       return BlockAccessTokenTest.rawRead(address, block, token);
     } catch (IOException e) {

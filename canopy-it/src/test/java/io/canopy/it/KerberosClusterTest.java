@@ -310,6 +310,55 @@ class KerberosClusterTest {
     }
   }
 
+  /**
+   * Only datanodes call DatanodeProtocol: a Kerberos user who registers as a datanode on the service port (to be handed
+   * the block keys) is refused, and a token holder is not even let in there (datanodes hold no tokens).
+   */
+  @Test
+  void onlyDatanodesUseTheServicePort() throws Exception {
+    InetSocketAddress service = cluster.nameNode(0).serviceAddress();
+    Configuration conf = new Configuration(cluster.conf());
+    UserGroupInformation alice = login("alice");
+    IOException refused = assertThrows(IOException.class, () -> alice.doAs((PrivilegedExceptionAction<Object>) () -> {
+      try (org.apache.hadoop.hdfs.protocolPB.DatanodeProtocolClientSideTranslatorPB datanode =
+          new org.apache.hadoop.hdfs.protocolPB.DatanodeProtocolClientSideTranslatorPB(service, conf)) {
+        return datanode.versionRequest();
+      }
+    }));
+    assertTrue(messages(refused).contains("only datanodes"), messages(refused));
+
+    Token<DelegationTokenIdentifier> token;
+    try (DistributedFileSystem fs = client(alice, 0)) {
+      token = alice.doAs((PrivilegedExceptionAction<Token<DelegationTokenIdentifier>>) () ->
+          fs.getClient().getNamenode().getDelegationToken(new Text("alice")));
+    }
+    UserGroupInformation task = UserGroupInformation.createRemoteUser("alice");
+    Token<DelegationTokenIdentifier> forService = new Token<>(token);
+    SecurityUtil.setTokenService(forService, service);
+    task.addToken(forService);
+    IOException noTokens = assertThrows(IOException.class, () -> task.doAs((PrivilegedExceptionAction<Object>) () -> {
+      try (org.apache.hadoop.hdfs.protocolPB.DatanodeProtocolClientSideTranslatorPB datanode =
+          new org.apache.hadoop.hdfs.protocolPB.DatanodeProtocolClientSideTranslatorPB(service, conf)) {
+        return datanode.versionRequest();
+      }
+    }));
+    assertTrue(messages(noTokens).contains("Client cannot authenticate via:[KERBEROS]"), messages(noTokens));
+    // and a token holder may cancel its own token (as HDFS), but not renew it
+    UserGroupInformation holder = UserGroupInformation.createRemoteUser("alice");
+    Token<DelegationTokenIdentifier> forClients = new Token<>(token);
+    SecurityUtil.setTokenService(forClients, cluster.nameNode(0).address());
+    holder.addToken(forClients);
+    try (DistributedFileSystem fs = client(holder, 0)) {
+      IOException renew = assertThrows(IOException.class, () -> holder.doAs(
+          (PrivilegedExceptionAction<Long>) () -> fs.getClient().getNamenode().renewDelegationToken(token)));
+      assertTrue(messages(renew).contains("only with kerberos"), messages(renew));
+      holder.doAs((PrivilegedExceptionAction<Void>) () -> {
+        fs.getClient().getNamenode().cancelDelegationToken(token);
+        return null;
+      });
+    }
+  }
+
   @Test
   void webHdfsIsRefusedRatherThanBelievingUserName() throws Exception {
     InetSocketAddress http = cluster.nameNode(0).httpAddress();

@@ -51,14 +51,20 @@ public interface DelegationTokenStore {
   /** The master key with this id, or null. */
   byte[] masterKey(int keyId) throws StoreException;
 
-  /** Adds a master key; a key already stored with this id fails. */
-  void addMasterKey(int keyId, byte[] key) throws StoreException;
+  /** Adds a master key, which expires at {@code expiryMs}; a key already stored with this id fails. */
+  void addMasterKey(int keyId, byte[] key, long expiryMs) throws StoreException;
 
   /** Replaces a master key (its expiry changed); whether it was there. */
-  boolean updateMasterKey(int keyId, byte[] key) throws StoreException;
+  boolean updateMasterKey(int keyId, byte[] key, long expiryMs) throws StoreException;
 
   /** Deletes a master key; whether it was there. */
   boolean deleteMasterKey(int keyId) throws StoreException;
+
+  /**
+   * Deletes the master keys that expired before {@code nowMs}, whichever namenode made them (one that stopped never
+   * deletes its own); how many. Every token a key signed has expired by the key's expiry.
+   */
+  int deleteExpiredMasterKeys(long nowMs) throws StoreException;
 
   /** A counter's value (0 before its first use). */
   int counter(Counter counter) throws StoreException;

@@ -2330,12 +2330,16 @@ public abstract class MetadataStoreContractTest {
     assertNull(tokens.tokenInformation(5, id));
 
     assertNull(tokens.masterKey(3));
-    tokens.addMasterKey(3, new byte[] {5, 5});
-    assertThrows(StoreException.class, () -> tokens.addMasterKey(3, new byte[] {6}), "a key id is stored once");
-    assertTrue(tokens.updateMasterKey(3, new byte[] {6}));
+    tokens.addMasterKey(3, new byte[] {5, 5}, 10_000);
+    assertThrows(StoreException.class, () -> tokens.addMasterKey(3, new byte[] {6}, 10_000),
+        "a key id is stored once");
+    assertTrue(tokens.updateMasterKey(3, new byte[] {6}, 20_000));
     assertArrayEquals(new byte[] {6}, tokens.masterKey(3));
+    tokens.addMasterKey(4, new byte[] {7}, 5_000);
+    assertEquals(1, tokens.deleteExpiredMasterKeys(15_000), "the key whose expiry passed, not the one renewed");
+    assertNull(tokens.masterKey(4));
     assertTrue(tokens.deleteMasterKey(3));
-    assertFalse(tokens.updateMasterKey(3, new byte[] {6}));
+    assertFalse(tokens.updateMasterKey(3, new byte[] {6}, 20_000));
     assertNull(tokens.masterKey(3));
 
     assertEquals(0, tokens.counter(DelegationTokenStore.Counter.TOKEN_SEQUENCE));

@@ -279,7 +279,7 @@ public final class NameNode implements AutoCloseable {
     ClusterAdminCalls adminCalls = new ClusterAdminCalls(runner, blocks, services, replicaReports,
         blockTokens.enabled());
     // every namespace operation a client asks for, over RPC or WebHDFS, goes to HDFS's audit log
-    SharedDelegationTokens delegationTokens = startDelegationTokens(conf, store);
+    SharedDelegationTokens delegationTokens = delegationTokens(conf, store);
     ClientProtocolServer namespaceCalls = new ClientProtocolServer(conf, services, blocks, runner, adminCalls,
         subtreeOperations, election::selfId, delegationTokens != null ? DelegationTokenCalls.of(delegationTokens)
             : DelegationTokenCalls.none(KerberosLogin.kerberos(conf) ? store.describe()
@@ -406,11 +406,10 @@ public final class NameNode implements AutoCloseable {
   }
 
   /**
-   * With Kerberos, delegation tokens shared through the store (design 023), their threads started (they stop with
-   * the RPC servers); null without Kerberos or on an engine that keeps none (getDelegationToken then says so).
+   * With Kerberos, delegation tokens shared through the store (design 023); their threads start and stop with the RPC
+   * servers. Null without Kerberos or on an engine that keeps none (getDelegationToken then says so).
    */
-  private static SharedDelegationTokens startDelegationTokens(Configuration conf, MetadataStore store)
-      throws IOException {
+  private static SharedDelegationTokens delegationTokens(Configuration conf, MetadataStore store) {
     if (!KerberosLogin.kerberos(conf)) {
       return null;
     }
@@ -419,9 +418,7 @@ public final class NameNode implements AutoCloseable {
       LOG.warn("{} keeps no delegation tokens: clients authenticate with Kerberos only", store.describe());
       return null;
     }
-    SharedDelegationTokens tokens = new SharedDelegationTokens(conf, tokenStore.get());
-    tokens.startThreads();
-    return tokens;
+    return new SharedDelegationTokens(conf, tokenStore.get());
   }
 
   /** The HTTP server (status page, WebHDFS, /jmx) on {@link NameNodeConfig#HTTP_ADDRESS}; null when none is set. */

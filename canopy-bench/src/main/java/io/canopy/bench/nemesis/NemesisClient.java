@@ -19,13 +19,13 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
 import org.apache.hadoop.hdfs.protocol.RecoveryInProgressException;
-import org.apache.hadoop.io.IOUtils;
 import org.apache.hadoop.ipc.RemoteException;
 
 /**
  * One client of the nemesis workload, on its own connection to the cluster (every namenode, with failover). Most of
  * its operations change files only it writes ({@link OwnFile}): each read checks that every acknowledged write is
- * there with its bytes intact. The rest are namespace operations (mkdirs, create, rename, delete) in a directory it
+ * there with its bytes intact; a file with an operation in doubt is set aside until the end, then checked against
+ * every outcome the operations in doubt allow. The rest are namespace operations (mkdirs, create, rename, delete) in a directory it
  * shares with another client, recorded as a history for the linearizability checker; the shared directory changes
  * with the epoch, so each history stays short. Runs until stopped; each operation is bounded by the client's own
  * retry settings.
@@ -50,6 +50,9 @@ final class NemesisClient implements Runnable {
   private final IntSupplier epoch;
   private final AtomicLong tokens;
   private final List<OwnFile> own = new ArrayList<>();
+  /** Files with an operation in doubt, left untouched until the final check. */
+  private final List<OwnFile> retired = new ArrayList<>();
+  private final AtomicLong generation = new AtomicLong();
   private final List<FsOperation> shared = Collections.synchronizedList(new ArrayList<>());
   private final List<Latency> latencies = Collections.synchronizedList(new ArrayList<>());
   private final List<String> violations = Collections.synchronizedList(new ArrayList<>());
@@ -84,7 +87,7 @@ final class NemesisClient implements Runnable {
     while (!stopping) {
       long start = nanos.getAsLong();
       if (random.nextInt(10) < 6) {
-        ownStep(own.get(random.nextInt(own.size())));
+        ownStep(random.nextInt(own.size()));
       } else {
         sharedStep();
       }
@@ -95,24 +98,34 @@ final class NemesisClient implements Runnable {
 
   // ---- own files ----
 
-  private void ownStep(OwnFile file) {
-    if (!file.certain()) {
-      readAndCheck(file);
-      return;
-    }
+  private void ownStep(int slot) {
+    OwnFile file = own.get(slot);
     long token = tokens.incrementAndGet();
     if (!file.exists()) {
-      ownWrite(file, Kind.CREATE, token);
+      ownWrite(slot, Kind.CREATE, token);
       return;
     }
     switch (random.nextInt(4)) {
-      case 0, 1 -> ownWrite(file, Kind.APPEND, token);
+      case 0, 1 -> ownWrite(slot, Kind.APPEND, token);
       case 2 -> readAndCheck(file);
-      default -> ownDelete(file);
+      default -> ownDelete(slot);
     }
   }
 
-  private void ownWrite(OwnFile file, Kind kind, long token) {
+  /**
+   * The file of {@code slot} had an operation whose outcome this client never learned: it is set aside untouched
+   * until the end (a namenode that was paused may still carry the call out later), checked then once it is closed,
+   * and the slot goes on with a new file.
+   */
+  private void retire(int slot, FsOperation.Kind kind, long token) {
+    OwnFile file = own.get(slot);
+    file.unknown(kind, token);
+    retired.add(file);
+    own.set(slot, new OwnFile(file.path().replaceFirst("\\.g\\d+$", "") + ".g" + generation.incrementAndGet()));
+  }
+
+  private void ownWrite(int slot, Kind kind, long token) {
+    OwnFile file = own.get(slot);
     byte[] record = Records.encode(token, random.nextInt(10) == 0 ? LARGE_PAYLOAD : SMALL_PAYLOAD);
     Path path = new Path(file.path());
     boolean opened = false;
@@ -130,30 +143,31 @@ final class NemesisClient implements Runnable {
       } else if (!opened && kind == Kind.CREATE && e instanceof FileAlreadyExistsException) {
         violations.add(file.path() + ": create refused (the file exists) though this client alone writes it and "
             + "knew it absent: " + e.getMessage());
-        file.unknown(kind, token); // learn its state by the next read
+        retire(slot, kind, token);
       } else if (!opened && kind == Kind.APPEND && e instanceof FileNotFoundException) {
         violations.add(file.path() + ": append refused (no such file) though it was acknowledged: " + e.getMessage());
-        file.unknown(kind, token);
+        retire(slot, kind, token);
       } else {
-        file.unknown(kind, token);
         unknown.incrementAndGet();
         recoverLease(path);
+        retire(slot, kind, token);
       }
     }
   }
 
-  private void ownDelete(OwnFile file) {
+  private void ownDelete(int slot) {
+    OwnFile file = own.get(slot);
     try {
       if (fs.delete(new Path(file.path()), false)) {
         file.acknowledged(Kind.DELETE, 0);
         acknowledged.incrementAndGet();
       } else {
         violations.add(file.path() + ": delete answered false (no such file) though its create was acknowledged");
-        file.unknown(Kind.DELETE, 0);
+        retire(slot, Kind.DELETE, 0);
       }
     } catch (IOException | RuntimeException e) {
-      file.unknown(Kind.DELETE, 0);
       unknown.incrementAndGet();
+      retire(slot, Kind.DELETE, 0);
     }
   }
 
@@ -170,12 +184,10 @@ final class NemesisClient implements Runnable {
     return true;
   }
 
+  /** The file's records, read to its end; null when there is no such file. */
   private Records.Decoded read(Path path) throws IOException {
     try (FSDataInputStream in = fs.open(path)) {
-      long length = fs.getFileStatus(path).getLen();
-      byte[] data = new byte[Math.toIntExact(length)];
-      IOUtils.readFully(in, data, 0, data.length);
-      return Records.decode(data);
+      return Records.decode(in.readAllBytes());
     } catch (FileNotFoundException e) {
       return null;
     }
@@ -200,17 +212,31 @@ final class NemesisClient implements Runnable {
    * {@code attempts} bounds them); the files that could not be read are violations too.
    */
   void finalCheck(int attempts) throws InterruptedException {
-    for (OwnFile file : own) {
+    List<OwnFile> all = new ArrayList<>(own);
+    all.addAll(retired);
+    for (OwnFile file : all) {
       boolean read = false;
       for (int attempt = 0; attempt < attempts && !read; attempt++) {
-        read = readAndCheck(file);
+        read = closed(new Path(file.path())) && readAndCheck(file);
         if (!read) {
           Thread.sleep(1_000);
         }
       }
       if (!read) {
-        violations.add(file.path() + ": unreadable after the cluster healed (" + attempts + " attempts)");
+        violations.add(file.path() + ": unreadable (or still open) after the cluster healed (" + attempts
+            + " attempts)");
       }
+    }
+  }
+
+  /** Whether the file is closed (its lease recovered, if a write of it never completed) or absent. */
+  private boolean closed(Path path) {
+    try {
+      return fs.recoverLease(path);
+    } catch (FileNotFoundException e) {
+      return true;
+    } catch (IOException | RuntimeException e) {
+      return false;
     }
   }
 

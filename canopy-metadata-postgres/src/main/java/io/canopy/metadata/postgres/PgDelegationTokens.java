@@ -114,21 +114,29 @@ final class PgDelegationTokens implements DelegationTokenStore {
   }
 
   @Override
-  public void addMasterKey(int keyId, byte[] key) throws StoreException {
-    run("storing a delegation key", "INSERT INTO delegation_keys (key_id, delegation_key) VALUES (?, ?)",
+  public void addMasterKey(int keyId, byte[] key, long expiryMs) throws StoreException {
+    run("storing a delegation key", "INSERT INTO delegation_keys (key_id, delegation_key, expiry_ms) VALUES (?, ?, ?)",
         statement -> {
           statement.setInt(1, keyId);
           statement.setBytes(2, key);
+          statement.setLong(3, expiryMs);
         }, PreparedStatement::executeUpdate, true);
   }
 
   @Override
-  public boolean updateMasterKey(int keyId, byte[] key) throws StoreException {
-    return run("updating a delegation key", "UPDATE delegation_keys SET delegation_key = ? WHERE key_id = ?",
-        statement -> {
+  public boolean updateMasterKey(int keyId, byte[] key, long expiryMs) throws StoreException {
+    return run("updating a delegation key", "UPDATE delegation_keys SET delegation_key = ?, expiry_ms = ? "
+        + "WHERE key_id = ?", statement -> {
           statement.setBytes(1, key);
-          statement.setInt(2, keyId);
+          statement.setLong(2, expiryMs);
+          statement.setInt(3, keyId);
         }, statement -> statement.executeUpdate() == 1, true);
+  }
+
+  @Override
+  public int deleteExpiredMasterKeys(long nowMs) throws StoreException {
+    return run("deleting expired delegation keys", "DELETE FROM delegation_keys WHERE expiry_ms < ?",
+        statement -> statement.setLong(1, nowMs), PreparedStatement::executeUpdate, true);
   }
 
   @Override

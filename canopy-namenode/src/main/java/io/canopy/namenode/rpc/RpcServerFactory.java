@@ -5,6 +5,7 @@ import io.canopy.client.proto.CanopyClientProtocolProtos.CanopyClientProtocolSer
 import io.canopy.namenode.NameNodeConfig;
 import io.canopy.namenode.datanode.StaleRegistrationException;
 import io.canopy.namenode.membership.MembershipView;
+import io.canopy.namenode.security.DatanodeCallers;
 import io.canopy.namenode.security.SharedDelegationTokens;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -61,8 +62,10 @@ public final class RpcServerFactory {
 
   /**
    * The servers, not started yet; the service port is bound first, so the client port's refusal can name it. With
-   * Kerberos ({@code hadoop.security.authentication=kerberos}, the process logged in) both accept SASL only:
-   * Kerberos, and delegation tokens verified by {@code tokens} (null: none accepted), which stop with the servers.
+   * Kerberos ({@code hadoop.security.authentication=kerberos}, the process logged in) both accept SASL only: the
+   * client port Kerberos and delegation tokens verified by {@code tokens} (null: none accepted), whose threads start
+   * here and stop with the servers; the service port Kerberos alone (datanodes hold no tokens), and DatanodeProtocol
+   * only from the datanodes' principal ({@link DatanodeCallers}).
    */
   public static RpcServers build(Configuration conf, InetSocketAddress clientAddress,
       InetSocketAddress serviceAddress, ClientProtocol client, CanopyClientProtocolServer canopyCalls,
@@ -75,7 +78,10 @@ public final class RpcServerFactory {
     RPC.setProtocolEngine(conf, CanopyClientProtocolPB.class, ProtobufRpcEngine2.class);
     RPC.Server service;
     try {
-      service = buildService(conf, serviceAddress, datanode, namenode, tokens);
+      if (tokens != null) {
+        tokens.startThreads();
+      }
+      service = buildService(conf, serviceAddress, DatanodeCallers.checked(datanode, conf), namenode);
     } catch (IOException | RuntimeException e) {
       if (tokens != null) {
         tokens.stopThreads();
@@ -98,7 +104,7 @@ public final class RpcServerFactory {
   }
 
   private static RPC.Server buildService(Configuration conf, InetSocketAddress address, DatanodeProtocol datanode,
-      NamenodeProtocolServer namenode, SharedDelegationTokens tokens) throws IOException {
+      NamenodeProtocolServer namenode) throws IOException {
     RPC.Server server = new RPC.Builder(conf)
         .setProtocol(DatanodeProtocolPB.class)
         .setInstance(DatanodeProtocolService.newReflectiveBlockingService(
@@ -106,7 +112,6 @@ public final class RpcServerFactory {
         .setBindAddress(address.getHostString())
         .setPort(address.getPort())
         .setNumHandlers(NameNodeConfig.serviceHandlerCount(conf))
-        .setSecretManager(tokens)
         .setVerbose(false)
         .build();
     addNamenodeProtocol(server, namenode);

@@ -1,6 +1,7 @@
 package io.canopy.namenode.security;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.ipc.Server;
@@ -12,8 +13,8 @@ import org.apache.hadoop.security.token.Token;
 
 /**
  * {@code ClientProtocol}'s delegation-token calls, with HDFS's rules: only a caller who authenticated with Kerberos
- * (not with a token) gets, renews or cancels a token; the token names its owner, real user and renewer; only the
- * renewer renews, only the owner or the renewer cancels. With security off there is no token to give (HDFS answers
+ * (not with a token) gets or renews a token; the token names its owner, real user and renewer; only the renewer
+ * renews, only the owner or the renewer cancels. With security off there is no token to give (HDFS answers
  * null, and {@code FileSystem.addDelegationTokens} skips it).
  */
 public final class DelegationTokenCalls {
@@ -46,7 +47,11 @@ public final class DelegationTokenCalls {
     Text realUser = caller.getRealUser() == null ? null : new Text(caller.getRealUser().getUserName());
     DelegationTokenIdentifier identifier = new DelegationTokenIdentifier(new Text(caller.getUserName()),
         renewer == null ? new Text() : renewer, realUser);
-    return new Token<>(identifier, manager);
+    try {
+      return new Token<>(identifier, manager);
+    } catch (UncheckedIOException e) {
+      throw e.getCause(); // not stored: no namenode would accept it (SharedDelegationTokens.storeToken)
+    }
   }
 
   /** The token's new expiry time. */
@@ -55,9 +60,22 @@ public final class DelegationTokenCalls {
     return running.renewToken(token, kerberosCaller("renewed").getShortUserName());
   }
 
+  /** As HDFS: the owner or the renewer cancels, however authenticated (a job cancels its own token when done). */
   public void cancel(Token<DelegationTokenIdentifier> token) throws IOException {
     SharedDelegationTokens running = running("cancelled");
-    running.cancelToken(token, kerberosCaller("cancelled").getUserName());
+    running.cancelToken(token, rpcCaller().getUserName());
+  }
+
+  /**
+   * The RPC caller; refused outside an RPC call (this process, logged in as the namenode, must never be handed a
+   * token in its own name by accident).
+   */
+  private static UserGroupInformation rpcCaller() throws AccessControlException {
+    UserGroupInformation caller = Server.getRemoteUser();
+    if (caller == null) {
+      throw new AccessControlException("delegation tokens are handled for RPC callers only");
+    }
+    return caller;
   }
 
   private SharedDelegationTokens running(String what) throws InvalidToken {
@@ -70,10 +88,7 @@ public final class DelegationTokenCalls {
 
   /** The caller, who must have authenticated with Kerberos (HDFS refuses a token holder, who could extend it). */
   private static UserGroupInformation kerberosCaller(String what) throws IOException {
-    UserGroupInformation caller = Server.getRemoteUser();
-    if (caller == null) {
-      caller = UserGroupInformation.getCurrentUser();
-    }
+    UserGroupInformation caller = rpcCaller();
     AuthenticationMethod method = caller.getAuthenticationMethod();
     if (method == AuthenticationMethod.PROXY && caller.getRealUser() != null) {
       method = caller.getRealUser().getAuthenticationMethod();

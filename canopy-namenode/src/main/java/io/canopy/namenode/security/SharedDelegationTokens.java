@@ -3,6 +3,10 @@ package io.canopy.namenode.security;
 import io.canopy.metadata.DelegationTokenStore;
 import io.canopy.metadata.DelegationTokenStore.Counter;
 import io.canopy.metadata.StoreException;
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -10,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
+import org.apache.hadoop.security.token.delegation.DelegationKey;
 import org.apache.hadoop.security.token.delegation.SQLDelegationTokenSecretManager;
 import org.apache.hadoop.security.token.delegation.web.DelegationTokenManager;
 import org.apache.hadoop.util.Time;
@@ -24,6 +29,7 @@ import org.apache.hadoop.util.Time;
  * and {@code dfs.namenode.delegation.token.max-lifetime}.
  */
 public final class SharedDelegationTokens extends SQLDelegationTokenSecretManager<DelegationTokenIdentifier> {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SharedDelegationTokens.class);
   /** How long a namenode trusts the token rows it read (a cancellation elsewhere reaches it within this). */
   public static final String CACHE_MS_KEY = "canopy.namenode.delegation.token.cache-ms";
   public static final long CACHE_MS_DEFAULT = 1_000;
@@ -132,12 +138,64 @@ public final class SharedDelegationTokens extends SQLDelegationTokenSecretManage
 
   @Override
   protected void insertDelegationKey(int keyId, byte[] delegationKey) throws SQLException {
-    sql(() -> store.addMasterKey(keyId, delegationKey));
+    long expiry = expiry(delegationKey);
+    sql(() -> store.addMasterKey(keyId, delegationKey, expiry));
   }
 
   @Override
   protected void updateDelegationKey(int keyId, byte[] delegationKey) throws SQLException {
-    sql(() -> store.updateMasterKey(keyId, delegationKey));
+    long expiry = expiry(delegationKey);
+    sql(() -> store.updateMasterKey(keyId, delegationKey, expiry));
+  }
+
+  /** The expiry inside a serialized {@link DelegationKey}. */
+  private static long expiry(byte[] delegationKey) throws SQLException {
+    DelegationKey key = new DelegationKey();
+    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(delegationKey))) {
+      key.readFields(in);
+    } catch (IOException e) {
+      throw new SQLException("unreadable delegation key", e);
+    }
+    return key.getExpiryDate();
+  }
+
+  /**
+   * Stores a new token, failing the issue when the database did not take it: Hadoop's class would log the failure
+   * and hand out a token no namenode accepts.
+   */
+  @Override
+  protected void storeToken(DelegationTokenIdentifier ident, DelegationTokenInformation tokenInfo)
+      throws IOException {
+    try {
+      super.storeToken(ident, tokenInfo);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Deletes a cancelled token's row, failing the cancel when the database did not: Hadoop's class would log the
+   * failure and answer success while every namenode still accepts the token.
+   */
+  @Override
+  protected void removeStoredToken(DelegationTokenIdentifier ident) throws IOException {
+    try {
+      deleteToken(ident.getSequenceNumber(), ident.getBytes());
+    } catch (SQLException e) {
+      throw new IOException("cannot delete delegation token " + ident.getSequenceNumber() + " from the database: "
+          + e.getMessage(), e);
+    }
+  }
+
+  /** Rolls this namenode's key as Hadoop does, then deletes every expired key, a stopped namenode's too. */
+  @Override
+  protected void rollMasterKey() throws IOException {
+    super.rollMasterKey();
+    try {
+      sql(() -> store.deleteExpiredMasterKeys(Time.now()));
+    } catch (SQLException e) {
+      LOG.warn("Cannot delete expired delegation keys (the next roll tries again): {}", e.getMessage());
+    }
   }
 
   @Override
