@@ -24,6 +24,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.net.NetUtils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -99,8 +100,9 @@ class DeclaredClientLocationTest {
       }
       assertEquals(1, cluster.nameNode(0).clientLocations().size(), "one JVM, one RPC client id, one declaration");
       try (CanopyClientCalls calls = new CanopyClientCalls(conf, cluster.nameNode(0).address())) {
-        InvalidRequestException refused = assertThrows(InvalidRequestException.class,
-            () -> calls.declareLocation("az2"));
+        // one namenode's raw calls: its refusal comes as a RemoteException (Canopy's client unwraps above its retries)
+        RemoteException refused = assertThrows(RemoteException.class, () -> calls.declareLocation("az2"));
+        assertEquals(InvalidRequestException.class.getName(), refused.getClassName());
         assertTrue(refused.getMessage().contains("'az2'"), refused.getMessage());
       }
       assertEquals(1, cluster.nameNode(0).clientLocations().size(), "a refused declaration records nothing");
