@@ -45,13 +45,12 @@ public final class ClusterConfigs {
   /** The file system class of {@code hdfs://} URIs, set to Canopy's in the clients' configuration. */
   public static final String CLIENT_FILE_SYSTEM_KEY = "fs.hdfs.impl";
 
-  /** Keys canopy up sets per process; an override would break the cluster, so -D refuses them. */
   /**
-   * Settings a {@code canopy up} cluster keeps at their value without Kerberos (it runs no KDC): the processes would
-   * accept them only with Kerberos keys a local cluster does not have.
+   * Settings a {@code canopy up} cluster without --secure keeps at their value (it runs no KDC): the processes would
+   * accept them only with Kerberos.
    */
-  private static final Map<String, String> KERBEROS_ONLY = Map.of("hadoop.security.authentication", "simple",
-      "hadoop.rpc.protection", "authentication", "dfs.data.transfer.protection", "");
+  private static final Map<String, String> KERBEROS_ONLY = Map.of(SecureMode.RPC_PROTECTION_KEY, "authentication",
+      "dfs.data.transfer.protection", "");
 
   private static final Map<String, String> RESERVED = Map.of(
       "fs.defaultFS", "it is namenode 1's address, or the nameservice of every namenode",
@@ -87,8 +86,16 @@ public final class ClusterConfigs {
     checkOverridable(key, null);
   }
 
-  /** Throws a usage error when {@code key} may not be set with -D, or not to {@code value}. */
+  /** Throws a usage error when {@code key} may not be set with -D, or not to {@code value}, without --secure. */
   public static void checkOverridable(String key, String value) {
+    checkOverridable(key, value, false);
+  }
+
+  /**
+   * Throws a usage error when {@code key} may not be set with -D, or not to {@code value}, in a cluster that is
+   * {@code secure} ({@code canopy up --secure}) or not.
+   */
+  public static void checkOverridable(String key, String value, boolean secure) {
     if (key == null || key.isBlank() || key.chars().anyMatch(Character::isWhitespace)) {
       throw new CliException(2, "-D needs KEY=VALUE with a non-empty key without spaces, got '" + key + "'");
     }
@@ -105,10 +112,17 @@ public final class ClusterConfigs {
     if (reason != null) {
       throw new CliException(2, "-D " + key + " cannot be overridden: canopy up sets it because " + reason);
     }
-    if (value != null && KERBEROS_ONLY.containsKey(key) && !value.trim().equalsIgnoreCase(KERBEROS_ONLY.get(key))) {
-      throw new CliException(2, "-D " + key + "=" + value.trim() + " is not supported by canopy up, whose cluster "
-          + "authenticates with \"simple\": Kerberos needs a KDC, principals and keytabs for every process; configure "
-          + "them on namenodes and datanodes started by hand (docs/compatibility.md, secure mode). "
+    if (SecureMode.KERBEROS_KEYS.contains(key) && value != null
+        && !value.trim().equalsIgnoreCase(secure ? SecureMode.keys().getOrDefault(key, "") : "simple")) {
+      throw new CliException(2, "-D " + key + "=" + value.trim() + ": canopy up sets " + key + " itself: "
+          + (secure ? "a secure cluster logs every process in from the keytabs its own KDC writes in DIR/kdc"
+          : "`canopy up --secure` runs a cluster with Kerberos (its own KDC, principals and keytabs); without it the "
+          + "cluster authenticates with \"simple\"") + " (docs/compatibility.md, secure mode)");
+    }
+    if (!secure && value != null && KERBEROS_ONLY.containsKey(key)
+        && !value.trim().equalsIgnoreCase(KERBEROS_ONLY.get(key))) {
+      throw new CliException(2, "-D " + key + "=" + value.trim() + " needs Kerberos: run `canopy up --secure` (a "
+          + "local KDC, principals and keytabs for every process; docs/compatibility.md, secure mode). "
           + SecuritySettings.explanation());
     }
     if (value != null) {
@@ -145,11 +159,17 @@ public final class ClusterConfigs {
     if (datanode) {
       DataNodeLauncher.DEFAULTS.forEach((key, value) -> files.get(fileFor(key)).put(key, value));
     }
+    if (cluster.secure()) {
+      SecureMode.defaults().forEach((key, value) -> files.get(fileFor(key)).put(key, value));
+    }
     cluster.overrides().forEach((key, value) -> {
       if (!key.startsWith(MetadataConfig.PREFIX)) {
         files.get(fileFor(key)).put(key, value);
       }
     });
+    if (cluster.secure()) {
+      SecureMode.keys().forEach((key, value) -> files.get(fileFor(key)).put(key, value));
+    }
     files.get(CORE_SITE).put("fs.defaultFS", cluster.defaultFs());
     if (datanode || cluster.clientsUseNameservice()) {
       nameserviceKeys(cluster, datanode).forEach((key, value) -> files.get(fileFor(key)).put(key, value));
@@ -295,7 +315,7 @@ public final class ClusterConfigs {
       IgniteNodeConfigs.writeAll(layout, cluster);
     }
     for (Role role : cluster.roles()) {
-      if (!role.kind().database()) {
+      if (!role.kind().database() && role.kind() != Role.Kind.KDC) {
         Map<String, Map<String, String>> files = filesFor(role, cluster);
         boolean namenode = role.kind() == Role.Kind.NAMENODE;
         if (namenode && cluster.zones() > 0) {
@@ -310,6 +330,9 @@ public final class ClusterConfigs {
             files.get(CANOPY_SITE).put(IgniteSettings.ADDRESSES, String.join(",",
                 MetadataAccess.homeFirst(cluster.databaseNodeClientAddresses(), role.index())));
           }
+        }
+        if (cluster.secure()) {
+          SecureMode.keytabKeys(role, layout).forEach((key, value) -> files.get(fileFor(key)).put(key, value));
         }
         if (role.kind() == Role.Kind.DATANODE) {
           files.get(HDFS_SITE).put("dfs.datanode.data.dir",
@@ -348,6 +371,9 @@ public final class ClusterConfigs {
       throw new CliException(layout.etc().resolve(CORE_SITE) + " is missing; `canopy up --dir " + layout.root()
           + "` writes it");
     }
-    return load(layout.etc());
+    Configuration conf = load(layout.etc());
+    // a secure cluster's (canopy up --secure): this JVM logs in as the cluster's user from its keytab
+    SecureMode.loginIfSecure(layout, conf);
+    return conf;
   }
 }

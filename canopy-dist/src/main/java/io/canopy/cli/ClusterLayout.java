@@ -14,6 +14,7 @@ import java.nio.file.Path;
  * DIR/ignite/db-K            data of Ignite database node K (canopy up --engine ignite); DIR/ignite/initialized once
  *                            the nodes' first start initialized their cluster
  * DIR/secrets/ROLE.password  the embedded database's passwords (0600, the directory 0700; docs/design/010)
+ * DIR/kdc                    the local KDC of a secure cluster (canopy up --secure): krb5.conf, keytabs (0600)
  * DIR/dn/I                   data directory of datanode I
  * DIR/logs/ROLE.log          stdout and stderr of one process (the datanodes' shared one: DIR/logs/datanodes.log)
  * DIR/run/ROLE.pid           pid of the process running the role (every datanode's names their shared process)
@@ -94,6 +95,31 @@ public final class ClusterLayout {
   /** The embedded database's password files, one per role (see EmbeddedPostgresServer). */
   public Path secretsDir() {
     return root.resolve("secrets");
+  }
+
+  /** The work directory of a secure cluster's KDC: its krb5.conf and the keytabs it writes at each start. */
+  public Path kdcDir() {
+    return root.resolve("kdc");
+  }
+
+  /** The Kerberos client configuration every process of a secure cluster reads ({@code java.security.krb5.conf}). */
+  public Path krb5Conf() {
+    return kdcDir().resolve("krb5.conf");
+  }
+
+  /** The keytab of the namenodes' and datanodes' service principals. */
+  public Path serviceKeytab() {
+    return kdcDir().resolve("service.keytab");
+  }
+
+  /** The keytab of the user who runs the cluster, with which the CLI logs in. */
+  public Path userKeytab() {
+    return kdcDir().resolve("user.keytab");
+  }
+
+  /** Written by the KDC once it serves and its keytabs are written; removed before it starts. */
+  public Path kdcReadyMarker() {
+    return kdcDir().resolve("ready");
   }
 
   public Path dataNodesDir() {

@@ -270,8 +270,29 @@ public final class ClusterProperties {
     return overrides;
   }
 
+  /** Every process of the cluster in start order: the KDC of a secure cluster, the database, namenodes, datanodes. */
   public Iterable<Role> roles() {
-    return Role.all(databaseRoles(), namenodes, datanodes);
+    List<Role> roles = new ArrayList<>();
+    if (secure()) {
+      roles.add(Role.KDC);
+    }
+    roles.addAll(Role.all(databaseRoles(), namenodes, datanodes));
+    return roles;
+  }
+
+  /**
+   * Whether the cluster runs in secure mode ({@code canopy up --secure}, design 023): Kerberos on every RPC, with a
+   * local KDC of its own. Recorded as the KDC's planned port, which only a secure cluster has.
+   */
+  public boolean secure() {
+    return ports.containsKey(Role.KDC.name());
+  }
+
+  /** This cluster's plan with its KDC port removed: the same cluster with simple authentication. */
+  public ClusterProperties withoutKdc() {
+    Map<String, Integer> fewer = new TreeMap<>(ports);
+    fewer.remove(Role.KDC.name());
+    return new ClusterProperties(engine, databaseNodes, namenodes, datanodes, zones, fewer, overrides);
   }
 
   /**

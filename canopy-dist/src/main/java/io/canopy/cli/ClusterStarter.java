@@ -62,6 +62,9 @@ final class ClusterStarter {
   /** Starts everything; returns once namenodes answer and every datanode is live. */
   void start() throws IOException {
     run(() -> {
+      if (cluster.secure()) {
+        startKdc();
+      }
       if (cluster.externalDatabase()) {
         progress("metadata in the external database named by " + ClusterProperties.externalKey(cluster.engine()));
       } else if (cluster.onIgnite()) {
@@ -84,7 +87,7 @@ final class ClusterStarter {
    */
   private void awaitSafeModeOff() throws IOException {
     int port = cluster.port(Role.namenode(1));
-    ClusterProbe probe = new ClusterProbe(ClusterConfigs.load(layout.etc()));
+    ClusterProbe probe = new ClusterProbe(ClusterConfigs.loadClient(layout));
     String[] lastTip = {probe.safeModeTip(port)};
     if (lastTip[0] == null) {
       return;
@@ -133,6 +136,9 @@ final class ClusterStarter {
    */
   void startStopped(List<Role> stopped) throws IOException {
     run(() -> {
+      if (stopped.contains(Role.KDC)) {
+        startKdc();
+      }
       if (stopped.contains(Role.DATABASE)) {
         startDatabase();
       }
@@ -176,6 +182,23 @@ final class ClusterStarter {
 
   double elapsedSeconds() {
     return (System.nanoTime() - startNanos) / 1e9;
+  }
+
+  /**
+   * Starts a secure cluster's KDC (design 023) and waits until it serves and has written the keytabs and krb5.conf
+   * that every other process then reads.
+   */
+  private void startKdc() throws IOException {
+    int port = cluster.port(Role.KDC);
+    Files.deleteIfExists(layout.kdcReadyMarker());
+    Started kdc = launch(Role.KDC, List.of(layout.kdcDir().toString(), Integer.toString(port), SecureMode.user()));
+    waitFor(kdc, "the KDC to serve on 127.0.0.1:" + port + " and write its keytabs", () -> {
+      if (!Files.exists(layout.kdcReadyMarker())) {
+        throw new IOException("no " + layout.kdcReadyMarker() + " yet");
+      }
+    });
+    progress("KDC ready on 127.0.0.1:" + port + " (realm " + SecureMode.REALM + ", keytabs in " + layout.kdcDir()
+        + ")");
   }
 
   private void startDatabase() throws IOException {
@@ -276,7 +299,7 @@ final class ClusterStarter {
   }
 
   private void launchNamenodes(List<Role> roles) throws IOException {
-    ClusterProbe probe = new ClusterProbe(ClusterConfigs.load(layout.etc()));
+    ClusterProbe probe = new ClusterProbe(ClusterConfigs.loadClient(layout));
     List<Started> namenodes = new ArrayList<>();
     for (Role role : roles) {
       namenodes.add(launch(role, List.of(layout.confDir(role).toString())));
@@ -298,7 +321,7 @@ final class ClusterStarter {
     if (cluster.datanodes() == 0) {
       return;
     }
-    ClusterProbe probe = new ClusterProbe(ClusterConfigs.load(layout.etc()));
+    ClusterProbe probe = new ClusterProbe(ClusterConfigs.loadClient(layout));
     // Heartbeats are stamped by the namenode's clock on this same machine; allow a little rounding.
     long launchedMillis = System.currentTimeMillis() - CLOCK_SLACK_MS;
     // One process runs every datanode (design 014), each with its configuration and data directory; in a cluster

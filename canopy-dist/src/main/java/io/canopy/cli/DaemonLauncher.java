@@ -120,6 +120,11 @@ public final class DaemonLauncher {
         command.add("-D" + AUDIT_LOG_PROPERTY + "=" + layout.auditLogFile(first));
       }
     }
+    if ((first.kind() == Role.Kind.NAMENODE || first.kind() == Role.Kind.DATANODE)
+        && Files.isRegularFile(layout.krb5Conf())) {
+      // a secure cluster's (canopy up --secure): its KDC's realm and address
+      command.add("-D" + SecureMode.KRB5_CONF_PROPERTY + "=" + layout.krb5Conf());
+    }
     addWords(command, System.getenv(first.kind().optionsVariable()));
     addWords(command, System.getProperty(jvmOptionsProperty(first.kind())));
     command.add("-cp");

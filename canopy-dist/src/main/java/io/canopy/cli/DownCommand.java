@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
     exitCodeList = {"0:nothing of the cluster runs any more", "1:a process could not be stopped"})
 public final class DownCommand implements Callable<Integer> {
   private static final Role.Kind[] STOP_ORDER = {Role.Kind.DATANODE, Role.Kind.NAMENODE, Role.Kind.DATABASE,
-      Role.Kind.DB_NODE};
+      Role.Kind.DB_NODE, Role.Kind.KDC};
 
   @Mixin
   ClusterDirOption dirOption;

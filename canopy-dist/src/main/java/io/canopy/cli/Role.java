@@ -5,8 +5,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * One process of a cluster: the embedded PostgreSQL database ({@code db}), database node K of a distributed engine
- * ({@code db-K}, design 020), namenode I or datanode I.
+ * One process of a cluster: the local Kerberos KDC of a secure cluster ({@code kdc}, design 023), the embedded
+ * PostgreSQL database ({@code db}), database node K of a distributed engine ({@code db-K}, design 020), namenode I or
+ * datanode I.
  */
 public record Role(Kind kind, int index) {
   /**
@@ -15,6 +16,8 @@ public record Role(Kind kind, int index) {
    * recursive delete that worked before that bound existed (design 011).
    */
   public enum Kind {
+    /** The KDC of {@code canopy up --secure} (Hadoop's MiniKdc), started before everything else. */
+    KDC("kdc", "io.canopy.cli.LocalKdcMain", 128, 0, "CANOPY_KDC_OPTS"),
     DATABASE("db", "io.canopy.metadata.postgres.EmbeddedPostgresMain", 128, 0, "CANOPY_DB_OPTS"),
     /** One Apache Ignite 3 server node (its page memory is off the heap: design 020). */
     DB_NODE("db", "io.canopy.ignite.node.IgniteNodeMain", 1024, 0, "CANOPY_DB_OPTS"),
@@ -52,6 +55,11 @@ public record Role(Kind kind, int index) {
       return megabytes % 1024 == 0 ? "-Xmx" + megabytes / 1024 + "g" : "-Xmx" + megabytes + "m";
     }
 
+    /** Whether a cluster runs at most one process of this kind, named without an index. */
+    public boolean single() {
+      return this == DATABASE || this == KDC;
+    }
+
     /** Whether processes of this kind hold the metadata (the embedded PostgreSQL or a database node). */
     public boolean database() {
       return this == DATABASE || this == DB_NODE;
@@ -64,9 +72,10 @@ public record Role(Kind kind, int index) {
   }
 
   public static final Role DATABASE = new Role(Kind.DATABASE, 0);
+  public static final Role KDC = new Role(Kind.KDC, 0);
 
   public Role {
-    if (kind == Kind.DATABASE ? index != 0 : index < 1) {
+    if (kind.single() ? index != 0 : index < 1) {
       throw new IllegalArgumentException("bad index " + index + " for " + kind);
     }
   }
@@ -86,13 +95,16 @@ public record Role(Kind kind, int index) {
 
   /** {@code db}, {@code db-K}, {@code namenode-I} or {@code datanode-I}: file names and what users read. */
   public String name() {
-    return kind == Kind.DATABASE ? kind.prefix : kind.prefix + "-" + index;
+    return kind.single() ? kind.prefix : kind.prefix + "-" + index;
   }
 
   /** The role a name (as produced by {@link #name()}) stands for. */
   public static Optional<Role> parse(String name) {
     if (name.equals(Kind.DATABASE.prefix)) {
       return Optional.of(DATABASE);
+    }
+    if (name.equals(Kind.KDC.prefix)) {
+      return Optional.of(KDC);
     }
     for (Kind kind : new Kind[] {Kind.DB_NODE, Kind.NAMENODE, Kind.DATANODE}) {
       if (name.startsWith(kind.prefix + "-")) {
@@ -129,7 +141,12 @@ public record Role(Kind kind, int index) {
 
   /** "1 namenode", "3 datanodes": a count of processes of one kind, for messages. */
   public static String count(int number, Kind kind) {
-    String noun = kind == Kind.DATABASE ? "database" : kind == Kind.DB_NODE ? "database node" : kind.prefix;
+    String noun = switch (kind) {
+      case DATABASE -> "database";
+      case DB_NODE -> "database node";
+      case KDC -> "KDC";
+      default -> kind.prefix;
+    };
     return number + " " + noun + (number == 1 ? "" : "s");
   }
 

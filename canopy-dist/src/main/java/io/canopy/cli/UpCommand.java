@@ -48,8 +48,13 @@ import picocli.CommandLine.Spec;
         + "of them (-D canopy.metadata.ignite.replicas=R to choose), so that with 3 nodes losing one loses nothing. "
         + "-D canopy.metadata.ignite.addresses=HOST:PORT,... uses an external Ignite cluster instead. The engine of a "
         + "cluster directory is chosen by its first `up` and kept.",
+        "With --secure the cluster runs in secure mode (design 023): a local KDC of its own (process kdc, realm "
+        + "CANOPY.LOCAL, keytabs in DIR/kdc), Kerberos (SASL) on every RPC with privacy, block access tokens, SASL with "
+        + "privacy on data transfer; namenodes and datanodes log in as USER/localhost, and canopy's commands as USER "
+        + "(whoever ran `up`, the superuser as without --secure). Kept for later `up`s; --no-secure turns it off.",
         "Examples:",
         "  canopy up",
+        "  canopy up --secure",
         "  canopy up --engine ignite --db-nodes 3",
         "  canopy up --namenodes 3 --datanodes 3 -D dfs.blocksize=1048576",
         "  canopy up --azs 3 --namenodes 3 --datanodes 6",
@@ -99,6 +104,11 @@ public final class UpCommand implements Callable<Integer> {
           + "canopy.* to canopy-site.xml, the rest to core-site.xml). Repeatable; kept for later `up`s.")
   Map<String, String> overrides = new LinkedHashMap<>();
 
+  @Option(names = "--secure", negatable = true,
+      description = "Secure mode: Kerberos with a local KDC (see above); --no-secure: simple authentication (default: "
+          + "as last time, else not secure).")
+  Boolean secure;
+
   @Option(names = "--clear-settings", description = "Forget the -D settings of earlier `up`s.")
   boolean clearSettings;
 
@@ -138,7 +148,8 @@ public final class UpCommand implements Callable<Integer> {
       }
       plan.store(layout.propertiesFile());
       ClusterConfigs.writeAll(layout, plan);
-      out.println("Starting Canopy in " + layout.root() + ": " + databaseText(plan)
+      out.println("Starting Canopy in " + layout.root() + ": " + (plan.secure() ? "secure mode (Kerberos, KDC of "
+          + "realm " + SecureMode.REALM + "), " : "") + databaseText(plan)
           + Role.count(plan.namenodes(), Role.Kind.NAMENODE)
           + ", " + Role.count(plan.datanodes(), Role.Kind.DATANODE) + zonesText(plan));
       out.flush();
@@ -178,7 +189,8 @@ public final class UpCommand implements Callable<Integer> {
       throw new CliException(2, "--db-nodes is for --engine " + ClusterProperties.IGNITE + "; PostgreSQL runs as one "
           + "database process");
     }
-    overrides.forEach(ClusterConfigs::checkOverridable);
+    // the Kerberos-only settings are checked by plan(), which knows whether the cluster is secure
+    overrides.forEach((key, value) -> ClusterConfigs.checkOverridable(key, value, true));
   }
 
   private static List<Role> runningRoles(Daemons daemons, Optional<ClusterProperties> previous) throws IOException {
@@ -217,7 +229,8 @@ public final class UpCommand implements Callable<Integer> {
         && (datanodes == null || datanodes == cluster.datanodes())
         && (zones == null || zones == cluster.zones())
         && (engine == null || engine.equals(cluster.engine()))
-        && (databaseNodes == null || databaseNodes == cluster.databaseNodes());
+        && (databaseNodes == null || databaseNodes == cluster.databaseNodes())
+        && (secure == null || secure == cluster.secure());
     boolean sameSettings = !clearSettings && cluster.overrides().entrySet().containsAll(overrides.entrySet());
     if (!sameCounts || !sameSettings) {
       throw new CliException("The cluster in " + layout.root() + " is already running with "
@@ -317,11 +330,16 @@ public final class UpCommand implements Callable<Integer> {
       previous.ifPresent(cluster -> settings.putAll(cluster.overrides()));
     }
     settings.putAll(overrides);
+    boolean secureMode = secure != null ? secure : previous.map(ClusterProperties::secure).orElse(false);
+    settings.forEach((key, value) -> ClusterConfigs.checkOverridable(key, value, secureMode));
     MetadataAccess.checkLoginSettings(engineName, settings);
     ClusterConfigs.checkZoneOverrides(zoneCount, settings);
     Map<String, Integer> previousPorts = previous.map(ClusterProperties::ports).orElse(Map.of());
     Map<String, Integer> ports = new TreeMap<>();
     Set<Integer> taken = new HashSet<>();
+    if (secureMode) {
+      planPort(Role.KDC.name(), "the KDC", previousPorts, ports, taken, out);
+    }
     for (Role role : Role.all(ClusterProperties.databaseRoles(engineName, nodeCount, settings), namenodeCount,
         datanodeCount)) {
       planPort(role.name(), role.kind() == Role.Kind.DB_NODE ? "the client connector of " + role : role.toString(),

@@ -192,6 +192,50 @@ class ClusterConfigsTest {
   }
 
   @Test
+  void aSecureClusterTakesKerberosSettingsButNotItsOwnKeys() {
+    ClusterConfigs.checkOverridable("hadoop.rpc.protection", "authentication", true); // privacy is the default
+    ClusterConfigs.checkOverridable("dfs.data.transfer.protection", "integrity", true);
+    ClusterConfigs.checkOverridable("hadoop.security.authentication", "kerberos", true);
+    CliException plain = assertThrows(CliException.class,
+        () -> ClusterConfigs.checkOverridable("hadoop.rpc.protection", "privacy", false));
+    assertTrue(plain.getMessage().contains("canopy up --secure"), plain.getMessage());
+    for (String key : List.of("hadoop.security.authentication", "dfs.namenode.keytab.file",
+        "dfs.datanode.kerberos.principal", "ignore.secure.ports.for.testing")) {
+      CliException error = assertThrows(CliException.class,
+          () -> ClusterConfigs.checkOverridable(key, key.endsWith("authentication") ? "simple" : "x", true));
+      assertEquals(2, error.exitCode());
+      assertTrue(error.getMessage().contains("canopy up sets " + key), error.getMessage());
+    }
+  }
+
+  @Test
+  void aSecureClusterRunsItsKdcFirstAndEveryProcessLogsInFromItsKeytab() throws Exception {
+    Map<String, Integer> ports = new java.util.TreeMap<>(cluster(Map.of()).ports());
+    ports.put("kdc", 4999);
+    ClusterProperties secure = new ClusterProperties(2, 3, ports, Map.of("hadoop.rpc.protection", "integrity"));
+    assertTrue(secure.secure());
+    assertEquals(Role.KDC, secure.roles().iterator().next(), "the KDC starts before everything else");
+    assertTrue(!secure.withoutKdc().secure());
+    ClusterLayout layout = new ClusterLayout(dir);
+    ClusterConfigs.writeAll(layout, secure);
+    String principal = System.getProperty("user.name") + "/localhost@CANOPY.LOCAL";
+    Configuration client = ClusterConfigs.load(layout.etc());
+    assertEquals("kerberos", client.get("hadoop.security.authentication"));
+    assertEquals(principal, client.get("dfs.namenode.kerberos.principal"));
+    assertEquals("integrity", client.get("hadoop.rpc.protection"), "-D wins over the secure defaults");
+    assertEquals("privacy", client.get("dfs.data.transfer.protection"));
+    assertEquals(null, client.get("dfs.namenode.keytab.file"), "clients hold no keytab");
+    Configuration namenode = ClusterConfigs.load(layout.confDir(Role.namenode(2)));
+    assertEquals(layout.serviceKeytab().toString(), namenode.get("dfs.namenode.keytab.file"));
+    assertEquals("true", namenode.get("dfs.block.access.token.enable"));
+    Configuration datanode = ClusterConfigs.load(layout.confDir(Role.datanode(1)));
+    assertEquals(layout.serviceKeytab().toString(), datanode.get("dfs.datanode.keytab.file"));
+    assertEquals(principal, datanode.get("dfs.datanode.kerberos.principal"));
+    assertEquals("true", datanode.get("ignore.secure.ports.for.testing"));
+    assertTrue(!java.nio.file.Files.exists(layout.etc().resolve("kdc")), "the KDC reads no Hadoop configuration");
+  }
+
+  @Test
   void valuesAreEscaped() throws Exception {
     ClusterLayout layout = new ClusterLayout(dir);
     ClusterConfigs.writeAll(layout, cluster(Map.of("some.key", "a<b & \"c\"")));

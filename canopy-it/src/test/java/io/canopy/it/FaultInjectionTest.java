@@ -10,6 +10,7 @@ import io.canopy.metadata.postgres.EmbeddedPostgresServer;
 import io.canopy.namenode.NameNode;
 import io.canopy.namenode.NameNodeConfig;
 import io.canopy.namenode.NamespaceFormatter;
+import io.canopy.namenode.fault.FaultInjectingStore;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.Path;

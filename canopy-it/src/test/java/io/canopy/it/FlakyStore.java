@@ -1,6 +1,7 @@
 package io.canopy.it;
 
 import io.canopy.metadata.LockConflictException;
+import io.canopy.metadata.ForwardingStore;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.StoreException;
 import io.canopy.metadata.StoreUnavailableException;

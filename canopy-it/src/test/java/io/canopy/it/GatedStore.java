@@ -1,5 +1,6 @@
 package io.canopy.it;
 
+import io.canopy.metadata.ForwardingStore;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.StoreException;
 import io.canopy.metadata.dal.ReadBatch;

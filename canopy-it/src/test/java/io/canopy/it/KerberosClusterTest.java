@@ -72,7 +72,7 @@ class KerberosClusterTest {
     realm = kdc.getRealm();
     KerberosName.resetDefaultRealm();
     File serviceKeytab = kdcDirectory.resolve("hdfs.keytab").toFile();
-    kdc.createPrincipal(serviceKeytab, "hdfs/localhost");
+    kdc.createPrincipal(serviceKeytab, "hdfs/localhost", "HTTP/localhost", "HTTP/127.0.0.1"); // HTTP/: SPNEGO
     userKeytab = kdcDirectory.resolve("users.keytab").toFile();
     kdc.createPrincipal(userKeytab, "alice", "bob", "carol");
 
@@ -359,20 +359,74 @@ class KerberosClusterTest {
     }
   }
 
-  @Test
-  void webHdfsIsRefusedRatherThanBelievingUserName() throws Exception {
-    InetSocketAddress http = cluster.nameNode(0).httpAddress();
+  /** A raw HTTP GET of namenode {@code index}'s {@code pathAndQuery}: its status and body. */
+  private static String[] get(int index, String pathAndQuery) throws IOException {
+    InetSocketAddress http = cluster.nameNode(index).httpAddress();
     HttpURLConnection connection = (HttpURLConnection) new URL("http://127.0.0.1:" + http.getPort()
-        + "/webhdfs/v1/?op=LISTSTATUS&user.name=hdfs").openConnection();
+        + pathAndQuery).openConnection();
     try {
       int status = connection.getResponseCode();
-      assertNotEquals(200, status);
-      try (InputStream error = connection.getErrorStream()) {
-        String body = new String(error.readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(body.contains("SPNEGO"), body);
+      try (InputStream body = status < 400 ? connection.getInputStream() : connection.getErrorStream()) {
+        return new String[] {Integer.toString(status),
+            body == null ? "" : new String(body.readAllBytes(), StandardCharsets.UTF_8)};
       }
     } finally {
       connection.disconnect();
     }
+  }
+
+  @Test
+  void webHdfsTakesSpnegoOrAVerifiedTokenAndNeverAUserName() throws Exception {
+    // no SPNEGO, no token: a stated user name is not believed (HDFS's filter answers 401 with a Negotiate challenge)
+    String[] stated = get(0, "/webhdfs/v1/?op=LISTSTATUS&user.name=hdfs");
+    assertEquals("401", stated[0], stated[1]);
+    UserGroupInformation alice = login("alice");
+    org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path("/user/alice/web");
+    try (DistributedFileSystem admin = client(UserGroupInformation.getLoginUser(), 0)) {
+      admin.mkdirs(dir);
+      admin.setOwner(dir, "alice", null);
+    }
+    byte[] data = TestFiles.randomBytes(BLOCK_SIZE + 99, 21);
+    org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir, "f");
+    Configuration conf = new Configuration(cluster.conf());
+    URI web0 = URI.create("webhdfs://127.0.0.1:" + cluster.nameNode(0).httpAddress().getPort());
+    String token;
+    try (FileSystem web = alice.doAs((PrivilegedExceptionAction<FileSystem>) () -> FileSystem.newInstance(web0,
+        conf))) {
+      // SPNEGO for the token, then the token for every call and on the redirects to the DataNodes
+      alice.doAs((PrivilegedExceptionAction<Void>) () -> {
+        TestFiles.write(web, file, data, BLOCK_SIZE);
+        assertArrayEquals(data, TestFiles.read(web, file));
+        assertEquals("alice", web.getFileStatus(file).getOwner());
+        return null;
+      });
+      token = alice.doAs((PrivilegedExceptionAction<String>) () ->
+          web.getDelegationToken("alice").encodeToUrlString());
+    }
+    // a token one namenode issued over HTTP is honoured by the other, for its owner
+    String[] listed = get(1, "/webhdfs/v1/user/alice/web?op=LISTSTATUS&delegation=" + token);
+    assertEquals("200", listed[0], listed[1]);
+    assertTrue(listed[1].contains("\"owner\":\"alice\""), listed[1]);
+    // a forged one is not
+    Token<DelegationTokenIdentifier> decoded = new Token<>();
+    decoded.decodeFromUrlString(token);
+    byte[] password = decoded.getPassword().clone();
+    password[0] ^= 1;
+    String forged = new Token<DelegationTokenIdentifier>(decoded.getIdentifier(), password, decoded.getKind(),
+        decoded.getService()).encodeToUrlString();
+    String[] refused = get(1, "/webhdfs/v1/user/alice/web?op=LISTSTATUS&delegation=" + forged);
+    assertEquals("403", refused[0], refused[1]);
+    assertTrue(refused[1].contains("InvalidToken"), refused[1]);
+    // fsck over HTTP with SPNEGO
+    String fsck = alice.doAs((PrivilegedExceptionAction<String>) () -> {
+      URL url = new URL("http://127.0.0.1:" + cluster.nameNode(1).httpAddress().getPort() + "/fsck?path=/user/alice");
+      HttpURLConnection connection = new org.apache.hadoop.security.authentication.client.AuthenticatedURL()
+          .openConnection(url, new org.apache.hadoop.security.authentication.client.AuthenticatedURL.Token());
+      try (InputStream body = connection.getInputStream()) {
+        return new String(body.readAllBytes(), StandardCharsets.UTF_8);
+      }
+    });
+    assertTrue(fsck.contains("is HEALTHY"), fsck);
+    assertTrue(fsck.contains("by alice"), "fsck runs as the SPNEGO user:\n" + fsck);
   }
 }

@@ -29,10 +29,12 @@ import io.canopy.namenode.datanode.ReplicaReportProcessor;
 import io.canopy.namenode.datanode.ReportAppliers;
 import io.canopy.namenode.datanode.ReportCounters;
 import io.canopy.namenode.datanode.UnknownReplicas;
+import io.canopy.namenode.fault.FaultControl;
 import io.canopy.namenode.fs.IdGenerator;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.fs.SafeMode;
 import io.canopy.namenode.http.FsckServlet;
+import io.canopy.namenode.http.HttpCallers;
 import io.canopy.namenode.http.NamenodeHttpServer;
 import io.canopy.namenode.http.WebHdfs;
 import io.canopy.namenode.leader.DatanodeCommandSource;
@@ -87,6 +89,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongPredicate;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
@@ -182,8 +185,12 @@ public final class NameNode implements AutoCloseable {
   }
 
   /** Serves on an already opened store, which this namenode then owns and closes. */
-  public static NameNode start(Configuration conf, MetadataStore store) throws IOException {
+  public static NameNode start(Configuration conf, MetadataStore realStore) throws IOException {
     SecuritySettings.checkSupported(conf, "the namenode"); // again: callers may come here directly
+    // a test harness's injected faults (off unless canopy.namenode.fault-control.file is set: design 023)
+    FaultControl faults = FaultControl.from(conf, NameNodeConfig.rpcAddress(conf).getPort());
+    MetadataStore store = faults == null ? realStore : faults.wrap(realStore);
+    LongSupplier clock = faults == null ? System::currentTimeMillis : faults::wallClockMs;
     NamespaceIdentity identity = store.identity();
     if (identity == null) {
       throw new NotFormattedException(store.describe());
@@ -193,13 +200,13 @@ public final class NameNode implements AutoCloseable {
     long seed = NameNodeConfig.randomSeed(conf);
     Random random = new Random(seed);
     IdGenerator ids = new IdGenerator(store, NameNodeConfig.idBatchSize(conf));
-    NamespaceServices services = new NamespaceServices(conf, ids, System::currentTimeMillis, identity);
+    NamespaceServices services = new NamespaceServices(conf, ids, clock, identity);
     TransactionRunner runner = new TransactionRunner(store,
         new InodeHintCache(NameNodeConfig.hintCacheSize(conf)), NameNodeConfig.transactionMaxAttempts(conf),
-        new Random(random.nextLong()), Thread::sleep, System::currentTimeMillis,
+        new Random(random.nextLong()), Thread::sleep, clock,
         NameNodeConfig.retryCacheExpiryMs(conf),
         NameNodeConfig.subtreeMaxRows(conf, Runtime.getRuntime().maxMemory()));
-    DatanodeRegistry registry = new DatanodeRegistry(store, conf, System::currentTimeMillis);
+    DatanodeRegistry registry = new DatanodeRegistry(store, conf, clock);
     reloadAtStart(registry);
     ScheduledExecutorService housekeeping = Executors.newSingleThreadScheduledExecutor(runnable -> {
       Thread thread = new Thread(runnable, "canopy-datanode-view");
@@ -207,49 +214,52 @@ public final class NameNode implements AutoCloseable {
       return thread;
     });
     registry.refreshIn(housekeeping);
+    if (faults != null) {
+      faults.pollIn(housekeeping);
+    }
     // Serve in the cluster's safe mode from the first call on, then follow changes made through other namenodes.
     refreshSafeMode(runner, services.safeMode());
     long safeModeRefreshMs = NameNodeConfig.safeModeRefreshMs(conf);
     housekeeping.scheduleWithFixedDelay(() -> refreshSafeMode(runner, services.safeMode()), safeModeRefreshMs,
         safeModeRefreshMs, java.util.concurrent.TimeUnit.MILLISECONDS);
     long purgeInterval = NameNodeConfig.retryCachePurgeIntervalMs(conf);
-    housekeeping.scheduleWithFixedDelay(() -> purgeRetryCache(store), purgeInterval, purgeInterval,
+    housekeeping.scheduleWithFixedDelay(() -> purgeRetryCache(store, clock), purgeInterval, purgeInterval,
         java.util.concurrent.TimeUnit.MILLISECONDS);
     BlockTokens blockTokens = startBlockTokens(conf, store, identity.blockPoolId(), new Random(random.nextLong()),
-        housekeeping);
+        housekeeping, clock);
     String metricsFile = NameNodeConfig.metricsFile(conf);
     TopologyResolver topology = TopologyResolver.fromConf(conf);
     BlockServices blocks = new BlockServices(registry,
         new BlockPlacement(registry, topology, new Random(random.nextLong())),
         new BlockLocator(registry, identity.blockPoolId()), new ReplicaArrivals(),
         new ReaderOrder(topology, new Random(random.nextLong())),
-        new ClientLocations(ClientLocations.DEFAULT_LIMIT, System::currentTimeMillis));
+        new ClientLocations(ClientLocations.DEFAULT_LIMIT, clock));
     AtomicReference<InetSocketAddress> boundAddress = new AtomicReference<>();
     AtomicReference<String> boundHttpAddress = new AtomicReference<>("");
     LeaderElection election = new LeaderElection(store, NameNodeConfig.electionSettings(conf),
         () -> boundAddress.get().getAddress().getHostAddress() + ":" + boundAddress.get().getPort(),
         boundHttpAddress::get, NameNodeConfig.locationDomainId(conf), System::nanoTime,
-        System::currentTimeMillis);
+        clock);
     // an operation meeting a subtree operation's flag waits for it, or ignores it once its namenode is dead (design 017)
     LongPredicate namenodeAlive = election::mayBeAlive;
     runner.watchSubtreeLocks(namenodeAlive, NameNodeConfig.subtreeSettings(conf).waitMs());
     SubtreeOperations subtreeOperations = new SubtreeOperations(NameNodeConfig.subtreeSettings(conf));
     long subtreeCleanupMs = NameNodeConfig.subtreeCleanupIntervalMs(conf);
     housekeeping.scheduleWithFixedDelay(new OwnSubtreeLockCleaner(runner, subtreeOperations, election::selfId,
-        System::currentTimeMillis, subtreeCleanupMs), subtreeCleanupMs, subtreeCleanupMs,
+        clock, subtreeCleanupMs), subtreeCleanupMs, subtreeCleanupMs,
         java.util.concurrent.TimeUnit.MILLISECONDS);
     List<DatanodeCommandSource> commandSources = new ArrayList<>();
     List<LeaderWork> leaderWork = new ArrayList<>();
     Random datanodeRandom = new Random(random.nextLong());
     BlockRecoveryDispatcher recoveries = new BlockRecoveryDispatcher(registry, identity.blockPoolId(),
-        NameNodeConfig.leaseRecoveryTimeoutMs(conf), System::currentTimeMillis);
+        NameNodeConfig.leaseRecoveryTimeoutMs(conf), clock);
     commandSources.add(recoveries);
     leaderWork.add(new LeaseMonitor(services, runner, recoveries, services.leaseLimits(),
-        LeaseMonitor.intervalMs(conf), System::currentTimeMillis));
-    FullReportTracker fullReports = new FullReportTracker(System::currentTimeMillis,
+        LeaseMonitor.intervalMs(conf), clock));
+    FullReportTracker fullReports = new FullReportTracker(clock,
         NameNodeConfig.fullReportAskAgainMs(conf));
     ReplicationServices replication = replicationServices(conf, registry, topology, fullReports,
-        new Random(random.nextLong()));
+        new Random(random.nextLong()), clock);
     commandSources.add(new TransferCommandSource(replication, identity.blockPoolId()));
     leaderWork.add(new DeadDatanodeMonitor(runner, replication));
     leaderWork.add(new DeadSubtreeLockCleaner(runner, namenodeAlive, subtreeCleanupMs));
@@ -257,9 +267,9 @@ public final class NameNode implements AutoCloseable {
     leaderWork.add(new ReplicationMonitor(runner, replication));
     leaderWork.add(new PlacementScan(runner, replication, NameNodeConfig.placementScanReplicasPerRun(conf)));
     leaderWork.add(new StartupSafeModeMonitor(runner, store.blockCensus(), services.safeMode(), fullReports, registry,
-        System::currentTimeMillis));
+        clock));
     UnknownReplicas unknownReplicas = new UnknownReplicas(runner, () -> election.leaderTerm().orElse(0),
-        services.safeMode(), fullReports, registry, System::currentTimeMillis,
+        services.safeMode(), fullReports, registry, clock,
         replication.settings().monitorIntervalMs());
     leaderWork.add(unknownReplicas);
     ReplicaReportProcessor replicaReports = new ReplicaReportProcessor(runner, services.limits().minReplication(),
@@ -274,22 +284,23 @@ public final class NameNode implements AutoCloseable {
             staleHeartbeatMs + HANDOVER_EXTRA_HEARTBEATS * heartbeatMs), staleHeartbeatMs);
     DatanodeProtocolServer datanodes = new DatanodeProtocolServer(services, runner, registry, replicaReports,
         fullReports, datanodeRandom, election, commandSources, appliers, blocks.arrivals(),
-        blocks.readers().topology(), FullReportLeases.of(conf, System::currentTimeMillis,
+        blocks.readers().topology(), FullReportLeases.of(conf, clock,
             new Random(random.nextLong())), blockTokens);
     ClusterAdminCalls adminCalls = new ClusterAdminCalls(runner, blocks, services, replicaReports,
         blockTokens.enabled());
     // every namespace operation a client asks for, over RPC or WebHDFS, goes to HDFS's audit log
     SharedDelegationTokens delegationTokens = delegationTokens(conf, store);
+    DelegationTokenCalls tokenCalls = delegationTokens != null ? DelegationTokenCalls.of(delegationTokens)
+        : DelegationTokenCalls.none(KerberosLogin.kerberos(conf) ? store.describe()
+            + " keeps no delegation tokens (a PostgreSQL store does)" : null);
     ClientProtocolServer namespaceCalls = new ClientProtocolServer(conf, services, blocks, runner, adminCalls,
-        subtreeOperations, election::selfId, delegationTokens != null ? DelegationTokenCalls.of(delegationTokens)
-            : DelegationTokenCalls.none(KerberosLogin.kerberos(conf) ? store.describe()
-                + " keeps no delegation tokens (a PostgreSQL store does)" : null));
+        subtreeOperations, election::selfId, tokenCalls);
     AuditLog audit = AuditLog.toLogger();
     ClientProtocol clientProtocol = AuditedClientProtocol.wrap(BlockTokenSigning.wrap(namespaceCalls, blockTokens),
         audit);
     ClusterStatusMonitor status = new ClusterStatusMonitor(identity.clusterId(), identity.blockPoolId(), election,
         registry, services.safeMode(), runner.metrics(), store.capability(NamespaceCensus.class),
-        adminCalls::getReplicatedBlockStats, System::currentTimeMillis, NameNodeConfig.censusIntervalMs(conf));
+        adminCalls::getReplicatedBlockStats, clock, NameNodeConfig.censusIntervalMs(conf));
     RpcServers servers = RpcServerFactory.build(conf, NameNodeConfig.rpcAddress(conf),
         NameNodeConfig.serviceRpcAddress(conf), clientProtocol,
         new CanopyClientProtocolServer(services, blocks, runner, blockTokens), datanodes,
@@ -318,7 +329,7 @@ public final class NameNode implements AutoCloseable {
     }
     try {
       http = startHttp(conf, clientProtocol, namespaceCalls, audit, blocks, servers.clientAddress(),
-          new Random(random.nextLong()), status);
+          new Random(random.nextLong()), status, new HttpCallers(conf, tokenCalls));
     } catch (IOException | RuntimeException e) {
       housekeeping.shutdownNow();
       servers.stop();
@@ -386,14 +397,14 @@ public final class NameNode implements AutoCloseable {
    * that keeps no keys.
    */
   private static BlockTokens startBlockTokens(Configuration conf, MetadataStore store, String blockPoolId,
-      Random random, ScheduledExecutorService housekeeping) throws IOException {
+      Random random, ScheduledExecutorService housekeeping, LongSupplier clock) throws IOException {
     if (!BlockTokens.enabledIn(conf)) {
       return BlockTokens.disabled();
     }
     BlockKeys keys = store.capability(BlockKeys.class).orElseThrow(() -> new IOException(
         DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY + "=true needs a metadata engine that keeps block keys, "
             + "such as postgres; " + store.describe() + " does not"));
-    BlockTokens tokens = BlockTokens.start(conf, keys, blockPoolId, System::currentTimeMillis, random);
+    BlockTokens tokens = BlockTokens.start(conf, keys, blockPoolId, clock, random);
     long refreshMs = NameNodeConfig.blockKeysRefreshMs(conf);
     housekeeping.scheduleWithFixedDelay(() -> {
       try {
@@ -424,7 +435,7 @@ public final class NameNode implements AutoCloseable {
   /** The HTTP server (status page, WebHDFS, /jmx) on {@link NameNodeConfig#HTTP_ADDRESS}; null when none is set. */
   private static NamenodeHttpServer startHttp(Configuration conf, ClientProtocol clientProtocol,
       ClientProtocol namespaceCalls, AuditLog audit, BlockServices blocks, InetSocketAddress clientAddress,
-      Random random, ClusterStatusMonitor status) throws IOException {
+      Random random, ClusterStatusMonitor status, HttpCallers callers) throws IOException {
     InetSocketAddress address = NameNodeConfig.httpAddress(conf);
     if (address == null) {
       return null;
@@ -432,9 +443,9 @@ public final class NameNode implements AutoCloseable {
     Supplier<List<String>> liveLocations = () -> blocks.registry().cachedLive().stream()
         .map(node -> node.record().networkLocation()).toList();
     // fsck walks the namespace through the namenode's calls without their audit lines: it writes one fsck line
-    return NamenodeHttpServer.start(conf, address, new WebHdfs(clientProtocol, conf, blocks, () -> clientAddress,
-        random), status, liveLocations, new FsckServlet.Context(namespaceCalls, conf, liveLocations, () -> false,
-            audit));
+    return NamenodeHttpServer.start(conf, address, new WebHdfs(clientProtocol, conf, callers, blocks,
+        () -> clientAddress, random), status, liveLocations, new FsckServlet.Context(namespaceCalls, conf, callers,
+            liveLocations, () -> false, audit));
   }
 
   private static void closeQuietly(NamenodeHttpServer http) {
@@ -475,13 +486,12 @@ public final class NameNode implements AutoCloseable {
 
   /** The leader's block housekeeping state: empty until this namenode leads, forgotten when a new term starts. */
   private static ReplicationServices replicationServices(Configuration conf, DatanodeRegistry registry,
-      TopologyResolver topology, FullReportTracker fullReports, Random random) {
+      TopologyResolver topology, FullReportTracker fullReports, Random random, LongSupplier clock) {
     ReplicationSettings settings = NameNodeConfig.replicationSettings(conf);
     return new ReplicationServices(registry, new BlockPlacement(registry, topology, random),
-        new PendingTransfers(System::currentTimeMillis, settings.pendingTimeoutMs()),
-        new RecentDeletions(System::currentTimeMillis, settings.deletionGraceMs(),
-            ReplicationSettings.RECENT_DELETIONS_LIMIT),
-        fullReports, settings, System::currentTimeMillis);
+        new PendingTransfers(clock, settings.pendingTimeoutMs()),
+        new RecentDeletions(clock, settings.deletionGraceMs(), ReplicationSettings.RECENT_DELETIONS_LIMIT),
+        fullReports, settings, clock);
   }
 
   /**
@@ -558,9 +568,9 @@ public final class NameNode implements AutoCloseable {
    * Deletes expired retry-cache entries (every namenode does; deleting what another deleted is harmless), batch
    * after batch while batches come back full, up to {@link NameNodeConfig#RETRY_CACHE_PURGE_MAX_BATCHES} per round.
    */
-  private static void purgeRetryCache(MetadataStore store) {
+  private static void purgeRetryCache(MetadataStore store, LongSupplier clock) {
     try {
-      long now = System.currentTimeMillis();
+      long now = clock.getAsLong();
       int purged = 0;
       for (int round = 0; round < NameNodeConfig.RETRY_CACHE_PURGE_MAX_BATCHES; round++) {
         int deleted = store.purgeExpiredRetryEntries(now, NameNodeConfig.RETRY_CACHE_PURGE_BATCH);

@@ -4,7 +4,11 @@ import io.canopy.cli.ClusterLayout;
 import io.canopy.cli.ClusterProperties;
 import io.canopy.cli.Daemons;
 import io.canopy.cli.Role;
+import io.canopy.namenode.fault.FaultControl;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +20,8 @@ import java.util.function.LongSupplier;
  * Injects one {@link FaultKind} at a time into the processes of a {@code canopy up} cluster, with signals (SIGKILL,
  * SIGSTOP and SIGCONT to the process and everything it started: PostgreSQL's server processes too), holds it and heals
  * it (SIGCONT, or {@code canopy up --restart} for what was killed); {@link #ensureAllRunning} then starts whatever
- * left meanwhile (a paused namenode that was evicted may have).
+ * left meanwhile (a paused namenode that was evicted may have). Transient store faults and clock offsets go through
+ * the namenodes' fault control file ({@link FaultControl}), which the cluster is started with.
  */
 public final class ClusterFaults {
   /** How long each kind of fault lasts before it is healed. */
@@ -26,7 +31,20 @@ public final class ClusterFaults {
       case NAMENODE_PAUSE -> Duration.ofSeconds(8);
       case DATABASE_PAUSE -> Duration.ofSeconds(5);
       case DATABASE_RESTART -> Duration.ZERO;
+      case DAL_FAULTS -> Duration.ofSeconds(8);
+      case CLOCK_OFFSET -> Duration.ofSeconds(10);
     };
+  }
+
+  /** The probability of a transient store fault per statement and per commit during a {@link FaultKind#DAL_FAULTS}. */
+  public static final double DAL_FAULT_PROBABILITY = 0.05;
+  /** The largest clock offset of a {@link FaultKind#CLOCK_OFFSET}, either way. */
+  static final long MAX_CLOCK_OFFSET_MS = 90_000;
+  static final long MIN_CLOCK_OFFSET_MS = 5_000;
+
+  /** The namenodes' fault control file of a nemesis cluster in {@code dir} (canopy.namenode.fault-control.file). */
+  static Path controlFile(Path dir) {
+    return dir.resolve("nemesis-faults.properties");
   }
 
   /**
@@ -96,10 +114,40 @@ public final class ClusterFaults {
         }
         commands.succeed("up", "--restart");
       }
+      case DAL_FAULTS -> {
+        target = "every namenode's metadata store (p=" + DAL_FAULT_PROBABILITY + ")";
+        writeControl(FaultControl.DAL_PROBABILITY + "=" + DAL_FAULT_PROBABILITY + "\n");
+        Thread.sleep(hold.toMillis());
+        writeControl("");
+      }
+      case CLOCK_OFFSET -> {
+        Role namenode = Role.namenode(1 + random.nextInt(cluster.namenodes()));
+        long offset = (MIN_CLOCK_OFFSET_MS + (long) (random.nextDouble() * (MAX_CLOCK_OFFSET_MS
+            - MIN_CLOCK_OFFSET_MS))) * (random.nextBoolean() ? 1 : -1);
+        target = String.format(java.util.Locale.ROOT, "%s (clock %+.1f s)", namenode, offset / 1000.0);
+        writeControl(cluster.port(namenode) + "." + FaultControl.CLOCK_OFFSET + "=" + offset + "\n");
+        Thread.sleep(hold.toMillis());
+        writeControl("");
+      }
       default -> throw new IllegalArgumentException(kind.toString());
     }
     return new Injected(kind, target, start, nanos.getAsLong());
   }
+
+  /**
+   * Replaces the namenodes' fault control file (written beside and moved over it, so a namenode reads all of it or
+   * the old one), then waits two of their polls.
+   */
+  private void writeControl(String content) throws IOException, InterruptedException {
+    Path file = controlFile(layout.root());
+    Path fresh = file.resolveSibling(file.getFileName() + ".new");
+    Files.writeString(fresh, "# written by the nemesis (ClusterFaults)\n" + content);
+    Files.move(fresh, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    Thread.sleep(CONTROL_PICKUP_MS);
+  }
+
+  /** Two polls of the namenodes' fault control. */
+  private static final long CONTROL_PICKUP_MS = 500;
 
   /** Starts again whatever process of the cluster does not run (a namenode that left after an eviction). */
   void ensureAllRunning() throws IOException, InterruptedException {

@@ -2,9 +2,11 @@ package io.canopy.bench.nemesis;
 
 import io.canopy.cli.ClusterConfigs;
 import io.canopy.cli.ClusterLayout;
+import io.canopy.namenode.fault.FaultControl;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -77,7 +79,10 @@ public final class NemesisRun {
     Random random = new Random(settings.seed());
     progress.println("nemesis: starting a cluster in " + settings.dir());
     progress.flush();
-    commands.succeed("up", "--namenodes", "3", "--datanodes", "3");
+    Files.deleteIfExists(ClusterFaults.controlFile(settings.dir()));
+    commands.succeed("up", "--namenodes", "3", "--datanodes", "3", "-D", FaultControl.FILE_KEY + "="
+        + ClusterFaults.controlFile(settings.dir().toAbsolutePath()), "-D", FaultControl.SEED_KEY + "="
+        + settings.seed());
     try {
       return runOn(settings, commands, nanos, random, progress);
     } finally {

@@ -19,6 +19,7 @@ import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.hdfs.web.WebHdfsFileSystem;
+import org.apache.hadoop.hdfs.web.resources.DelegationParam;
 import org.apache.hadoop.hdfs.web.resources.DoAsParam;
 import org.apache.hadoop.hdfs.web.resources.ExcludeDatanodesParam;
 import org.apache.hadoop.hdfs.web.resources.GetOpParam;
@@ -40,9 +41,11 @@ final class DatanodeRedirects {
   private final BlockPlacement placement;
   private final DatanodeRegistry registry;
   private final Supplier<InetSocketAddress> rpcAddress;
+  private final WebHdfsTokens tokens;
 
   DatanodeRedirects(ClientProtocol namenode, BlockPlacement placement, DatanodeRegistry registry,
-      Supplier<InetSocketAddress> rpcAddress) {
+      Supplier<InetSocketAddress> rpcAddress, WebHdfsTokens tokens) {
+    this.tokens = tokens;
     this.namenode = namenode;
     this.placement = placement;
     this.registry = registry;
@@ -51,7 +54,7 @@ final class DatanodeRedirects {
 
   /**
    * The datanode URI for {@code op} on the request's path; {@code forwarded} are the parameters the datanode needs
-   * (the caller's user and proxy user are always passed on).
+   * (the caller's user and proxy user, or with Kerberos a delegation token, are always passed on).
    */
   URI of(WebHdfsRequest request, HttpOpParam.Op op, long openOffset, Param<?, ?>... forwarded) throws IOException {
     String path = request.path();
@@ -65,8 +68,12 @@ final class DatanodeRedirects {
           + excluded);
     }
     StringBuilder query = new StringBuilder(op.toQueryString());
-    query.append(Param.toSortedString("&", request.param(DoAsParam.class),
-        request.param(UserParam.class)));
+    String delegation = tokens.forRedirect(request);
+    if (delegation.isEmpty()) {
+      query.append(Param.toSortedString("&", request.param(DoAsParam.class), request.param(UserParam.class)));
+    } else { // Kerberos: the datanode authenticates to this namenode with the token (user.name and doas are ignored)
+      query.append('&').append(new DelegationParam(delegation));
+    }
     query.append('&').append(new NamenodeAddressParam(WebHdfs.hostAndPort(rpcAddress.get())));
     query.append(Param.toSortedString("&", forwarded));
     try {

@@ -42,11 +42,11 @@ public final class FsckServlet extends HttpServlet {
    * datanodes (fsck's datanode and rack counts, from memory: HDFS's fsck needs no superuser for them), and whether it
    * serves yet.
    */
-  public record Context(ClientProtocol namenode, Configuration conf, Supplier<List<String>> liveDatanodeLocations,
-      BooleanSupplier serving, AuditLog audit) {
+  public record Context(ClientProtocol namenode, Configuration conf, HttpCallers callers,
+      Supplier<List<String>> liveDatanodeLocations, BooleanSupplier serving, AuditLog audit) {
     /** This context, serving once {@code serving} says so. */
     Context servingWhen(BooleanSupplier when) {
-      return new Context(namenode, conf, liveDatanodeLocations, when, audit);
+      return new Context(namenode, conf, callers, liveDatanodeLocations, when, audit);
     }
   }
 
@@ -66,8 +66,7 @@ public final class FsckServlet extends HttpServlet {
           throw new UnsupportedOperationException("fsck -" + option + " is not supported by Canopy");
         }
       }
-      SecureHttp.refuseWithKerberos(context.conf(), "fsck over HTTP");
-      UserGroupInformation user = JspHelper.getUGI(null, request, context.conf());
+      UserGroupInformation user = context.callers().of(request, true); // with Kerberos, the SPNEGO user
       NamespaceFsck.Options options = new NamespaceFsck.Options(flag(request, "files"), flag(request, "blocks"),
           flag(request, "locations"), flag(request, "racks"), flag(request, "openforwrite"));
       short replication = (short) context.conf().getInt("dfs.replication", 3);

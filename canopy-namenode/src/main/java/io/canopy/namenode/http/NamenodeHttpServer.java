@@ -53,6 +53,8 @@ public final class NamenodeHttpServer implements AutoCloseable {
         .setFindPort(false)
         .setConf(httpConf)
         .build();
+    // with Kerberos, SPNEGO (or, for WebHDFS, a delegation token) before the calls that act as a user
+    WebAuthentication.install(server, conf, address.getHostName(), WebHdfsServlet.PATH_SPEC, FsckServlet.PATH);
     server.setAttribute(WebHdfsServlet.ATTRIBUTE, webHdfs);
     server.addServlet("webhdfs", WebHdfsServlet.PATH_SPEC, WebHdfsServlet.class);
     server.setAttribute(StatusServlet.ATTRIBUTE, status);

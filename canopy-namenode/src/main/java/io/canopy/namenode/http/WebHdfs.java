@@ -36,21 +36,31 @@ public final class WebHdfs {
 
   private final Configuration conf;
   private final ClientProtocol namenode;
+  private final HttpCallers callers;
   private final Map<HttpOpParam.Op, WebHdfsHandler> handlers = new HashMap<>();
   /** Set once the namenode has joined the group and serves RPC: before that, requests are asked to retry. */
   private volatile boolean serving;
 
-  public WebHdfs(ClientProtocol namenode, Configuration conf, BlockServices blocks,
+  public WebHdfs(ClientProtocol namenode, Configuration conf, HttpCallers callers, BlockServices blocks,
       Supplier<InetSocketAddress> rpcAddress, Random random) {
     this.conf = conf;
     this.namenode = namenode;
-    DatanodeRedirects redirects = new DatanodeRedirects(namenode, blocks.placement(), blocks.registry(), rpcAddress);
+    this.callers = callers;
+    WebHdfsTokens tokens = new WebHdfsTokens(callers);
+    DatanodeRedirects redirects = new DatanodeRedirects(namenode, blocks.placement(), blocks.registry(), rpcAddress,
+        tokens);
     URI fileSystem = URI.create("hdfs://" + hostAndPort(rpcAddress.get()));
     handlers.putAll(new WebHdfsReads(namenode, conf, redirects, fileSystem).handlers());
     WebHdfsChanges changes = new WebHdfsChanges(namenode, conf, redirects, random);
     handlers.putAll(changes.puts());
     handlers.putAll(changes.posts());
     handlers.putAll(changes.deletes());
+    handlers.putAll(tokens.handlers());
+  }
+
+  /** Who HTTP calls act as (fsck's too). */
+  HttpCallers callers() {
+    return callers;
   }
 
   /** From now on requests are served (the namenode has joined its group and serves RPC). */
@@ -82,7 +92,7 @@ public final class WebHdfs {
       if (!serving) {
         throw new RetriableException("Namenode is in startup mode");
       }
-      WebHdfsRequest request = WebHdfsRequest.of(httpRequest, conf);
+      WebHdfsRequest request = WebHdfsRequest.of(httpRequest, callers);
       path = request.path();
       String named = request.value(HttpOpParam.NAME);
       op = operation(method, named == null ? HttpOpParam.DEFAULT : named);

@@ -38,7 +38,6 @@ import org.apache.hadoop.hdfs.web.resources.StartAfterParam;
 import org.apache.hadoop.hdfs.web.resources.XAttrEncodingParam;
 import org.apache.hadoop.hdfs.web.resources.XAttrNameParam;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.apache.hadoop.security.token.Token;
 
 /** WebHDFS's GET operations, each a call of the namenode's {@code ClientProtocol} answered in HDFS's JSON. */
 final class WebHdfsReads {
@@ -125,8 +124,6 @@ final class WebHdfsReads {
             request.param(SnapshotNameParam.class).getValue(),
             DFSUtilClient.string2Bytes(request.param(SnapshotDiffStartPathParam.class).getValue()),
             request.param(SnapshotDiffIndexParam.class).getValue()))));
-    handlers.put(GetOpParam.Op.GETDELEGATIONTOKEN, request -> WebHdfsAnswer.json(
-        JsonUtil.toJsonString((Token<?>) null))); // simple authentication: no token, as HDFS answers
     return handlers;
   }
 

@@ -9,7 +9,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import javax.servlet.http.HttpServletRequest;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.server.common.JspHelper;
 import org.apache.hadoop.hdfs.web.resources.DoAsParam;
 import org.apache.hadoop.hdfs.web.resources.NoRedirectParam;
@@ -43,10 +42,10 @@ final class WebHdfsRequest {
    * are read as sent: HttpServer2's filter escapes HTML characters in every parameter it hands out, which is undone
    * here (HDFS's resources read the query unescaped). The user is taken as HDFS's WebHDFS takes it: {@code user.name}
    * (checked against HDFS's user-name pattern) or the static web user, and {@code doas}; never the old {@code ugi}
-   * parameter, which HDFS's WebHDFS ignores.
+   * parameter, which HDFS's WebHDFS ignores. With Kerberos: the SPNEGO user or a verified delegation token's
+   * ({@link HttpCallers}).
    */
-  static WebHdfsRequest of(HttpServletRequest request, Configuration conf) throws IOException {
-    SecureHttp.refuseWithKerberos(conf, "WebHDFS");
+  static WebHdfsRequest of(HttpServletRequest request, HttpCallers callers) throws IOException {
     String pathInfo = request.getPathInfo();
     String path = pathInfo == null || pathInfo.isEmpty() ? "/" : pathInfo;
     Map<String, List<String>> parameters = new HashMap<>();
@@ -60,8 +59,7 @@ final class WebHdfsRequest {
     WebHdfsRequest parsed = new WebHdfsRequest(path, parameters, null, JspHelper.getRemoteAddr(request));
     parsed.param(UserParam.class); // HDFS's pattern for user names, refused with its message
     parsed.param(DoAsParam.class);
-    UserGroupInformation user = JspHelper.getUGI(null, request, conf,
-        UserGroupInformation.AuthenticationMethod.KERBEROS, false);
+    UserGroupInformation user = callers.of(request);
     return new WebHdfsRequest(path, parameters, user, parsed.remoteAddress);
   }
 

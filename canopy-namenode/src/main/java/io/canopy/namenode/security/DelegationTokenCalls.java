@@ -36,14 +36,20 @@ public final class DelegationTokenCalls {
     return new DelegationTokenCalls(null, whyNone);
   }
 
+  /** A token for the RPC caller; null with security off. */
   public Token<DelegationTokenIdentifier> issue(Text renewer) throws IOException {
+    return issue(manager == null ? null : rpcCaller(), renewer);
+  }
+
+  /** A token for {@code caller} (an RPC caller, or a WebHDFS caller SPNEGO authenticated); null with security off. */
+  public Token<DelegationTokenIdentifier> issue(UserGroupInformation requester, Text renewer) throws IOException {
     if (manager == null) {
       if (whyNone == null) {
         return null;
       }
       throw new IOException("Delegation tokens are not available: " + whyNone);
     }
-    UserGroupInformation caller = kerberosCaller("issued");
+    UserGroupInformation caller = kerberosCaller(requester, "issued");
     Text realUser = caller.getRealUser() == null ? null : new Text(caller.getRealUser().getUserName());
     DelegationTokenIdentifier identifier = new DelegationTokenIdentifier(new Text(caller.getUserName()),
         renewer == null ? new Text() : renewer, realUser);
@@ -56,14 +62,45 @@ public final class DelegationTokenCalls {
 
   /** The token's new expiry time. */
   public long renew(Token<DelegationTokenIdentifier> token) throws IOException {
+    return renew(rpcCaller(), token);
+  }
+
+  /** The token's new expiry time, renewed by {@code requester}, who must be its renewer (and use Kerberos). */
+  public long renew(UserGroupInformation requester, Token<DelegationTokenIdentifier> token) throws IOException {
     SharedDelegationTokens running = running("renewed");
-    return running.renewToken(token, kerberosCaller("renewed").getShortUserName());
+    return running.renewToken(token, kerberosCaller(requester, "renewed").getShortUserName());
   }
 
   /** As HDFS: the owner or the renewer cancels, however authenticated (a job cancels its own token when done). */
   public void cancel(Token<DelegationTokenIdentifier> token) throws IOException {
+    cancel(rpcCaller(), token);
+  }
+
+  /** {@link #cancel(Token)} asked by {@code requester}. */
+  public void cancel(UserGroupInformation requester, Token<DelegationTokenIdentifier> token) throws IOException {
     SharedDelegationTokens running = running("cancelled");
-    running.cancelToken(token, rpcCaller().getUserName());
+    running.cancelToken(token, requester.getUserName());
+  }
+
+  /**
+   * The user a token sent over HTTP ({@code delegation=}, URL-safe encoding) stands for, once the shared keys verify
+   * it and it is neither expired nor cancelled; the user holds the token and authenticated with it.
+   */
+  public UserGroupInformation verify(String urlString) throws IOException {
+    SharedDelegationTokens running = running("verified");
+    Token<DelegationTokenIdentifier> token = new Token<>();
+    DelegationTokenIdentifier identifier = new DelegationTokenIdentifier();
+    try {
+      token.decodeFromUrlString(urlString);
+      identifier.readFields(new java.io.DataInputStream(new java.io.ByteArrayInputStream(token.getIdentifier())));
+    } catch (IOException | RuntimeException e) {
+      throw new InvalidToken("The delegation token is malformed: " + e.getMessage());
+    }
+    running.verifyToken(identifier, token.getPassword());
+    UserGroupInformation user = identifier.getUser();
+    user.addToken(token);
+    user.setAuthenticationMethod(AuthenticationMethod.TOKEN);
+    return user;
   }
 
   /**
@@ -87,8 +124,7 @@ public final class DelegationTokenCalls {
   }
 
   /** The caller, who must have authenticated with Kerberos (HDFS refuses a token holder, who could extend it). */
-  private static UserGroupInformation kerberosCaller(String what) throws IOException {
-    UserGroupInformation caller = rpcCaller();
+  private static UserGroupInformation kerberosCaller(UserGroupInformation caller, String what) throws IOException {
     AuthenticationMethod method = caller.getAuthenticationMethod();
     if (method == AuthenticationMethod.PROXY && caller.getRealUser() != null) {
       method = caller.getRealUser().getAuthenticationMethod();

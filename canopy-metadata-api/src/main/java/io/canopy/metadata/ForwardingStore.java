@@ -1,20 +1,18 @@
-package io.canopy.it;
+package io.canopy.metadata;
 
-import io.canopy.metadata.BlockCensus;
-import io.canopy.metadata.IdKind;
-import io.canopy.metadata.IdRange;
-import io.canopy.metadata.MetadataStore;
-import io.canopy.metadata.StoreException;
 import io.canopy.metadata.dal.Transaction;
 import io.canopy.metadata.entity.Inode;
 import io.canopy.metadata.entity.NamespaceIdentity;
 import java.util.Optional;
 
-/** A store that forwards every call to another: the base of the fault-injecting test decorators. */
-abstract class ForwardingStore implements MetadataStore {
+/**
+ * A store that forwards every call to another: the base of decorators (the namenode's fault injection, the tests'
+ * gated and flaky stores).
+ */
+public abstract class ForwardingStore implements MetadataStore {
   protected final MetadataStore delegate;
 
-  ForwardingStore(MetadataStore delegate) {
+  protected ForwardingStore(MetadataStore delegate) {
     this.delegate = delegate;
   }
 

@@ -1,5 +1,6 @@
-package io.canopy.it;
+package io.canopy.namenode.fault;
 
+import io.canopy.metadata.ForwardingStore;
 import io.canopy.metadata.MetadataStore;
 import io.canopy.metadata.StoreException;
 import io.canopy.metadata.TransientStoreException;
@@ -24,16 +25,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * are not statements. Injection is off until {@link #enable}; draws come from one seeded {@link Random} (the
  * sequence of draws is reproducible, which statement gets which draw depends on thread interleaving).
  */
-final class FaultInjectingStore extends ForwardingStore {
+public final class FaultInjectingStore extends ForwardingStore {
   /** Where a failure was injected. */
-  enum Fault {
+  public enum Fault {
     BEFORE_STATEMENT,
     BEFORE_COMMIT,
     AFTER_COMMIT
   }
 
   private final Random random;
-  private final double probability;
+  private volatile double probability;
   private final boolean loseReplies;
   private volatile boolean enabled;
   private final Map<Fault, AtomicLong> injected = new EnumMap<>(Fault.class);
@@ -42,8 +43,9 @@ final class FaultInjectingStore extends ForwardingStore {
    * {@code loseReplies}: whether a commit fault may be a lost reply (else every commit fault happens before the
    * commit reaches the database).
    */
-  FaultInjectingStore(MetadataStore delegate, long seed, double probability, boolean loseReplies) {
+  public FaultInjectingStore(MetadataStore delegate, long seed, double probability, boolean loseReplies) {
     super(delegate);
+    checkProbability(probability);
     this.random = new Random(seed);
     this.probability = probability;
     this.loseReplies = loseReplies;
@@ -52,16 +54,28 @@ final class FaultInjectingStore extends ForwardingStore {
     }
   }
 
+  private static void checkProbability(double probability) {
+    if (!(probability >= 0 && probability <= 1)) {
+      throw new IllegalArgumentException("a fault probability is within [0, 1], got " + probability);
+    }
+  }
+
   /** Switches injection on or off (off while the cluster starts and while the test checks the outcome). */
-  void enable(boolean on) {
+  public void enable(boolean on) {
     enabled = on;
   }
 
-  long injected(Fault fault) {
+  /** Changes the probability of a fault per statement and per commit. */
+  public void setProbability(double probability) {
+    checkProbability(probability);
+    this.probability = probability;
+  }
+
+  public long injected(Fault fault) {
     return injected.get(fault).get();
   }
 
-  Map<Fault, Long> injectedCounts() {
+  public Map<Fault, Long> injectedCounts() {
     Map<Fault, Long> counts = new EnumMap<>(Fault.class);
     injected.forEach((fault, count) -> counts.put(fault, count.get()));
     return counts;
