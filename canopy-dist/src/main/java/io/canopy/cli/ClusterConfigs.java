@@ -93,9 +93,10 @@ public final class ClusterConfigs {
 
   /**
    * Throws a usage error when {@code key} may not be set with -D, or not to {@code value}, in a cluster that is
-   * {@code secure} ({@code canopy up --secure}) or not.
+   * {@code secure} ({@code canopy up --secure}) or not; null: not known yet, the security keys are left to a later
+   * check.
    */
-  public static void checkOverridable(String key, String value, boolean secure) {
+  public static void checkOverridable(String key, String value, Boolean secure) {
     if (key == null || key.isBlank() || key.chars().anyMatch(Character::isWhitespace)) {
       throw new CliException(2, "-D needs KEY=VALUE with a non-empty key without spaces, got '" + key + "'");
     }
@@ -112,14 +113,14 @@ public final class ClusterConfigs {
     if (reason != null) {
       throw new CliException(2, "-D " + key + " cannot be overridden: canopy up sets it because " + reason);
     }
-    if (SecureMode.KERBEROS_KEYS.contains(key) && value != null
+    if (secure != null && SecureMode.KERBEROS_KEYS.contains(key) && value != null
         && !value.trim().equalsIgnoreCase(secure ? SecureMode.keys().getOrDefault(key, "") : "simple")) {
       throw new CliException(2, "-D " + key + "=" + value.trim() + ": canopy up sets " + key + " itself: "
           + (secure ? "a secure cluster logs every process in from the keytabs its own KDC writes in DIR/kdc"
           : "`canopy up --secure` runs a cluster with Kerberos (its own KDC, principals and keytabs); without it the "
           + "cluster authenticates with \"simple\"") + " (docs/compatibility.md, secure mode)");
     }
-    if (!secure && value != null && KERBEROS_ONLY.containsKey(key)
+    if (Boolean.FALSE.equals(secure) && value != null && KERBEROS_ONLY.containsKey(key)
         && !value.trim().equalsIgnoreCase(KERBEROS_ONLY.get(key))) {
       throw new CliException(2, "-D " + key + "=" + value.trim() + " needs Kerberos: run `canopy up --secure` (a "
           + "local KDC, principals and keytabs for every process; docs/compatibility.md, secure mode). "
@@ -364,16 +365,23 @@ public final class ClusterConfigs {
     return conf;
   }
 
-  /** The client configuration of a cluster; fails with an actionable message when it is missing. */
+  /**
+   * The client configuration of a cluster, for talking to it: fails with an actionable message when it is missing;
+   * in a secure cluster ({@code canopy up --secure}) this JVM then logs in as the cluster's user from its keytab.
+   */
   public static Configuration loadClient(ClusterLayout layout) {
+    Configuration conf = readClient(layout);
+    SecureMode.loginIfSecure(layout, conf);
+    return conf;
+  }
+
+  /** The client configuration of a cluster, for its settings only (no login: the KDC need not run). */
+  public static Configuration readClient(ClusterLayout layout) {
     layout.requireCluster();
     if (!Files.isRegularFile(layout.etc().resolve(CORE_SITE))) {
       throw new CliException(layout.etc().resolve(CORE_SITE) + " is missing; `canopy up --dir " + layout.root()
           + "` writes it");
     }
-    Configuration conf = load(layout.etc());
-    // a secure cluster's (canopy up --secure): this JVM logs in as the cluster's user from its keytab
-    SecureMode.loginIfSecure(layout, conf);
-    return conf;
+    return load(layout.etc());
   }
 }

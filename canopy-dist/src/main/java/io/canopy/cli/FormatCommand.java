@@ -38,7 +38,7 @@ public final class FormatCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     ClusterLayout layout = dirOption.layout();
-    Configuration conf = ClusterConfigs.loadClient(layout);
+    Configuration conf = ClusterConfigs.readClient(layout);
     PrintWriter out = spec.commandLine().getOut();
     try (ClusterLock lock = ClusterLock.acquire(layout)) {
       refuseWhileServing(layout);
@@ -70,7 +70,7 @@ public final class FormatCommand implements Callable<Integer> {
     Daemons daemons = new Daemons(layout);
     List<String> serving = new ArrayList<>();
     for (Role role : daemons.rolesWithPidFiles()) {
-      if (!role.kind().database()) {
+      if (!role.kind().database() && role.kind() != Role.Kind.KDC) {
         daemons.running(role).ifPresent(process -> serving.add(role + " (pid " + process.pid() + ")"));
       }
     }

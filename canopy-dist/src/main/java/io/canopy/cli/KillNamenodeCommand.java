@@ -53,7 +53,7 @@ public final class KillNamenodeCommand implements Callable<Integer> {
       throw new CliException(2, "a namenode id is a positive number, got " + id);
     }
     ClusterLayout layout = AdminCommand.layout(dirOption, admin);
-    Configuration conf = ClusterConfigs.loadClient(layout);
+    Configuration conf = ClusterConfigs.readClient(layout);
     ClusterProperties cluster = ClusterProperties.load(layout.propertiesFile()).orElseThrow();
     PrintWriter out = spec.commandLine().getOut();
     NamenodeGroup group = DatabaseSession.withStore(layout, MetadataAccess.Login.READER,

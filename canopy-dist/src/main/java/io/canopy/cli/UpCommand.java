@@ -190,7 +190,7 @@ public final class UpCommand implements Callable<Integer> {
           + "database process");
     }
     // the Kerberos-only settings are checked by plan(), which knows whether the cluster is secure
-    overrides.forEach((key, value) -> ClusterConfigs.checkOverridable(key, value, true));
+    overrides.forEach((key, value) -> ClusterConfigs.checkOverridable(key, value, null));
   }
 
   private static List<Role> runningRoles(Daemons daemons, Optional<ClusterProperties> previous) throws IOException {

@@ -196,6 +196,11 @@ class ClusterConfigsTest {
     ClusterConfigs.checkOverridable("hadoop.rpc.protection", "authentication", true); // privacy is the default
     ClusterConfigs.checkOverridable("dfs.data.transfer.protection", "integrity", true);
     ClusterConfigs.checkOverridable("hadoop.security.authentication", "kerberos", true);
+    // before the cluster's mode is known (canopy up's first check) the security keys are left to the second
+    ClusterConfigs.checkOverridable("hadoop.security.authentication", "simple", null);
+    ClusterConfigs.checkOverridable("hadoop.rpc.protection", "privacy", null);
+    assertThrows(CliException.class, () -> ClusterConfigs.checkOverridable("hadoop.security.authentication", "simple",
+        true), "a secure cluster cannot be told to authenticate simply");
     CliException plain = assertThrows(CliException.class,
         () -> ClusterConfigs.checkOverridable("hadoop.rpc.protection", "privacy", false));
     assertTrue(plain.getMessage().contains("canopy up --secure"), plain.getMessage());

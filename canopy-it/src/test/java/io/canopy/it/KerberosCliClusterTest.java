@@ -43,14 +43,6 @@ class KerberosCliClusterTest {
     canopy().downIfCreated();
   }
 
-  private static String messages(Throwable e) {
-    StringBuilder all = new StringBuilder();
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      all.append(t).append(" / ");
-    }
-    return all.toString();
-  }
-
   @Test
   void oneCommandBringsUpAKerberizedClusterTheCliUses() throws Exception {
     String user = System.getProperty("user.name");
@@ -102,7 +94,7 @@ class KerberosCliClusterTest {
             return fs.getFileStatus(new org.apache.hadoop.fs.Path("/secure/random.bin"));
           }
         }));
-    assertTrue(messages(refused).contains("Client cannot authenticate via:[TOKEN, KERBEROS]"), messages(refused));
+    assertTrue(KerberosClusterTest.messages(refused).contains("Client cannot authenticate via:[TOKEN, KERBEROS]"), KerberosClusterTest.messages(refused));
 
     // -D settings that need Kerberos are refused without it, naming --secure
     CliRunner.Run plain = new CliRunner(work.resolve("plain")).run("up", "-D", "hadoop.rpc.protection=privacy");

@@ -125,7 +125,7 @@ class KerberosClusterTest {
   }
 
   /** The message of {@code e} and its causes, for asserting on a refusal's reason. */
-  private static String messages(Throwable e) {
+  static String messages(Throwable e) {
     StringBuilder all = new StringBuilder();
     for (Throwable t = e; t != null; t = t.getCause()) {
       all.append(t).append(" / ");
@@ -362,8 +362,11 @@ class KerberosClusterTest {
   /** A raw HTTP GET of namenode {@code index}'s {@code pathAndQuery}: its status and body. */
   private static String[] get(int index, String pathAndQuery) throws IOException {
     InetSocketAddress http = cluster.nameNode(index).httpAddress();
-    HttpURLConnection connection = (HttpURLConnection) new URL("http://127.0.0.1:" + http.getPort()
-        + pathAndQuery).openConnection();
+    return answer((HttpURLConnection) new URL("http://127.0.0.1:" + http.getPort() + pathAndQuery).openConnection());
+  }
+
+  /** The status and body of {@code connection}'s answer; disconnects it. */
+  private static String[] answer(HttpURLConnection connection) throws IOException {
     try {
       int status = connection.getResponseCode();
       try (InputStream body = status < 400 ? connection.getInputStream() : connection.getErrorStream()) {
@@ -375,24 +378,51 @@ class KerberosClusterTest {
     }
   }
 
+  /** A request to namenode {@code index} authenticated with SPNEGO as {@code user}: its status and body. */
+  private static String[] spnego(UserGroupInformation user, String method, int index, String pathAndQuery)
+      throws Exception {
+    return user.doAs((PrivilegedExceptionAction<String[]>) () -> {
+      URL url = new URL("http://127.0.0.1:" + cluster.nameNode(index).httpAddress().getPort() + pathAndQuery);
+      HttpURLConnection connection = new org.apache.hadoop.security.authentication.client.AuthenticatedURL()
+          .openConnection(url, new org.apache.hadoop.security.authentication.client.AuthenticatedURL.Token());
+      connection.setRequestMethod(method);
+      return answer(connection);
+    });
+  }
+
+  /** A WebHDFS delegation token for {@code user} (SPNEGO), through Hadoop's WebHdfsFileSystem on namenode 0. */
+  private static String webToken(UserGroupInformation user, String renewer) throws Exception {
+    URI web0 = URI.create("webhdfs://127.0.0.1:" + cluster.nameNode(0).httpAddress().getPort());
+    try (FileSystem web = user.doAs((PrivilegedExceptionAction<FileSystem>) () -> FileSystem.newInstance(web0,
+        new Configuration(cluster.conf())))) {
+      return user.doAs((PrivilegedExceptionAction<String>) () -> web.getDelegationToken(renewer)
+          .encodeToUrlString());
+    }
+  }
+
   @Test
   void webHdfsTakesSpnegoOrAVerifiedTokenAndNeverAUserName() throws Exception {
     // no SPNEGO, no token: a stated user name is not believed (HDFS's filter answers 401 with a Negotiate challenge)
     String[] stated = get(0, "/webhdfs/v1/?op=LISTSTATUS&user.name=hdfs");
     assertEquals("401", stated[0], stated[1]);
+    assertEquals("401", get(1, "/fsck?path=/&ugi=hdfs")[0], "fsck needs SPNEGO too");
+    assertEquals("401", get(1, "/logLevel?log=org.apache.hadoop.hdfs.server.namenode.FSNamesystem.audit&level=OFF")[0],
+        "nobody unauthenticated may turn the audit log off");
     UserGroupInformation alice = login("alice");
+    UserGroupInformation bob = login("bob");
+    assertEquals("403", spnego(alice, "GET", 1, "/logLevel?log=org.apache.hadoop.hdfs.server.namenode"
+        + ".FSNamesystem.audit&level=OFF")[0], "only administrators change log levels");
     org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path("/user/alice/web");
     try (DistributedFileSystem admin = client(UserGroupInformation.getLoginUser(), 0)) {
       admin.mkdirs(dir);
       admin.setOwner(dir, "alice", null);
+      admin.setPermission(dir, new org.apache.hadoop.fs.permission.FsPermission((short) 0700));
     }
     byte[] data = TestFiles.randomBytes(BLOCK_SIZE + 99, 21);
     org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir, "f");
-    Configuration conf = new Configuration(cluster.conf());
     URI web0 = URI.create("webhdfs://127.0.0.1:" + cluster.nameNode(0).httpAddress().getPort());
-    String token;
     try (FileSystem web = alice.doAs((PrivilegedExceptionAction<FileSystem>) () -> FileSystem.newInstance(web0,
-        conf))) {
+        new Configuration(cluster.conf())))) {
       // SPNEGO for the token, then the token for every call and on the redirects to the DataNodes
       alice.doAs((PrivilegedExceptionAction<Void>) () -> {
         TestFiles.write(web, file, data, BLOCK_SIZE);
@@ -400,13 +430,31 @@ class KerberosClusterTest {
         assertEquals("alice", web.getFileStatus(file).getOwner());
         return null;
       });
-      token = alice.doAs((PrivilegedExceptionAction<String>) () ->
-          web.getDelegationToken("alice").encodeToUrlString());
     }
-    // a token one namenode issued over HTTP is honoured by the other, for its owner
+    // SPNEGO alone: the redirect to a DataNode carries a token the namenode issued for the caller
+    String[] open = spnego(alice, "GET", 1, "/webhdfs/v1/user/alice/web/f?op=OPEN&noredirect=true");
+    assertEquals("200", open[0], open[1]);
+    String location = open[1].replaceAll("(?s).*\"Location\":\"([^\"]+)\".*", "$1");
+    assertTrue(location.contains("delegation="), location);
+    HttpURLConnection datanode = (HttpURLConnection) new URL(location).openConnection();
+    try (InputStream body = datanode.getInputStream()) {
+      assertArrayEquals(data, body.readAllBytes(), "read from the DataNode with the redirect's token");
+    } finally {
+      datanode.disconnect();
+    }
+    // SPNEGO wins over a stated user name: bob cannot act as alice
+    String[] asAlice = spnego(bob, "GET", 0, "/webhdfs/v1/user/alice/web?op=LISTSTATUS&user.name=alice");
+    assertEquals("403", asAlice[0], asAlice[1]);
+    assertTrue(asAlice[1].contains("AccessControlException") && asAlice[1].contains("user=bob"), asAlice[1]);
+
+    // a token one namenode issued over HTTP is honoured by the other, as its owner and nobody else
+    String token = webToken(alice, null);
     String[] listed = get(1, "/webhdfs/v1/user/alice/web?op=LISTSTATUS&delegation=" + token);
     assertEquals("200", listed[0], listed[1]);
     assertTrue(listed[1].contains("\"owner\":\"alice\""), listed[1]);
+    String[] bobs = get(1, "/webhdfs/v1/user/alice/web?op=LISTSTATUS&delegation=" + webToken(bob, null));
+    assertEquals("403", bobs[0], bobs[1]);
+    assertTrue(bobs[1].contains("user=bob"), "bob's token acts as bob: " + bobs[1]);
     // a forged one is not
     Token<DelegationTokenIdentifier> decoded = new Token<>();
     decoded.decodeFromUrlString(token);
@@ -417,16 +465,21 @@ class KerberosClusterTest {
     String[] refused = get(1, "/webhdfs/v1/user/alice/web?op=LISTSTATUS&delegation=" + forged);
     assertEquals("403", refused[0], refused[1]);
     assertTrue(refused[1].contains("InvalidToken"), refused[1]);
-    // fsck over HTTP with SPNEGO
-    String fsck = alice.doAs((PrivilegedExceptionAction<String>) () -> {
-      URL url = new URL("http://127.0.0.1:" + cluster.nameNode(1).httpAddress().getPort() + "/fsck?path=/user/alice");
-      HttpURLConnection connection = new org.apache.hadoop.security.authentication.client.AuthenticatedURL()
-          .openConnection(url, new org.apache.hadoop.security.authentication.client.AuthenticatedURL.Token());
-      try (InputStream body = connection.getInputStream()) {
-        return new String(body.readAllBytes(), StandardCharsets.UTF_8);
-      }
-    });
-    assertTrue(fsck.contains("is HEALTHY"), fsck);
-    assertTrue(fsck.contains("by alice"), "fsck runs as the SPNEGO user:\n" + fsck);
+    // renewed (no renewer named: the caller renews it, as HDFS), then cancelled, over HTTP with SPNEGO
+    assertEquals("alice", decoded.decodeIdentifier().getRenewer().toString());
+    String[] renewed = spnego(alice, "PUT", 1, "/webhdfs/v1/?op=RENEWDELEGATIONTOKEN&token=" + token);
+    assertEquals("200", renewed[0], renewed[1]);
+    assertTrue(renewed[1].matches("\\{\"long\":\\d+\\}\\s*"), renewed[1]);
+    assertEquals("403", spnego(bob, "PUT", 1, "/webhdfs/v1/?op=CANCELDELEGATIONTOKEN&token=" + token)[0],
+        "neither owner nor renewer");
+    String[] cancelled = spnego(alice, "PUT", 0, "/webhdfs/v1/?op=CANCELDELEGATIONTOKEN&token=" + token);
+    assertEquals("200", cancelled[0], cancelled[1]);
+    Await.until("the cancelled token refused by the other namenode", Duration.ofSeconds(10),
+        () -> get(1, "/webhdfs/v1/user/alice/web?op=LISTSTATUS&delegation=" + token)[0].equals("403"));
+    // fsck over HTTP with SPNEGO runs as the SPNEGO user
+    String[] fsck = spnego(alice, "GET", 1, "/fsck?path=/user/alice&ugi=hdfs");
+    assertTrue(fsck[1].contains("is HEALTHY"), fsck[1]);
+    assertTrue(fsck[1].contains("FSCK started by alice "), "fsck runs as the SPNEGO user:\n" + fsck[1]);
   }
+
 }

@@ -6,6 +6,7 @@ import io.canopy.cli.Daemons;
 import io.canopy.cli.Role;
 import io.canopy.namenode.fault.FaultControl;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -15,6 +16,9 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
 
 /**
  * Injects one {@link FaultKind} at a time into the processes of a {@code canopy up} cluster, with signals (SIGKILL,
@@ -124,8 +128,14 @@ public final class ClusterFaults {
         Role namenode = Role.namenode(1 + random.nextInt(cluster.namenodes()));
         long offset = (MIN_CLOCK_OFFSET_MS + (long) (random.nextDouble() * (MAX_CLOCK_OFFSET_MS
             - MIN_CLOCK_OFFSET_MS))) * (random.nextBoolean() ? 1 : -1);
-        target = String.format(java.util.Locale.ROOT, "%s (clock %+.1f s)", namenode, offset / 1000.0);
         writeControl(cluster.port(namenode) + "." + FaultControl.CLOCK_OFFSET + "=" + offset + "\n");
+        long shift = modificationTimeShift(cluster.port(namenode));
+        target = String.format(java.util.Locale.ROOT, "%s (clock %+.1f s; a file it created: mtime %+.1f s)",
+            namenode, offset / 1000.0, shift / 1000.0);
+        if (Math.abs(shift - offset) > CLOCK_TOLERANCE_MS) {
+          throw new IOException(namenode + " was told to move its clock by " + offset + " ms, but stamps a file it "
+              + "creates " + shift + " ms off: the offset did not reach the namenode's clock");
+        }
         Thread.sleep(hold.toMillis());
         writeControl("");
       }
@@ -144,6 +154,27 @@ public final class ClusterFaults {
     Files.writeString(fresh, "# written by the nemesis (ClusterFaults)\n" + content);
     Files.move(fresh, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     Thread.sleep(CONTROL_PICKUP_MS);
+  }
+
+  /** How far a file's modification time may be from the clock offset asked for (the call's own length, rounding). */
+  static final long CLOCK_TOLERANCE_MS = 5_000;
+
+  /**
+   * How far from this machine's clock the namenode at {@code port} stamps a file it creates (through it alone, with
+   * the stock client): the evidence that a clock offset reached the times it writes into the metadata.
+   */
+  private long modificationTimeShift(int port) throws IOException {
+    Configuration conf = new Configuration(NemesisRun.clientConfiguration(layout.root()));
+    conf.set("fs.hdfs.impl", DistributedFileSystem.class.getName());
+    org.apache.hadoop.fs.Path probe = new org.apache.hadoop.fs.Path("/probe/clock-" + nanos.getAsLong());
+    try (FileSystem fs = FileSystem.newInstance(URI.create("hdfs://127.0.0.1:" + port), conf)) {
+      long before = System.currentTimeMillis();
+      fs.create(probe).close();
+      long after = System.currentTimeMillis();
+      long shift = fs.getFileStatus(probe).getModificationTime() - (before + after) / 2;
+      fs.delete(probe, false);
+      return shift;
+    }
   }
 
   /** Two polls of the namenodes' fault control. */

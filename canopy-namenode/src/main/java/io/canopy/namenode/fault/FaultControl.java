@@ -123,7 +123,9 @@ public final class FaultControl {
     String now = state();
     synchronized (this) {
       if (!now.equals(lastState)) {
-        LOG.warn("Injected faults now: {}", now);
+        FaultInjectingStore injecting = store;
+        LOG.warn("Injected faults now: {}; store faults injected so far: {}", now,
+            injecting == null ? "none (no store yet)" : injecting.injectedCounts());
         lastState = now;
       }
     }

@@ -9,8 +9,13 @@ import javax.servlet.http.HttpServletRequest;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.server.common.JspHelper;
 import org.apache.hadoop.hdfs.web.resources.DelegationParam;
+import org.apache.hadoop.hdfs.web.resources.DoAsParam;
+import org.apache.hadoop.hdfs.web.resources.UserParam;
 import org.apache.hadoop.http.HtmlQuoting;
+import org.apache.hadoop.security.AccessControlException;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.UserGroupInformation.AuthenticationMethod;
+import org.apache.hadoop.security.authorize.ProxyUsers;
 
 /**
  * Who an HTTP call that acts as a user (WebHDFS, fsck) acts as, as HDFS's namenode decides it. With simple
@@ -52,20 +57,43 @@ public final class HttpCallers {
    * parameter names the user when {@code user.name} does not (as HDFS's fsck servlet reads it).
    */
   UserGroupInformation of(HttpServletRequest request, boolean ugiParameter) throws IOException {
+    // decided by this namenode's configuration alone, never by the JVM-wide Kerberos switch Hadoop's JspHelper reads
+    // (a process running namenodes and datanodes of other configurations could flip it)
+    String remoteUser;
+    AuthenticationMethod method;
     if (kerberos) {
-      String delegation = delegation(request);
+      String delegation = parameter(request, DelegationParam.NAME);
       if (delegation != null) {
-        return tokens.verify(delegation);
+        return tokens.verify(delegation); // user.name and doas do not apply to a token's owner, as in HDFS
       }
-      // the filter's user (getRemoteUser), or "Security enabled but user not authenticated by filter"
+      remoteUser = request.getRemoteUser(); // SPNEGO's user (the filter has applied and authorized doas)
+      if (remoteUser == null) {
+        throw new AccessControlException("Security enabled but user not authenticated by filter");
+      }
+      method = AuthenticationMethod.KERBEROS;
+    } else {
+      String named = parameter(request, UserParam.NAME);
+      if (named == null && ugiParameter) {
+        String ugi = parameter(request, "ugi");
+        named = ugi == null ? null : ugi.split(",")[0];
+      }
+      remoteUser = named != null ? named : JspHelper.getDefaultWebUserName(conf);
+      method = AuthenticationMethod.SIMPLE;
     }
-    return JspHelper.getUGI(null, request, conf, UserGroupInformation.AuthenticationMethod.KERBEROS, ugiParameter);
+    UserGroupInformation user = UserGroupInformation.createRemoteUser(remoteUser);
+    user.setAuthenticationMethod(method);
+    String doAs = parameter(request, DoAsParam.NAME);
+    if (doAs != null && !doAs.equals(remoteUser)) {
+      user = UserGroupInformation.createProxyUser(doAs, user);
+      ProxyUsers.authorize(user, JspHelper.getRemoteAddr(request));
+    }
+    return user;
   }
 
-  /** The {@code delegation} parameter (any case, as WebHDFS reads names), or null. */
-  static String delegation(HttpServletRequest request) {
+  /** A parameter's value by name in any case (as WebHDFS reads names), unescaped; null when absent. */
+  static String parameter(HttpServletRequest request, String name) {
     for (Map.Entry<String, String[]> entry : request.getParameterMap().entrySet()) {
-      if (HtmlQuoting.unquoteHtmlChars(entry.getKey()).toLowerCase(Locale.ROOT).equals(DelegationParam.NAME)
+      if (HtmlQuoting.unquoteHtmlChars(entry.getKey()).toLowerCase(Locale.ROOT).equals(name)
           && entry.getValue().length > 0) {
         return HtmlQuoting.unquoteHtmlChars(entry.getValue()[0]); // HttpServer2's filter escaped it
       }

@@ -47,14 +47,16 @@ public final class NamenodeHttpServer implements AutoCloseable {
         || conf.getBoolean(CommonConfigurationKeysPublic.HADOOP_PROMETHEUS_ENABLED, true);
     Configuration httpConf = new Configuration(conf);
     httpConf.setBoolean(CommonConfigurationKeysPublic.HADOOP_PROMETHEUS_ENABLED, false);
-    HttpServer2 server = new HttpServer2.Builder()
+    HttpServer2.Builder builder = new HttpServer2.Builder()
         .setName(WEB_APPLICATION)
         .addEndpoint(URI.create("http://" + NetUtils.getHostPortString(address)))
         .setFindPort(false)
-        .setConf(httpConf)
-        .build();
+        .setConf(httpConf);
+    WebAuthentication.restrictAdministration(builder, httpConf, conf);
+    HttpServer2 server = builder.build();
     // with Kerberos, SPNEGO (or, for WebHDFS, a delegation token) before the calls that act as a user
-    WebAuthentication.install(server, conf, address.getHostName(), WebHdfsServlet.PATH_SPEC, FsckServlet.PATH);
+    WebAuthentication.install(server, conf, address.getHostName(), WebHdfsServlet.PATH_SPEC, FsckServlet.PATH,
+        WebAuthentication.LOG_LEVEL_PATH);
     server.setAttribute(WebHdfsServlet.ATTRIBUTE, webHdfs);
     server.addServlet("webhdfs", WebHdfsServlet.PATH_SPEC, WebHdfsServlet.class);
     server.setAttribute(StatusServlet.ATTRIBUTE, status);

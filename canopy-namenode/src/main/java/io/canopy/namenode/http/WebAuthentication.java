@@ -27,6 +27,26 @@ final class WebAuthentication {
   private WebAuthentication() {
   }
 
+  /** HttpServer2's servlet that changes log levels (the audit logger's too): administrators only with Kerberos. */
+  static final String LOG_LEVEL_PATH = "/logLevel";
+
+  /**
+   * With Kerberos, HttpServer2's administrator checks on ({@code hadoop.security.authorization} in the HTTP server's
+   * own configuration only: service-level authorization of RPC stays off) with the superuser and the superuser group
+   * as administrators, so that {@code /logLevel} (behind SPNEGO, {@link #install}) answers them alone: without it
+   * anyone could turn the audit log off. Nothing changes with simple authentication, as in HDFS.
+   */
+  static void restrictAdministration(HttpServer2.Builder builder, Configuration httpConf, Configuration conf)
+      throws IOException {
+    if (!KerberosLogin.kerberos(conf)) {
+      return;
+    }
+    httpConf.setBoolean(org.apache.hadoop.fs.CommonConfigurationKeysPublic.HADOOP_SECURITY_AUTHORIZATION, true);
+    String superuser = org.apache.hadoop.security.UserGroupInformation.getLoginUser().getShortUserName();
+    builder.setACL(new org.apache.hadoop.security.authorize.AccessControlList(superuser,
+        io.canopy.namenode.fs.PermissionSettings.superGroup(conf)));
+  }
+
   /** Adds the filter to {@code server} (before it starts) when {@code conf} asks for Kerberos. */
   static void install(HttpServer2 server, Configuration conf, String host, String... paths) throws IOException {
     if (!KerberosLogin.kerberos(conf)) {

@@ -18,7 +18,8 @@ import org.apache.hadoop.security.token.Token;
 
 /**
  * WebHDFS's delegation-token operations, as HDFS's namenode answers them: GETDELEGATIONTOKEN (a token for the caller,
- * who must have authenticated with SPNEGO, of kind {@code WEBHDFS delegation} unless {@code kind} says otherwise),
+ * who must have authenticated with SPNEGO, of kind {@code WEBHDFS delegation} unless {@code kind} says otherwise, renewed
+ * by the caller unless {@code renewer} names another),
  * RENEWDELEGATIONTOKEN (by its renewer, with SPNEGO) and CANCELDELEGATIONTOKEN (by its owner or renewer), with the
  * same rules and the same shared tokens as the RPC calls ({@link DelegationTokenCalls}). With simple authentication
  * GETDELEGATIONTOKEN answers a null token, as HDFS's does, and renewal or cancellation is refused: no token exists.
@@ -47,9 +48,10 @@ final class WebHdfsTokens {
     if (!callers.kerberos()) {
       return WebHdfsAnswer.json(JsonUtil.toJsonString((Token<?>) null)); // simple authentication: none, as HDFS
     }
+    // no renewer named: the caller renews it, as HDFS's namenode decides (WebHdfsFileSystem names none)
     String renewer = request.param(RenewerParam.class).getValue();
     Token<DelegationTokenIdentifier> token = callers.tokens().issue(request.user(),
-        renewer == null ? null : new Text(renewer));
+        new Text(renewer == null || renewer.isEmpty() ? request.user().getShortUserName() : renewer));
     String kind = request.param(TokenKindParam.class).getValue();
     token.setKind(kind == null ? WebHdfsConstants.WEBHDFS_TOKEN_KIND : new Text(kind));
     String service = request.param(TokenServiceParam.class).getValue();
@@ -70,7 +72,10 @@ final class WebHdfsTokens {
     }
     String presented = request.value(org.apache.hadoop.hdfs.web.resources.DelegationParam.NAME);
     if (presented != null) {
-      return presented;
+      // the token HttpCallers verified, encoded again: nothing of the request's own text reaches the Location
+      Token<DelegationTokenIdentifier> token = new Token<>();
+      token.decodeFromUrlString(presented);
+      return token.encodeToUrlString();
     }
     Token<DelegationTokenIdentifier> token = callers.tokens().issue(request.user(),
         new Text(request.user().getShortUserName()));

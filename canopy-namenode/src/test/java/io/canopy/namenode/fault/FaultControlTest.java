@@ -20,6 +20,41 @@ class FaultControlTest {
     return FaultControl.from(conf, port);
   }
 
+  /** A store whose read-write transactions commit without doing anything: what the injector wraps. */
+  private static io.canopy.metadata.MetadataStore quietStore() {
+    java.lang.reflect.InvocationHandler transaction = (proxy, method, args) -> switch (method.getName()) {
+      case "readOnly" -> false;
+      case "close", "commit", "rollback" -> null;
+      default -> throw new UnsupportedOperationException(method.getName());
+    };
+    io.canopy.metadata.dal.Transaction tx = (io.canopy.metadata.dal.Transaction) java.lang.reflect.Proxy
+        .newProxyInstance(FaultControlTest.class.getClassLoader(),
+            new Class<?>[] {io.canopy.metadata.dal.Transaction.class}, transaction);
+    return (io.canopy.metadata.MetadataStore) java.lang.reflect.Proxy.newProxyInstance(
+        FaultControlTest.class.getClassLoader(), new Class<?>[] {io.canopy.metadata.MetadataStore.class},
+        (proxy, method, args) -> switch (method.getName()) {
+          case "begin" -> tx;
+          case "describe" -> "quiet";
+          default -> throw new UnsupportedOperationException(method.getName());
+        });
+  }
+
+  @Test
+  void theFileTurnsTheStoresFaultsOnAndOff() throws Exception {
+    Path file = dir.resolve("faults");
+    FaultControl control = control(file, 8020);
+    io.canopy.metadata.MetadataStore store = control.wrap(quietStore());
+    store.begin().commit(); // no file: no fault
+    Files.writeString(file, "dal.fault.probability=1\n");
+    control.poll();
+    io.canopy.metadata.TransientStoreException fault = org.junit.jupiter.api.Assertions.assertThrows(
+        io.canopy.metadata.TransientStoreException.class, () -> store.begin().commit());
+    assertTrue(fault.getMessage().startsWith("injected: "), fault.getMessage());
+    Files.writeString(file, "dal.fault.probability=0\n");
+    control.poll();
+    store.begin().commit();
+  }
+
   @Test
   void offUnlessAFileIsNamed() {
     assertNull(FaultControl.from(new Configuration(false), 8020));
