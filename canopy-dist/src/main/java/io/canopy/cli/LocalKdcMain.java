@@ -11,7 +11,8 @@ import org.apache.hadoop.minikdc.MiniKdc;
  * The process of a secure cluster's {@code kdc} role (canopy up --secure, design 023): Hadoop's MiniKdc on 127.0.0.1
  * at the planned port, realm {@link SecureMode#REALM}, over TCP. At each start it creates the cluster's principals
  * with new random keys and writes their keytabs (0600): {@code service.keytab} (the namenodes' and datanodes'
- * {@code USER/localhost}, {@code HTTP/localhost} and {@code HTTP/127.0.0.1}) and {@code user.keytab} ({@code USER}), then
+ * {@code USER/localhost}, {@code HTTP/localhost} and {@code HTTP/127.0.0.1}) and {@code user.keytab}
+ * ({@code USER}), then
  * {@code DIR/kdc/ready}; it then serves until stopped (SIGTERM). Its principals live in memory: a KDC restarted alone
  * writes new keytabs, which the namenodes and datanodes read again at their next login.
  *
@@ -33,6 +34,14 @@ public final class LocalKdcMain {
     Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
     Path ready = dir.resolve("ready");
     Files.deleteIfExists(ready);
+    // MiniKdc works in DIR/kdc/<start time>, deleted when it stops; a KDC killed with SIGKILL left its own behind
+    try (java.util.stream.Stream<Path> entries = Files.list(dir)) {
+      for (Path stale : entries.filter(p -> Files.isDirectory(p) && p.getFileName().toString().matches("\\d+"))
+          .toList()) {
+        FileTrees.deleteContents(stale);
+        Files.delete(stale);
+      }
+    }
     Properties conf = MiniKdc.createConf();
     conf.setProperty(MiniKdc.ORG_NAME, SecureMode.ORG_NAME);
     conf.setProperty(MiniKdc.ORG_DOMAIN, SecureMode.ORG_DOMAIN);

@@ -108,7 +108,8 @@ public final class StatusCommand implements Callable<Integer> {
 
   /** " zone K" for a namenode or datanode of a cluster over simulated zones; empty otherwise. */
   private static String zone(ClusterProperties cluster, Role role) {
-    return cluster.zones() == 0 || role.kind().database() || role.kind() == Role.Kind.KDC ? "" : " zone " + cluster.zoneOf(role);
+    boolean zoned = cluster.zones() > 0 && !role.kind().database() && role.kind() != Role.Kind.KDC;
+    return zoned ? " zone " + cluster.zoneOf(role) : "";
   }
 
   /** 0 when all {@code total} processes run, 3 when none does, 1 otherwise. */

@@ -114,7 +114,8 @@ public final class UpCommand implements Callable<Integer> {
 
   @Option(names = "--restart",
       description = "When part of the cluster runs (a process was killed, or crashed), start again the processes that "
-          + "do not: the database, namenodes, the datanodes' process; the running ones are left alone. Without it, "
+          + "do not: the KDC, the database, namenodes, the datanodes' process; the running ones are left alone. "
+          + "Without it, "
           + "`up` on a partly running cluster refuses.")
   boolean restart;
 

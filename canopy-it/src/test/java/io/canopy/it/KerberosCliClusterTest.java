@@ -94,7 +94,8 @@ class KerberosCliClusterTest {
             return fs.getFileStatus(new org.apache.hadoop.fs.Path("/secure/random.bin"));
           }
         }));
-    assertTrue(KerberosClusterTest.messages(refused).contains("Client cannot authenticate via:[TOKEN, KERBEROS]"), KerberosClusterTest.messages(refused));
+    String why = KerberosClusterTest.messages(refused);
+    assertTrue(why.contains("Client cannot authenticate via:[TOKEN, KERBEROS]"), why);
 
     // -D settings that need Kerberos are refused without it, naming --secure
     CliRunner.Run plain = new CliRunner(work.resolve("plain")).run("up", "-D", "hadoop.rpc.protection=privacy");

@@ -16,7 +16,9 @@ import picocli.CommandLine.Option;
 @Command(name = "canopy soak", mixinStandardHelpOptions = true,
     description = {"Runs the nemesis: a local cluster (3 namenodes, 3 datanodes, PostgreSQL) under a mixed workload "
         + "from several clients while faults are injected one after another: namenode SIGKILL and SIGSTOP/SIGCONT, "
-        + "SIGKILL of the datanodes' process, PostgreSQL SIGSTOP and SIGKILL with restart, transient metadata-store faults in every namenode and one namenode's clock moved (through the namenodes' fault control file). Then it heals the cluster "
+        + "SIGKILL of the datanodes' process, PostgreSQL SIGSTOP and SIGKILL with restart, transient metadata-store "
+        + "faults in every namenode and one namenode's clock moved (through the namenodes' fault control file). Then "
+        + "it heals the cluster "
         + "and checks that no acknowledged operation was lost, every file's bytes are intact, `canopy fsck` finds "
         + "the metadata healthy and the shared histories are linearizable, and prints a report (Markdown).",
         "Example:", "  canopy soak --minutes 30 --report docs/soak-report.md"},
