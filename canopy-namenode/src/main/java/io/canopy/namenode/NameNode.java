@@ -304,7 +304,8 @@ public final class NameNode implements AutoCloseable {
     RpcServers servers = RpcServerFactory.build(conf, NameNodeConfig.rpcAddress(conf),
         NameNodeConfig.serviceRpcAddress(conf), clientProtocol,
         new CanopyClientProtocolServer(services, blocks, runner, blockTokens), datanodes,
-        new NamenodeProtocolServer(datanodes, services, blockTokens), election, delegationTokens);
+        new NamenodeProtocolServer(datanodes, services, blockTokens, runner, registry,
+            new Random(random.nextLong())), election, delegationTokens);
     if (metricsFile != null && !metricsFile.isBlank()) {
       java.nio.file.Path file = java.nio.file.Path.of(metricsFile);
       housekeeping.scheduleWithFixedDelay(() -> {

@@ -5,7 +5,10 @@ import io.canopy.namenode.datanode.DatanodeProtocolServer;
 import io.canopy.namenode.fs.NamespaceServices;
 import io.canopy.namenode.permission.PermissionChecker;
 import java.io.IOException;
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.security.token.block.ExportedBlockKeys;
+import org.apache.hadoop.hdfs.server.protocol.BlocksWithLocations;
 import org.apache.hadoop.hdfs.server.protocol.NamespaceInfo;
 
 /**
@@ -18,8 +21,12 @@ public final class NamenodeProtocolServer {
   private final NamespaceServices services;
   private final BlockTokens blockTokens;
 
+  private final BalancerBlocks balancerBlocks;
+
   public NamenodeProtocolServer(DatanodeProtocolServer datanodes, NamespaceServices services,
-      BlockTokens blockTokens) {
+      BlockTokens blockTokens, io.canopy.namenode.tx.TransactionRunner runner,
+      io.canopy.namenode.blocks.DatanodeRegistry registry, java.util.Random random) {
+    this.balancerBlocks = new BalancerBlocks(runner, registry, random);
     this.datanodes = datanodes;
     this.services = services;
     this.blockTokens = blockTokens;
@@ -33,5 +40,23 @@ public final class NamenodeProtocolServer {
 
   public NamespaceInfo versionRequest() {
     return datanodes.versionRequest();
+  }
+
+  /** Blocks of a datanode for the balancer to move (WORK IN PROGRESS: {@link BalancerBlocks}); superuser only. */
+  public BlocksWithLocations getBlocks(DatanodeInfo datanode, long size, long minBlockSize, long hotBlockTimeInterval,
+      StorageType storageType) throws IOException {
+    PermissionChecker.of(services.permissions(), CallerInfo.caller()).checkSuperuser("getBlocks");
+    services.safeMode().check("Cannot execute getBlocks");
+    return balancerBlocks.of(datanode, size, minBlockSize, storageType);
+  }
+
+  /** Canopy has no upgrades to finalize (its schema migrations run before a namenode serves). */
+  public boolean isUpgradeFinalized() {
+    return true;
+  }
+
+  /** No rolling upgrade is ever in progress. */
+  public boolean isRollingUpgrade() {
+    return false;
   }
 }
